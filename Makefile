@@ -1,0 +1,21 @@
+# Developer shortcuts; the README's two commands do not need make.
+.PHONY: run test bench samples release clean
+
+run:
+	scripts/setup-and-open.sh
+
+test:
+	scripts/test.sh
+
+release:
+	swift build -c release --product bibread
+
+bench: release
+	scripts/install-deps.sh bench
+	bench/parse-bench.sh
+
+samples:
+	/usr/bin/python3 Samples/make-samples.py
+
+clean:
+	rm -rf .build

@@ -1,0 +1,201 @@
+import Foundation
+
+/// Why a file could not be read as a library at all.
+public struct LoadFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kinds of unreadable file, each with its own message.
+    public enum Reason: Sendable, Equatable {
+        case missing
+        case directory
+        case unreadable(String)
+        case empty
+        case binary
+        case noEntries
+        case tooLarge
+    }
+
+    public let path: String
+    public let reason: Reason
+
+    public init(path: String, reason: Reason) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String {
+        switch reason {
+        case .missing: return "\(path): no such file"
+        case .directory: return "\(path): is a directory; name the .bib files in it (for example \(path.hasSuffix("/") ? path : path + "/")*.bib)"
+        case .unreadable(let why): return "\(path): cannot read: \(why)"
+        case .empty: return "\(path): empty file, no references"
+        case .binary: return "\(path): binary file, not BibTeX text"
+        case .noEntries: return "\(path): no BibTeX entries found"
+        case .tooLarge: return "\(path): too large (4 GiB or more) to be a BibTeX library"
+        }
+    }
+}
+
+/// The union of one or more .bib files: every reference, addressable by cite key.
+public struct Library: Sendable {
+    /// The files read, in the order given; their entries are in `entries`, not here.
+    public let files: [BibFile]
+    /// Every reference of every file, in order, with `crossref` fields inherited.
+    public let entries: [Entry]
+    /// Every problem found, file by file, then the library-wide ones (duplicates, crossref).
+    public let diagnostics: [Diagnostic]
+    private let keyIndex: KeyIndex
+
+    /// Builds the library from files already parsed (sharing one macro table, in order).
+    ///
+    /// The entries move into `entries`; the stored `files` keep everything else.
+    public init(files: [BibFile]) {
+        var files = files
+        var entries: [Entry] = []
+        entries.reserveCapacity(files.reduce(0) { $0 + $1.entries.count })
+        for index in files.indices {
+            entries.append(contentsOf: files[index].entries)
+            files[index].entries = []
+        }
+        var diagnostics = files.flatMap(\.diagnostics)
+        var keyIndex = KeyIndex(capacity: entries.count)
+        for index in entries.indices {
+            let folded = entries[index].key.foldedKey
+            let positions = keyIndex.add(folded, at: index)
+            if positions.count > 1 {
+                let original = entries[positions[0]]
+                entries[index].occurrence = positions.count
+                let entry = entries[index]
+                diagnostics.append(Diagnostic(.warning, path: entry.source.path, location: entry.location,
+                                              message: "duplicate key '\(entry.key)' (first defined at \(original.source.path):\(original.location.line)); this one is addressable as '\(entry.address)'"))
+            }
+        }
+        let timer = PhaseTimer()
+        diagnostics += CrossrefResolver.resolve(&entries, keyIndex: keyIndex)
+        timer.lap("crossref")
+        self.files = files
+        self.entries = entries
+        self.diagnostics = diagnostics
+        self.keyIndex = keyIndex
+    }
+
+    /// Parses already-read UTF-8 text; used by tests and by the loader.
+    public static func parse(_ texts: [(path: String, bytes: [UInt8])]) -> Library {
+        var macros = MacroTable()
+        let files = texts.map { BibFile.parse(bytes: $0.bytes, path: $0.path, macros: &macros) }
+        return Library(files: files)
+    }
+
+    /// All entries with this cite key (case-insensitive), in file order.
+    public func entries(withKey key: String) -> [Entry] {
+        keyIndex.positions(of: key.foldedKey).map { entries[$0] }
+    }
+
+    /// The entry a user's address names: `key`, or `key#N` for the N-th of duplicate keys.
+    public func entry(addressedBy address: String) -> Entry? {
+        if let exact = entries(withKey: address).first { return exact }
+        guard let hash = address.lastIndex(of: "#"), let occurrence = Int(address[address.index(after: hash)...]) else {
+            return nil
+        }
+        let matches = entries(withKey: String(address[..<hash]))
+        return occurrence >= 1 && occurrence <= matches.count ? matches[occurrence - 1] : nil
+    }
+
+    /// The number of error diagnostics.
+    public var errorCount: Int { diagnostics.count { $0.severity == .error } }
+    /// The number of warning diagnostics.
+    public var warningCount: Int { diagnostics.count { $0.severity == .warning } }
+}
+
+extension BibFile {
+    /// Parses a file's bytes (any supported encoding), extending the shared macro table.
+    public static func parse(bytes: [UInt8], path: String, macros: inout MacroTable) -> BibFile {
+        let timer = PhaseTimer()
+        let decoded = SourceDecoding.decode(bytes)
+        timer.lap("decode \(path)")
+        let source = SourceFile(path: path, bytes: decoded.utf8, encoding: decoded.encoding)
+        var file = BibParser.parse(source, macros: &macros)
+        timer.lap("syntax \(path)")
+        if let note = decoded.note {
+            let diagnostic = Diagnostic(.warning, path: path, location: note.location, message: note.message)
+            file.diagnostics.insert(diagnostic, at: 0)
+        }
+        return file
+    }
+
+    /// True when the file holds nothing BibTeX at all.
+    var isEmptyOfBibTeX: Bool {
+        entries.isEmpty && comments.isEmpty && preambles.isEmpty && strings.isEmpty && documentInfo.isEmpty
+            && !diagnostics.contains { $0.severity == .error }
+    }
+}
+
+/// Turns a file's bytes into UTF-8: BOM, declared encodings, and the Windows-1252 fallback.
+enum SourceDecoding {
+    struct Note {
+        let location: SourceLocation
+        let message: String
+    }
+
+    static func decode(_ bytes: [UInt8]) -> (utf8: [UInt8], encoding: TextEncoding, note: Note?) {
+        bytes.withUnsafeBufferPointer { buffer in
+            var body = buffer
+            if buffer.count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF {
+                body = UnsafeBufferPointer(rebasing: buffer[3...])
+            }
+            let declared = TextEncoding.declared(in: body)
+            if let declared, declared != .utf8 {
+                return (declared.transcodeToUTF8(body), declared, nil)
+            }
+            guard let bad = UTF8Validation.firstInvalidOffset(in: body) else {
+                return (body.count == buffer.count ? bytes : Array(body), .utf8, nil)
+            }
+            let original = [UInt8](body)
+            let location = LineIndex(bytes: original).location(of: bad)
+            let why = declared == .utf8 ? "declares UTF-8 but is not valid UTF-8" : "is not valid UTF-8"
+            let note = Note(location: location,
+                            message: "file \(why) (first bad byte 0x\(String(body[bad], radix: 16, uppercase: true)) here); read as Windows-1252")
+            return (TextEncoding.windows1252.transcodeToUTF8(body), .windows1252, note)
+        }
+    }
+}
+
+extension String {
+    /// A cite key folded for case-insensitive lookup (ASCII fast path).
+    var foldedKey: String {
+        var hasUpper = false
+        for byte in utf8 {
+            if byte >= 0x80 { return lowercased() }
+            if byte >= 0x41 && byte <= 0x5A { hasUpper = true }
+        }
+        guard hasUpper else { return self }
+        return String(decoding: utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+}
+
+/// Entry positions by folded cite key; only duplicate keys pay for an array.
+struct KeyIndex: Sendable {
+    private var first: [String: Int]
+    private var duplicates: [String: [Int]] = [:]
+
+    init(capacity: Int) {
+        first = Dictionary(minimumCapacity: capacity)
+    }
+
+    /// Records `index` under `key` and returns every position the key now has.
+    mutating func add(_ key: String, at index: Int) -> [Int] {
+        guard let existing = first[key] else {
+            first[key] = index
+            return [index]
+        }
+        duplicates[key, default: [existing]].append(index)
+        return duplicates[key] ?? [existing, index]
+    }
+
+    /// The positions of a folded key, in file order.
+    func positions(of key: String) -> [Int] {
+        if let all = duplicates[key] { return all }
+        return first[key].map { [$0] } ?? []
+    }
+
+    /// The first position of a folded key.
+    func firstPosition(of key: String) -> Int? { first[key] }
+}

@@ -1,0 +1,109 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads .bib files from disk into a `Library`, turning unreadable files into `LoadFailure`s.
+public enum LibraryLoader {
+    /// Loads every readable file of `paths` (in order, sharing `@string`s) and lists the others.
+    public static func load(paths: [String]) -> (library: Library, failures: [LoadFailure]) {
+        var failures: [LoadFailure] = []
+        var macros = MacroTable()
+        var files: [BibFile] = []
+        let timer = PhaseTimer()
+        for path in paths {
+            let bytes = read(path)
+            timer.lap("read \(path)")
+            switch bytes {
+            case .failure(let failure):
+                failures.append(failure)
+            case .success(let bytes):
+                let file = BibFile.parse(bytes: bytes, path: path, macros: &macros)
+                timer.lap("parse \(path)")
+                if file.isEmptyOfBibTeX {
+                    failures.append(LoadFailure(path: path, reason: .noEntries))
+                }
+                files.append(file)
+            }
+        }
+        let library = Library(files: files)
+        timer.lap("index and crossref")
+        return (library, failures)
+    }
+
+    /// The bytes of a file that looks like text, or why it cannot be used.
+    public static func read(_ path: String) -> Result<[UInt8], LoadFailure> {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            return .failure(LoadFailure(path: path, reason: .missing))
+        }
+        if isDirectory.boolValue { return .failure(LoadFailure(path: path, reason: .directory)) }
+        let bytes: [UInt8]
+        do {
+            bytes = try readWholeFile(path)
+        } catch let failure as LoadFailure {
+            return .failure(failure)
+        } catch {
+            return .failure(LoadFailure(path: path, reason: .unreadable(String(describing: error))))
+        }
+        if bytes.allSatisfy(isWhitespace) { return .failure(LoadFailure(path: path, reason: .empty)) }
+        if bytes.withUnsafeBufferPointer({ buffer in
+            buffer.baseAddress.map { memchr($0, 0, buffer.count) != nil } ?? false
+        }) {
+            return .failure(LoadFailure(path: path, reason: .binary))
+        }
+        return .success(bytes)
+    }
+
+    /// Reads a file straight into one buffer (no mapping, no second copy).
+    private static func readWholeFile(_ path: String) throws -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw LoadFailure(path: path, reason: .unreadable(String(cString: strerror(errno))))
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw LoadFailure(path: path, reason: .unreadable(String(cString: strerror(errno))))
+        }
+        let size = Int(status.st_size)
+        guard size < Int(UInt32.max) else { throw LoadFailure(path: path, reason: .tooLarge) }
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            count = 0
+            guard let base = buffer.baseAddress else { return }
+            while count < size {
+                let got = Glibc.read(descriptor, base + count, size - count)
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    break
+                }
+                if got == 0 { break }
+                count += got
+            }
+        }
+        if failure != 0 { throw LoadFailure(path: path, reason: .unreadable(String(cString: strerror(failure)))) }
+        return bytes
+    }
+}
+
+/// Prints how long each phase took to standard error when `BIBREAD_TIMINGS` is set.
+public final class PhaseTimer {
+    private let enabled = ProcessInfo.processInfo.environment["BIBREAD_TIMINGS"] != nil
+    private var last = ContinuousClock.now
+
+    public init() {}
+
+    /// Reports the time since the previous lap (or creation) under `name`.
+    public func lap(_ name: @autoclosure () -> String) {
+        guard enabled else { return }
+        let now = ContinuousClock.now
+        let duration = now - last
+        last = now
+        let milliseconds = Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000
+        let resident = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8))?
+            .split(separator: " ").dropFirst().first.flatMap { Int($0) }.map { $0 * 4 / 1024 } ?? 0
+        FileHandle.standardError.write(Data("timing: \(name()): \(String(format: "%.1f", milliseconds)) ms, \(resident) MB resident\n".utf8))
+    }
+}

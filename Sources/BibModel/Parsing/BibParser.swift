@@ -1,0 +1,566 @@
+import Foundation
+
+/// `@string` macros shared by the files of one library, names folded to lower case.
+public struct MacroTable: Sendable {
+    var values: [String: String]
+
+    /// The predefined month macros `jan` ... `dec`.
+    public init() {
+        let months = ["January", "February", "March", "April", "May", "June", "July",
+                      "August", "September", "October", "November", "December"]
+        let names = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+        values = Dictionary(uniqueKeysWithValues: zip(names, months))
+    }
+
+    /// The expansion of a macro, if defined.
+    public subscript(name: String) -> String? { values[name.lowercased()] }
+}
+
+/// Reads BibTeX in one pass over UTF-8 bytes.
+///
+/// The grammar is BibTeX's: `@type{...}` or `@type(...)`; `@string`, `@preamble` and `@comment`
+/// are special; values are `{...}`, `"..."`, bare numbers or macro names joined by `#`. On a syntax
+/// error the parser reports it and resumes at the next `@` that starts a line.
+struct BibParser {
+    private let source: SourceFile
+    private var macros: MacroTable
+    private var position = 0
+    private var entries: [Entry] = []
+    private var comments: [Block] = []
+    private var preambles: [Block] = []
+    private var documentInfo: [String: String] = [:]
+    private var stringNames: [String] = []
+    private var problems: [(Diagnostic.Severity, Int, String)] = []
+    private var fieldNames = NameTable()
+    /// Reused between entries so each entry's field array is allocated once, at its final size.
+    private var scratchFields: [Field] = []
+    private var scratchNameIDs: [Int] = []
+
+    /// Parses `source`, reading and extending the shared macro table.
+    static func parse(_ source: SourceFile, macros: inout MacroTable) -> BibFile {
+        var parser = BibParser(source: source, macros: macros)
+        let timer = PhaseTimer()
+        source.bytes.withUnsafeBufferPointer { parser.run($0) }
+        timer.lap("scan \(source.path)")
+        macros = parser.macros
+        let diagnostics = parser.problems.map { severity, offset, message in
+            Diagnostic(severity, path: source.path, location: source.location(of: offset), message: message)
+        }
+        timer.lap("locate \(diagnostics.count) diagnostics")
+        return BibFile(source: source, entries: parser.entries, comments: parser.comments,
+                       preambles: parser.preambles, strings: parser.stringNames, documentInfo: parser.documentInfo,
+                       diagnostics: diagnostics)
+    }
+
+    private init(source: SourceFile, macros: MacroTable) {
+        self.source = source
+        self.macros = macros
+    }
+
+    // MARK: - Top level
+
+    private mutating func run(_ text: UnsafeBufferPointer<UInt8>) {
+        let count = text.count
+        while position < count {
+            guard let at = nextAt(text, from: position) else { break }
+            position = at
+            if isCommentedOut(text, at) {
+                position += 1  // `%@article{...`: an entry the user commented out, as biber reads it
+                continue
+            }
+            parseBlock(text)
+        }
+    }
+
+    /// The offset of the next `@`, found with memchr.
+    private func nextAt(_ text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard let base = text.baseAddress, start < text.count,
+              let found = memchr(base + start, Int32(UInt8(ascii: "@")), text.count - start)
+        else { return nil }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// True when `offset` is preceded on its line only by blanks.
+    private func startsLine(_ text: UnsafeBufferPointer<UInt8>, _ offset: Int) -> Bool {
+        var index = offset - 1
+        while index >= 0 {
+            switch text[index] {
+            case 0x0A: return true
+            case 0x20, 0x09, 0x0D: index -= 1
+            default: return false
+            }
+        }
+        return true
+    }
+
+    /// True when the first non-blank character of the line holding `offset` is `%` (looking back
+    /// at most 256 bytes, so that a long line of `@`s stays linear).
+    private func isCommentedOut(_ text: UnsafeBufferPointer<UInt8>, _ offset: Int) -> Bool {
+        var index = offset - 1
+        var firstNonBlank: UInt8?
+        let limit = max(-1, offset - 257)
+        while index > limit && text[index] != 0x0A {
+            if text[index] != 0x20 && text[index] != 0x09 && text[index] != 0x0D { firstNonBlank = text[index] }
+            index -= 1
+        }
+        return firstNonBlank == UInt8(ascii: "%")
+    }
+
+    /// After an error: skip to the next `@` that starts a line (not before `offset`).
+    private mutating func recover(_ text: UnsafeBufferPointer<UInt8>, from offset: Int) {
+        var search = offset
+        while let at = nextAt(text, from: search) {
+            if startsLine(text, at) {
+                position = at
+                return
+            }
+            search = at + 1
+        }
+        position = text.count
+    }
+
+    private mutating func report(_ severity: Diagnostic.Severity, at offset: Int, _ message: String) {
+        problems.append((severity, offset, message))
+    }
+
+    private mutating func parseBlock(_ text: UnsafeBufferPointer<UInt8>) {
+        let start = position
+        position += 1
+        skipBlanks(text)
+        let typeStart = position
+        while position < text.count, isIdentifierByte(text[position]) { position += 1 }
+        let typeEnd = position
+        if typeStart == typeEnd {
+            return  // a lone `@` in free text
+        }
+        skipBlanks(text)
+        guard position < text.count, text[position] == UInt8(ascii: "{") || text[position] == UInt8(ascii: "(") else {
+            if startsLine(text, start) {
+                let word = String(decoding: UnsafeBufferPointer(rebasing: text[typeStart..<typeEnd]), as: UTF8.self)
+                report(.warning, at: start, "ignored '@\(word)': expected '{' or '(' after the entry type")
+            }
+            return
+        }
+        let open = text[position]
+        let close = open == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: ")")
+        position += 1
+        let type = fieldNames.names(text, typeStart, typeEnd).lower
+        switch type {
+        case "comment":
+            parseComment(text, start: start, open: open, close: close)
+        case "preamble":
+            parsePreamble(text, start: start, close: close)
+        case "string":
+            parseStrings(text, start: start, close: close)
+        default:
+            parseEntry(text, start: start, type: type, close: close)
+        }
+    }
+
+    // MARK: - Special blocks
+
+    private mutating func parseComment(_ text: UnsafeBufferPointer<UInt8>, start: Int, open: UInt8, close: UInt8) {
+        let bodyStart = position
+        var depth = 0
+        while position < text.count {
+            let byte = text[position]
+            if byte == open {
+                depth += 1
+            } else if byte == close {
+                if depth == 0 {
+                    comments.append(Block(text: string(text, start: bodyStart, count: position - bodyStart), offset: start))
+                    position += 1
+                    return
+                }
+                depth -= 1
+            }
+            position += 1
+        }
+        report(.error, at: start, "unterminated @comment: missing '\(Character(UnicodeScalar(close)))'")
+        comments.append(Block(text: string(text, start: bodyStart, count: text.count - bodyStart), offset: start))
+    }
+
+    private mutating func parsePreamble(_ text: UnsafeBufferPointer<UInt8>, start: Int, close: UInt8) {
+        skipWhitespace(text)
+        guard let value = parseValue(text, close: close) else { return recover(text, from: position) }
+        skipWhitespace(text)
+        guard position < text.count, text[position] == close else {
+            report(.error, at: position, "expected '\(Character(UnicodeScalar(close)))' to close @preamble")
+            return recover(text, from: position)
+        }
+        position += 1
+        preambles.append(Block(text: string(of: value, in: text), offset: start))
+    }
+
+    private mutating func parseStrings(_ text: UnsafeBufferPointer<UInt8>, start: Int, close: UInt8) {
+        while true {
+            skipWhitespace(text)
+            guard position < text.count else {
+                report(.error, at: start, "unterminated @string: missing '\(Character(UnicodeScalar(close)))'")
+                return
+            }
+            if text[position] == close {
+                position += 1
+                return
+            }
+            if text[position] == UInt8(ascii: ",") {
+                position += 1
+                continue
+            }
+            guard let (nameStart, nameEnd, value) = parseAssignment(text, close: close) else { return }
+            let name = string(text, start: nameStart, count: nameEnd - nameStart)
+            let lower = name.lowercased()
+            stringNames.append(name)
+            if macros.values[lower] != nil && !MacroTable.isMonth(lower) {
+                report(.warning, at: nameStart, "@string '\(name)' redefined")
+            }
+            macros.values[lower] = string(of: value, in: text)
+        }
+    }
+
+    // MARK: - Entries
+
+    private mutating func parseEntry(_ text: UnsafeBufferPointer<UInt8>, start: Int, type: String, close: UInt8) {
+        skipWhitespace(text)
+        let keyStart = position
+        while position < text.count {
+            let byte = text[position]
+            if byte == UInt8(ascii: ",") || byte == close || isWhitespace(byte) { break }
+            if close == UInt8(ascii: "}") && byte == UInt8(ascii: "{") { break }
+            position += 1
+        }
+        let keyEnd = position
+        skipWhitespace(text)
+        var key = string(text, start: keyStart, count: keyEnd - keyStart)
+        if position < text.count, text[position] == UInt8(ascii: "=") {
+            // `@article{ author = ...`: no key at all; read the fields anyway.
+            report(.warning, at: keyStart, "@\(type) has no cite key")
+            position = keyStart
+            key = ""
+        } else if key.isEmpty {
+            report(.warning, at: start, "@\(type) has an empty cite key")
+        }
+        scratchFields.removeAll(keepingCapacity: true)
+        scratchNameIDs.removeAll(keepingCapacity: true)
+        var texts: [String] = []
+        fieldLoop: while true {
+            skipWhitespace(text)
+            guard position < text.count else {
+                report(.error, at: start, "@\(type){\(key): missing '\(Character(UnicodeScalar(close)))' at end of file")
+                break
+            }
+            let byte = text[position]
+            if byte == close {
+                position += 1
+                break
+            }
+            if byte == UInt8(ascii: ",") {
+                position += 1
+                continue
+            }
+            if byte == UInt8(ascii: "@") && startsLine(text, position) {
+                report(.error, at: position, "@\(type){\(key): missing '\(Character(UnicodeScalar(close)))' before the next entry")
+                break
+            }
+            guard let (nameStart, nameEnd, value) = parseAssignment(text, close: close) else {
+                recover(text, from: position)
+                break fieldLoop
+            }
+            let names = fieldNames.names(text, nameStart, nameEnd)
+            if scratchNameIDs.contains(names.id) {
+                report(.warning, at: nameStart, "@\(type){\(key): duplicate field '\(names.spelled)', the first value is kept")
+            } else {
+                switch value {
+                case .span(let start, let count):
+                    scratchNameIDs.append(names.id)
+                    scratchFields.append(Field(name: names.lower, spelledName: names.spelled, first: start, second: count,
+                                        nameOffset: UInt32(nameStart), storage: .span))
+                case .text(let string):
+                    texts.append(string)
+                    scratchNameIDs.append(names.id)
+                    scratchFields.append(Field(name: names.lower, spelledName: names.spelled, first: UInt32(texts.count - 1),
+                                        second: 0, nameOffset: UInt32(nameStart), storage: .text))
+                }
+            }
+            skipWhitespace(text)
+            guard position < text.count else { continue }
+            let after = text[position]
+            if after != UInt8(ascii: ",") && after != close {
+                report(.error, at: position, "expected ',' or '\(Character(UnicodeScalar(close)))' after the value of '\(names.spelled)', found \(describe(text, position))")
+                recover(text, from: position)
+                break
+            }
+        }
+        let fields = Array(scratchFields)
+        if type == "bibdesk_info" {
+            let info = Entry(type: type, key: key, fields: fields, texts: texts, source: source, offset: start)
+            for field in fields {
+                documentInfo[field.spelledName] = info.rawText(of: field)
+            }
+            return
+        }
+        entries.append(Entry(type: type, key: key, fields: fields, texts: texts, source: source, offset: start))
+    }
+
+    /// `name = value # value ...`; reports and returns nil on a syntax error.
+    private mutating func parseAssignment(_ text: UnsafeBufferPointer<UInt8>, close: UInt8) -> (nameStart: Int, nameEnd: Int, value: RawValue)? {
+        let nameStart = position
+        while position < text.count, isIdentifierByte(text[position]) { position += 1 }
+        let nameEnd = position
+        if nameEnd == nameStart {
+            report(.error, at: position, "expected a field name, found \(describe(text, position))")
+            return nil
+        }
+        skipWhitespace(text)
+        guard position < text.count, text[position] == UInt8(ascii: "=") else {
+            let name = string(text, start: nameStart, count: nameEnd - nameStart)
+            report(.error, at: position, "expected '=' after '\(name)', found \(describe(text, position))")
+            return nil
+        }
+        position += 1
+        skipWhitespace(text)
+        guard let value = parseValue(text, close: close) else { return nil }
+        return (nameStart, nameEnd, value)
+    }
+
+    /// One or more value parts joined by `#`.
+    private mutating func parseValue(_ text: UnsafeBufferPointer<UInt8>, close: UInt8) -> RawValue? {
+        guard let first = parsePart(text) else { return nil }
+        skipWhitespace(text)
+        guard position < text.count, text[position] == UInt8(ascii: "#") else { return first }
+        var combined = string(of: first, in: text)
+        while position < text.count, text[position] == UInt8(ascii: "#") {
+            position += 1
+            skipWhitespace(text)
+            guard let next = parsePart(text) else { return nil }
+            combined += string(of: next, in: text)
+            skipWhitespace(text)
+        }
+        return .text(combined)
+    }
+
+    private mutating func parsePart(_ text: UnsafeBufferPointer<UInt8>) -> RawValue? {
+        guard position < text.count else {
+            report(.error, at: position, "expected a value, found the end of the file")
+            return nil
+        }
+        let open = position
+        switch text[position] {
+        case UInt8(ascii: "{"):
+            return parseDelimited(text, open: open, quoted: false)
+        case UInt8(ascii: "\""):
+            return parseDelimited(text, open: open, quoted: true)
+        case UInt8(ascii: "0")...UInt8(ascii: "9"):
+            while position < text.count, isDigit(text[position]) { position += 1 }
+            return .span(start: UInt32(open), count: UInt32(position - open))
+        case let byte where isIdentifierByte(byte):
+            while position < text.count, isIdentifierByte(text[position]) { position += 1 }
+            let names = fieldNames.names(text, open, position)
+            if let value = macros.values[names.lower] { return .text(value) }
+            let name = names.spelled
+            report(.warning, at: open, "undefined @string '\(name)', kept as text")
+            return .text(name)
+        default:
+            report(.error, at: position, "expected a value ({...}, \"...\", a number or a @string name), found \(describe(text, position))")
+            return nil
+        }
+    }
+
+    /// A `{...}` or `"..."` value: braces balanced; a `@type{` at the start of a line inside it
+    /// means the value was never closed.
+    private mutating func parseDelimited(_ text: UnsafeBufferPointer<UInt8>, open: Int, quoted: Bool) -> RawValue? {
+        position += 1
+        let contentStart = position
+        var depth = 0
+        let count = text.count
+        while position < count {
+            let byte = text[position]
+            switch byte {
+            case UInt8(ascii: "{"):
+                depth += 1
+            case UInt8(ascii: "}"):
+                if depth == 0 {
+                    if !quoted {
+                        let value = RawValue.span(start: UInt32(contentStart), count: UInt32(position - contentStart))
+                        position += 1
+                        return value
+                    }
+                    report(.error, at: position, "unbalanced '}' inside a quoted value")
+                    return nil
+                }
+                depth -= 1
+            case UInt8(ascii: "\""):
+                if quoted && depth == 0 {
+                    let value = RawValue.span(start: UInt32(contentStart), count: UInt32(position - contentStart))
+                    position += 1
+                    return value
+                }
+            case 0x0A:
+                if looksLikeEntryStart(text, after: position) {
+                    let what = quoted ? "'\"'" : "'{'"
+                    report(.error, at: open, "unterminated value: the \(what) opened here is not closed before the next entry")
+                    position += 1
+                    return nil
+                }
+            default:
+                break
+            }
+            position += 1
+        }
+        report(.error, at: open, "unterminated value: the \(quoted ? "'\"'" : "'{'") opened here is not closed at end of file")
+        return nil
+    }
+
+    /// True when the line after the newline at `newline` starts with `@name{` or `@name(`.
+    private func looksLikeEntryStart(_ text: UnsafeBufferPointer<UInt8>, after newline: Int) -> Bool {
+        var index = newline + 1
+        while index < text.count, text[index] == 0x20 || text[index] == 0x09 { index += 1 }
+        guard index < text.count, text[index] == UInt8(ascii: "@") else { return false }
+        index += 1
+        let nameStart = index
+        while index < text.count, isIdentifierByte(text[index]) { index += 1 }
+        guard index > nameStart else { return false }
+        while index < text.count, isWhitespace(text[index]) { index += 1 }
+        return index < text.count && (text[index] == UInt8(ascii: "{") || text[index] == UInt8(ascii: "("))
+    }
+
+    // MARK: - Helpers
+
+    private func string(_ text: UnsafeBufferPointer<UInt8>, start: Int, count: Int) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: text[start..<(start + count)]), as: UTF8.self)
+    }
+
+    private func string(of value: RawValue, in text: UnsafeBufferPointer<UInt8>) -> String {
+        switch value {
+        case .text(let string): return string
+        case .span(let start, let count): return string(text, start: Int(start), count: Int(count))
+        }
+    }
+
+    private func describe(_ text: UnsafeBufferPointer<UInt8>, _ offset: Int) -> String {
+        guard offset < text.count else { return "the end of the file" }
+        var end = offset + 1
+        while end < text.count, text[end] & 0xC0 == 0x80 { end += 1 }
+        let character = String(decoding: UnsafeBufferPointer(rebasing: text[offset..<end]), as: UTF8.self)
+        switch character {
+        case "\n", "\r": return "a line break"
+        case "\t": return "a tab"
+        default: return "'\(character)'"
+        }
+    }
+
+    /// Skips white space and, as biber does, `%` comments that run to the end of a line.
+    private mutating func skipWhitespace(_ text: UnsafeBufferPointer<UInt8>) {
+        while position < text.count {
+            let byte = text[position]
+            if isWhitespace(byte) {
+                position += 1
+            } else if byte == UInt8(ascii: "%") {
+                while position < text.count, text[position] != 0x0A { position += 1 }
+            } else {
+                return
+            }
+        }
+    }
+
+    private mutating func skipBlanks(_ text: UnsafeBufferPointer<UInt8>) {
+        while position < text.count, text[position] == 0x20 || text[position] == 0x09 { position += 1 }
+    }
+}
+
+extension MacroTable {
+    static func isMonth(_ name: String) -> Bool {
+        ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"].contains(name)
+    }
+}
+
+@inline(__always) func isWhitespace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D || byte == 0x0C || byte == 0x0B
+}
+
+@inline(__always) func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+/// BibTeX identifiers: any printable character except `"#%'(),={}` and `@`.
+@inline(__always) func isIdentifierByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case 0...0x20, 0x7F: return false
+    case UInt8(ascii: "\""), UInt8(ascii: "#"), UInt8(ascii: "%"), UInt8(ascii: "'"), UInt8(ascii: "("),
+         UInt8(ascii: ")"), UInt8(ascii: ","), UInt8(ascii: "="), UInt8(ascii: "{"), UInt8(ascii: "}"),
+         UInt8(ascii: "@"):
+        return false
+    default: return true
+    }
+}
+
+/// Field names seen so far, found again by their bytes without allocating or retaining.
+private struct NameTable {
+    /// Every name's bytes, one after another.
+    private var storage: [UInt8] = []
+    private var offsets: [Int] = []
+    private var lengths: [Int] = []
+    private var hashes: [UInt64] = []
+    private var lowers: [String] = []
+    private var spellings: [String] = []
+    /// The same number for every spelling of one name (`Title`, `title`).
+    private var ids: [Int] = []
+    private var slots = [Int32](repeating: -1, count: 64)
+    private var idsByLowerName: [String: Int] = [:]
+
+    /// The lower-case and as-written names for bytes `start ..< end`, and a number that is the
+    /// same for every spelling of the name.
+    mutating func names(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (lower: String, spelled: String, id: Int) {
+        guard let base = text.baseAddress else { return ("", "", -1) }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for index in start..<end {
+            hash = (hash ^ UInt64(text[index])) &* 0x100_0000_01b3
+        }
+        let length = end - start
+        let found: Int? = storage.withUnsafeBufferPointer { stored in
+            let mask = slots.count - 1
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            while slots[slot] >= 0 {
+                let candidate = Int(slots[slot])
+                if hashes[candidate] == hash, lengths[candidate] == length,
+                   let storedBase = stored.baseAddress, memcmp(storedBase + offsets[candidate], base + start, length) == 0 {
+                    return candidate
+                }
+                slot = (slot + 1) & mask
+            }
+            return nil
+        }
+        if let found { return (lowers[found], spellings[found], ids[found]) }
+        return insert(UnsafeBufferPointer(rebasing: text[start..<end]), hash: hash)
+    }
+
+    private mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> (lower: String, spelled: String, id: Int) {
+        var lowerBytes = Array(bytes)
+        for index in lowerBytes.indices where lowerBytes[index] >= 0x41 && lowerBytes[index] <= 0x5A {
+            lowerBytes[index] |= 0x20
+        }
+        let lower = String(decoding: lowerBytes, as: UTF8.self)
+        let spelled = String(decoding: bytes, as: UTF8.self)
+        let id = idsByLowerName[lower] ?? idsByLowerName.count
+        idsByLowerName[lower] = id
+        offsets.append(storage.count)
+        lengths.append(bytes.count)
+        storage.append(contentsOf: bytes)
+        hashes.append(hash)
+        lowers.append(lower)
+        spellings.append(spelled)
+        ids.append(id)
+        if hashes.count * 2 > slots.count {
+            slots = [Int32](repeating: -1, count: slots.count * 2)
+            for index in hashes.indices { place(index) }
+        } else {
+            place(hashes.count - 1)
+        }
+        return (lower, spelled, id)
+    }
+
+    private mutating func place(_ index: Int) {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hashes[index]) & mask
+        while slots[slot] >= 0 { slot = (slot + 1) & mask }
+        slots[slot] = Int32(index)
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+
+/// A field's value as written in the file, after `@string` expansion and `#` concatenation, with
+/// the outer delimiters removed but LaTeX still in it.
+enum RawValue: Sendable {
+    /// Bytes `start ..< start + count` of the entry's source file: the common case, no copy.
+    case span(start: UInt32, count: UInt32)
+    /// A value built from several parts or macros, or inherited through `crossref`.
+    case text(String)
+}
+
+/// One `name = value` pair of an entry; 48 bytes, so a large library stays small in memory.
+public struct Field: Sendable {
+    /// How `first` and `second` are to be read.
+    enum Storage: UInt8, Sendable {
+        /// The value is bytes `first ..< first + second` of the entry's source.
+        case span
+        /// The value is `entry.texts[first]`.
+        case text
+        /// The value is `entry.texts[first]`, inherited from `entry.parents[second]`.
+        case inherited
+    }
+
+    /// The field name in lower case (field names are case-insensitive).
+    public let name: String
+    /// The name as the file spells it (`Bdsk-File-1`, `Date-Added`).
+    public let spelledName: String
+    let first: UInt32
+    let second: UInt32
+    /// Byte offset of the field name in the source file that wrote it.
+    let nameOffset: UInt32
+    let storage: Storage
+
+    /// True when the field came from a `crossref` parent.
+    public var isInherited: Bool { storage == .inherited }
+
+    /// Fields that hold paths, URLs or identifiers, where LaTeX typesetting rules do not apply.
+    static func isVerbatim(_ name: String) -> Bool {
+        switch name {
+        case "url", "doi", "eprint", "file", "pdf", "local-url", "localfile", "isbn", "issn", "crossref", "xref",
+             "urldate", "date-added", "date-modified":
+            return true
+        default:
+            return name.hasPrefix("bdsk-")
+        }
+    }
+}
+
+/// One reference: `@type{key, field = value, ...}`.
+public struct Entry: Sendable {
+    /// The entry type in lower case (`article`, `inproceedings`, ...).
+    public let type: String
+    /// The cite key as written.
+    public let key: String
+    /// Fields in file order; inherited ones follow the entry's own.
+    public internal(set) var fields: [Field]
+    /// Values that are not a plain span of the source (macros, concatenations, inherited).
+    var texts: [String]
+    /// Keys of the `crossref` parents inherited fields came from.
+    var parents: [String] = []
+    /// The file the entry was read from.
+    public let source: SourceFile
+    /// Byte offset of the entry's `@` in its source file.
+    let offset: Int
+    /// 1 for the first entry with this key (ignoring case), 2 for the second, ...
+    public internal(set) var occurrence: Int = 1
+
+    /// Where the entry starts (`@`), for messages.
+    public var location: SourceLocation { source.location(of: offset) }
+
+    /// The key that addresses this entry uniquely: `key` or, for a duplicate, `key#2`.
+    public var address: String { occurrence == 1 ? key : "\(key)#\(occurrence)" }
+
+    /// The field with this (case-insensitive) name.
+    public func field(_ name: String) -> Field? {
+        let lower = name.utf8.contains { $0 >= 0x41 && $0 <= 0x5A } ? name.lowercased() : name
+        return fields.first { $0.name == lower }
+    }
+
+    /// The raw LaTeX value of a field, or nil when it is missing.
+    public func raw(_ name: String) -> String? {
+        field(name).map(rawText(of:))
+    }
+
+    /// The value of a field with LaTeX turned into Unicode, or nil when it is missing.
+    public func decoded(_ name: String) -> String? {
+        field(name).map(decodedText(of:))
+    }
+
+    /// The key of the `crossref` parent a field was inherited from, if it was.
+    public func parent(of field: Field) -> String? {
+        field.storage == .inherited ? parents[Int(field.second)] : nil
+    }
+
+    /// The raw LaTeX value of one of this entry's fields.
+    public func rawText(of field: Field) -> String {
+        switch field.storage {
+        case .text, .inherited: return texts[Int(field.first)]
+        case .span: return source.string(start: Int(field.first), count: Int(field.second))
+        }
+    }
+
+    /// The Unicode value of one of this entry's fields. Paths, URLs and identifiers are only
+    /// unescaped (`\\_` is `_`), never typeset: `--` in a URL stays `--`.
+    public func decodedText(of field: Field) -> String {
+        if Field.isVerbatim(field.name) { return LaTeX.decodeVerbatim(rawText(of: field)) }
+        switch field.storage {
+        case .text, .inherited: return LaTeX.decode(texts[Int(field.first)])
+        case .span:
+            return source.bytes.withUnsafeBufferPointer { buffer in
+                LaTeX.decode(UnsafeBufferPointer(rebasing: buffer[Int(field.first)..<Int(field.first + field.second)]))
+            }
+        }
+    }
+
+    /// Adds a field whose value is text (not a span of the source).
+    mutating func appendField(name: String, spelledName: String, text: String, nameOffset: Int, parent: String?) {
+        texts.append(text)
+        var parentIndex: UInt32 = 0
+        if let parent {
+            if let existing = parents.firstIndex(of: parent) {
+                parentIndex = UInt32(existing)
+            } else {
+                parents.append(parent)
+                parentIndex = UInt32(parents.count - 1)
+            }
+        }
+        fields.append(Field(name: name, spelledName: spelledName, first: UInt32(texts.count - 1), second: parentIndex,
+                            nameOffset: UInt32(clamping: nameOffset), storage: parent == nil ? .text : .inherited))
+    }
+}
+
+/// A `@preamble` or `@comment` block.
+public struct Block: Sendable {
+    /// The text inside the block's delimiters (for `@preamble`, the expanded value).
+    public let text: String
+    /// Byte offset of the block's `@` in its source file.
+    let offset: Int
+}
+
+/// Everything read from one .bib file.
+public struct BibFile: Sendable {
+    public let source: SourceFile
+    /// References, in file order (document metadata such as `@bibdesk_info` is not among them).
+    public internal(set) var entries: [Entry]
+    /// `@comment` bodies, in file order (BibDesk and JabRef keep groups there).
+    public let comments: [Block]
+    /// `@preamble` values, in file order.
+    public let preambles: [Block]
+    /// The names of the `@string` macros this file defines, in order.
+    public let strings: [String]
+    /// BibDesk's `@bibdesk_info` document metadata, as raw field values.
+    public let documentInfo: [String: String]
+    /// Problems found while reading this file.
+    public internal(set) var diagnostics: [Diagnostic]
+}
+
+extension Entry {
+    /// Where a field of this entry is written, for messages.
+    public func location(of field: Field) -> SourceLocation {
+        source.location(of: Int(field.nameOffset))
+    }
+}

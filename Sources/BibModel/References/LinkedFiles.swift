@@ -1,0 +1,238 @@
+import Foundation
+
+/// A file a reference points at, resolved to an absolute path.
+public struct LinkedFile: Sendable, Hashable {
+    /// The absolute path, NFC-normalised (a Windows path stays as written).
+    public let path: String
+    /// The label JabRef keeps with a file (`Full text`), if any.
+    public let label: String?
+    /// The file type JabRef or Zotero keeps (`PDF`, `application/pdf`), if any.
+    public let fileType: String?
+    /// The field the link came from (lower case: `bdsk-file-1`, `file`, `pdf`).
+    public let field: String
+
+    /// True when the path names an existing file on this machine.
+    public var exists: Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+    }
+
+    /// True when the file looks like a PDF by its name or declared type.
+    public var isPDF: Bool {
+        path.lowercased().hasSuffix(".pdf") || fileType?.lowercased().contains("pdf") == true
+    }
+}
+
+/// A problem with a link field, reported by `bibread check`.
+public struct LinkProblem: Sendable, Hashable {
+    public let field: String
+    public let message: String
+}
+
+/// The linked files, web links and link problems of one reference.
+public struct Links: Sendable {
+    public var files: [LinkedFile] = []
+    public var urls: [String] = []
+    public var problems: [LinkProblem] = []
+}
+
+extension Entry {
+    /// Linked files (BibDesk `Bdsk-File-N`, JabRef/Zotero/Mendeley `file`, `pdf`, `local-url`) and
+    /// web links (`url`, `Bdsk-Url-N`, `doi`, arXiv `eprint`), resolved against the .bib's folder.
+    public var links: Links {
+        var links = Links()
+        let base = source.directory
+        for field in fields {
+            let name = field.name
+            if name.hasPrefix("bdsk-file-") {
+                switch BibDeskFile.relativePath(fromBase64: rawText(of: field)) {
+                case .success(let relative):
+                    links.files.append(LinkedFile(path: LinkPaths.resolve(relative, against: base), label: nil, fileType: nil, field: name))
+                case .failure(let problem):
+                    links.problems.append(LinkProblem(field: field.spelledName, message: problem.description))
+                }
+            } else if name.hasPrefix("bdsk-url-") || name == "url" {
+                let url = decodedText(of: field)
+                if !url.isEmpty && !links.urls.contains(url) { links.urls.append(url) }
+            } else if name == "file" || name == "pdf" || name == "local-url" || name == "localfile" {
+                for item in FileFieldParser.items(rawText(of: field)) {
+                    switch item {
+                    case .url(let url):
+                        if !links.urls.contains(url) { links.urls.append(url) }
+                    case .file(let path, let label, let type):
+                        links.files.append(LinkedFile(path: LinkPaths.resolve(path, against: base), label: label, fileType: type, field: name))
+                    }
+                }
+            }
+        }
+        if let doi = decoded("doi"), !doi.isEmpty {
+            let url = doi.lowercased().hasPrefix("http") ? doi : "https://doi.org/\(doi.replacingOccurrences(of: "doi:", with: ""))"
+            if !links.urls.contains(url) { links.urls.append(url) }
+        }
+        if let arXiv = arXivIdentifier {
+            links.urls.append("https://arxiv.org/abs/\(arXiv)")
+        }
+        return links
+    }
+}
+
+/// Decodes BibDesk's `Bdsk-File-N`: base64 of a binary plist that is either a plain dictionary
+/// with `relativePath` or an NSKeyedArchiver archive whose root holds it.
+public enum BibDeskFile {
+    /// Why a `Bdsk-File-N` value gave no path.
+    public enum Problem: Error, Equatable, CustomStringConvertible {
+        case notBase64
+        case notPropertyList(String)
+        case noRelativePath
+
+        public var description: String {
+            switch self {
+            case .notBase64: return "not valid base64"
+            case .notPropertyList(let why): return "does not decode to a BibDesk file record: \(why)"
+            case .noRelativePath: return "BibDesk file record has no relativePath (only alias data, which only macOS can resolve)"
+            }
+        }
+    }
+
+    /// The `relativePath` stored in a `Bdsk-File-N` value.
+    public static func relativePath(fromBase64 text: String) -> Result<String, Problem> {
+        let compact = text.filter { !$0.isWhitespace }
+        guard let data = Data(base64Encoded: compact, options: .ignoreUnknownCharacters) else { return .failure(.notBase64) }
+        let plist: PropertyListValue
+        do {
+            plist = try BinaryPropertyList.parse([UInt8](data))
+        } catch {
+            return .failure(.notPropertyList(String(describing: error)))
+        }
+        if let path = plist["relativePath"]?.string { return .success(path) }
+        if let root = KeyedArchive.root(of: plist),
+           let path = KeyedArchive.value(for: "relativePath", in: root, archive: plist)?.string {
+            return .success(path)
+        }
+        return .failure(.noRelativePath)
+    }
+}
+
+/// Splits a `file` field in JabRef's (`label:path:type;...` with `\` escapes), Mendeley's
+/// (`:path:pdf`) or Zotero Better BibTeX's (`path;path`) form.
+enum FileFieldParser {
+    enum Item: Equatable {
+        case file(path: String, label: String?, type: String?)
+        case url(String)
+    }
+
+    static func items(_ raw: String) -> [Item] {
+        var result: [Item] = []
+        for item in split(raw, on: ";") {
+            let unescaped = item.parts.joined(separator: ":").trimmedASCII
+            if unescaped.isEmpty { continue }
+            if isURL(unescaped) {
+                result.append(.url(unescaped))
+                continue
+            }
+            let parts = item.parts
+            switch parts.count {
+            case 1:
+                result.append(.file(path: parts[0], label: nil, type: nil))
+            case 2:
+                if isDriveLetter(parts[0]) {
+                    result.append(.file(path: parts.joined(separator: ":"), label: nil, type: nil))
+                } else if looksLikeFileType(parts[1]) {
+                    result.append(.file(path: parts[0], label: nil, type: parts[1]))
+                } else {
+                    result.append(.file(path: parts[1], label: parts[0].isEmpty ? nil : parts[0], type: nil))
+                }
+            default:
+                let path = parts[1..<(parts.count - 1)].joined(separator: ":")
+                let label = parts[0].isEmpty ? nil : parts[0]
+                let type = parts[parts.count - 1].isEmpty ? nil : parts[parts.count - 1]
+                if isURL(path) {
+                    result.append(.url(path))
+                } else if !path.isEmpty {
+                    result.append(.file(path: path, label: label, type: type))
+                }
+            }
+        }
+        return result
+    }
+
+    /// Splits at unescaped `separator` (`;` between files) and, inside, at unescaped `:`; `\x`
+    /// stands for `x`.
+    private static func split(_ raw: String, on separator: Character) -> [(parts: [String], raw: String)] {
+        var items: [(parts: [String], raw: String)] = []
+        var parts: [String] = []
+        var current = ""
+        var itemRaw = ""
+        var escaped = false
+        for character in raw {
+            if escaped {
+                current.append(character)
+                itemRaw.append(character)
+                escaped = false
+                continue
+            }
+            switch character {
+            case "\\":
+                escaped = true
+            case separator:
+                parts.append(current)
+                items.append((parts, itemRaw))
+                parts = []
+                current = ""
+                itemRaw = ""
+            case ":":
+                parts.append(current)
+                current = ""
+                itemRaw.append(character)
+            default:
+                current.append(character)
+                itemRaw.append(character)
+            }
+        }
+        parts.append(current)
+        items.append((parts, itemRaw))
+        return items.filter { !$0.raw.trimmedASCII.isEmpty }
+    }
+
+    private static func isURL(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("ftp://")
+    }
+
+    private static func isDriveLetter(_ text: String) -> Bool {
+        text.count == 1 && text.first?.isLetter == true
+    }
+
+    private static func looksLikeFileType(_ text: String) -> Bool {
+        let trimmed = text.trimmedASCII
+        if trimmed.contains("/") { return !trimmed.contains(".") && trimmed.split(separator: "/").count == 2 }
+        return !trimmed.isEmpty && trimmed.count <= 12 && trimmed.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }
+    }
+}
+
+/// Turns the paths link fields hold into absolute, NFC-normalised paths.
+enum LinkPaths {
+    static func resolve(_ path: String, against base: String) -> String {
+        var path = path.trimmedASCII
+        if path.hasPrefix("file://"), let url = URL(string: path), url.isFileURL {
+            path = url.path
+        }
+        if path.count >= 3, path.dropFirst().first == ":", path.first?.isLetter == true {
+            return path.precomposedStringWithCanonicalMapping  // Windows: C:\...
+        }
+        if path.hasPrefix("~/") {
+            path = FileManager.default.homeDirectoryForCurrentUser.path + path.dropFirst()
+        }
+        if !path.hasPrefix("/") {
+            path = path.replacingOccurrences(of: "\\", with: "/")
+            let relative = base + "/" + path
+            // Mendeley drops the leading slash of absolute paths: `:Users/me/x.pdf:pdf`.
+            if !FileManager.default.fileExists(atPath: relative), FileManager.default.fileExists(atPath: "/" + path) {
+                path = "/" + path
+            } else {
+                path = relative
+            }
+        }
+        return URL(fileURLWithPath: path).standardizedFileURL.path.precomposedStringWithCanonicalMapping
+    }
+}

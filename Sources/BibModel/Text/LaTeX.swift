@@ -1,0 +1,407 @@
+import Foundation
+
+/// Turns the LaTeX found in BibTeX values into plain Unicode text for display and search.
+///
+/// Accents in every common form (`{\"o}`, `\"{o}`, `\"o`, `{\'\i}`, `\c{c}`, `\v s`), special
+/// letters (`\ss`, `\o`, `\aa`, ...), dashes, ties, escaped specials, text commands (`\emph`,
+/// `\textbf`, `\url`, ...) and simple math (`$\alpha$`) are decoded; case-protecting braces go.
+/// A command it does not know stays visible as text. Runs of white space become one space.
+public enum LaTeX {
+    /// Decodes a LaTeX string.
+    public static func decode(_ text: String) -> String {
+        var copy = text
+        return copy.withUTF8 { decode($0) }
+    }
+
+    /// Decodes LaTeX given as UTF-8 bytes.
+    public static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        if isPlain(bytes) { return String(decoding: bytes, as: UTF8.self) }
+        var decoder = Decoder(input: bytes)
+        decoder.run()
+        let result = String(decoding: decoder.output, as: UTF8.self)
+        return decoder.needsComposition ? result.precomposedStringWithCanonicalMapping : result
+    }
+
+    /// Unescapes a path, URL or identifier without typesetting it: `\url{...}` and braces go,
+    /// `\_ \% \& \# \$ \~` become the character, and nothing else changes.
+    public static func decodeVerbatim(_ text: String) -> String {
+        guard text.contains(where: { $0 == "\\" || $0 == "{" || $0 == "}" }) else {
+            return text.trimmedASCII
+        }
+        var result = ""
+        var characters = text[...]
+        for prefix in ["\\url{", "\\path{"] where characters.hasPrefix(prefix) {
+            characters = characters.dropFirst(prefix.count - 1)
+        }
+        var escaped = false
+        for character in characters {
+            if escaped {
+                escaped = false
+                if "_%&#$~{}".contains(character) {
+                    result.append(character)
+                    continue
+                }
+                if character == "\\" {
+                    result.append("\\")
+                    continue
+                }
+                result.append("\\")
+            }
+            switch character {
+            case "\\": escaped = true
+            case "{", "}": break
+            default: result.append(character)
+            }
+        }
+        if escaped { result.append("\\") }
+        return result.replacingOccurrences(of: "\\textasciitilde", with: "~").trimmedASCII
+    }
+
+    /// True when decoding would return the text unchanged.
+    static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first, let last = bytes.last else { return true }
+        if first == 0x20 || last == 0x20 { return false }
+        var previous: UInt8 = 0
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "\\"), UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "$"), UInt8(ascii: "~"),
+                 UInt8(ascii: "`"), 0x09, 0x0A, 0x0D:
+                return false
+            case UInt8(ascii: "-") where previous == UInt8(ascii: "-"),
+                 UInt8(ascii: "'") where previous == UInt8(ascii: "'"),
+                 0x20 where previous == 0x20:
+                return false
+            default:
+                previous = byte
+            }
+        }
+        return true
+    }
+}
+
+private struct Decoder {
+    let input: UnsafeBufferPointer<UInt8>
+    var position = 0
+    var output: [UInt8] = []
+    var needsComposition = false
+    var inMath = false
+    /// True when the last byte written is a space (or nothing was written yet), to fold runs.
+    private var pendingSpace = false
+
+    init(input: UnsafeBufferPointer<UInt8>) {
+        self.input = input
+        output.reserveCapacity(input.count)
+    }
+
+    mutating func run() {
+        decode(until: input.count, stopAtGroupEnd: false)
+    }
+
+    // MARK: - Output
+
+    private mutating func emit(_ byte: UInt8) {
+        if pendingSpace && !output.isEmpty { output.append(0x20) }
+        pendingSpace = false
+        output.append(byte)
+    }
+
+    private mutating func emit(_ text: String) {
+        for byte in text.utf8 { emit(byte) }
+    }
+
+    private mutating func emitSpace() {
+        pendingSpace = true
+    }
+
+    // MARK: - Decoding
+
+    /// Decodes until `end`, or until the `}` closing the current group when `stopAtGroupEnd`.
+    private mutating func decode(until end: Int, stopAtGroupEnd: Bool) {
+        var depth = 0
+        while position < end {
+            let byte = input[position]
+            switch byte {
+            case UInt8(ascii: "{"):
+                position += 1
+                depth += 1
+            case UInt8(ascii: "}"):
+                position += 1
+                if depth == 0 {
+                    if stopAtGroupEnd { return }
+                } else {
+                    depth -= 1
+                }
+            case UInt8(ascii: "\\"):
+                command()
+            case UInt8(ascii: "$"):
+                position += 1
+                if position < end, input[position] == UInt8(ascii: "$") { position += 1 }
+                inMath.toggle()
+            case UInt8(ascii: "~"):
+                position += 1
+                emitSpace()
+            case 0x20, 0x09, 0x0A, 0x0D:
+                position += 1
+                emitSpace()
+            case UInt8(ascii: "-") where !inMath:
+                dashes()
+            case UInt8(ascii: "`") where !inMath:
+                if peek(1) == UInt8(ascii: "`") {
+                    position += 2
+                    emit("“")
+                } else {
+                    position += 1
+                    emit("‘")
+                }
+            case UInt8(ascii: "'") where !inMath && peek(1) == UInt8(ascii: "'"):
+                position += 2
+                emit("”")
+            case UInt8(ascii: "^") where inMath, UInt8(ascii: "_") where inMath:
+                position += 1
+                script(superscript: byte == UInt8(ascii: "^"))
+            default:
+                emit(byte)
+                position += 1
+            }
+        }
+    }
+
+    private func peek(_ distance: Int) -> UInt8? {
+        position + distance < input.count ? input[position + distance] : nil
+    }
+
+    private mutating func dashes() {
+        var count = 0
+        while position < input.count, input[position] == UInt8(ascii: "-") {
+            count += 1
+            position += 1
+        }
+        switch count {
+        case 1: emit(UInt8(ascii: "-"))
+        case 2: emit("–")
+        default:
+            emit("—")
+            for _ in 0..<max(0, count - 3) { emit(UInt8(ascii: "-")) }
+        }
+    }
+
+    /// A `\` sequence: a control word (`\emph`) or a control symbol (`\&`, `\"`).
+    private mutating func command() {
+        position += 1
+        guard position < input.count else {
+            emit(UInt8(ascii: "\\"))
+            return
+        }
+        let first = input[position]
+        if isLetter(first) {
+            let start = position
+            while position < input.count, isLetter(input[position]) { position += 1 }
+            let name = String(decoding: UnsafeBufferPointer(rebasing: input[start..<position]), as: UTF8.self)
+            controlWord(name)
+        } else {
+            position += 1
+            controlSymbol(first)
+        }
+    }
+
+    /// TeX drops the spaces after a control word in text; in math they are kept (and folded),
+    /// so that `$O(n \log n)$` keeps its space.
+    private mutating func skipSpacesAfterControlWord() {
+        if inMath { return }
+        while position < input.count, input[position] == 0x20 || input[position] == 0x0A || input[position] == 0x09 {
+            position += 1
+        }
+    }
+
+    private mutating func controlSymbol(_ symbol: UInt8) {
+        if let mark = LaTeXTables.accentMarks[symbol] {
+            accent(mark)
+            return
+        }
+        switch symbol {
+        case UInt8(ascii: "&"), UInt8(ascii: "%"), UInt8(ascii: "$"), UInt8(ascii: "_"), UInt8(ascii: "#"),
+             UInt8(ascii: "{"), UInt8(ascii: "}"):
+            emit(symbol)
+        case UInt8(ascii: " "), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: ">"), 0x0A, 0x09:
+            emitSpace()
+        case UInt8(ascii: "\\"):
+            emitSpace()
+        case UInt8(ascii: "-"), UInt8(ascii: "/"), UInt8(ascii: "!"), UInt8(ascii: "@"):
+            break  // discretionary hyphen, italic correction, negative thin space, spacing hint
+        default:
+            emit(UInt8(ascii: "\\"))
+            emit(symbol)
+        }
+    }
+
+    private mutating func controlWord(_ name: String) {
+        if name.count == 1, let mark = LaTeXTables.letterAccentMarks[name] {
+            skipSpacesAfterControlWord()
+            accent(mark)
+            return
+        }
+        if let text = LaTeXTables.symbols[name] {
+            skipSpacesAfterControlWord()
+            emit(text)
+            return
+        }
+        if inMath, let text = LaTeXTables.mathSymbols[name] {
+            skipSpacesAfterControlWord()
+            emit(text)
+            return
+        }
+        if LaTeXTables.transparentCommands.contains(name) {
+            skipSpacesAfterControlWord()
+            argumentGroup()
+            return
+        }
+        if LaTeXTables.declarations.contains(name) {
+            skipSpacesAfterControlWord()
+            return
+        }
+        switch name {
+        case "href":
+            skipSpacesAfterControlWord()
+            skipGroup()  // the URL
+            argumentGroup()
+        case "noopsort", "nocite", "index", "label":
+            skipSpacesAfterControlWord()
+            skipGroup()
+        case "enquote", "mkbibquote":
+            skipSpacesAfterControlWord()
+            emit("“")
+            argumentGroup()
+            emit("”")
+        case "frac" where inMath:
+            argumentGroup()
+            emit(UInt8(ascii: "/"))
+            argumentGroup()
+        case "sqrt" where inMath:
+            emit("√")
+            argumentGroup()
+        case "mathbb", "mathbbm", "mathds":
+            doubleStruck()
+        default:
+            if let text = LaTeXTables.mathSymbols[name] {
+                // Math symbols written outside `$...$` still mean the symbol.
+                skipSpacesAfterControlWord()
+                emit(text)
+                return
+            }
+            // Unknown: keep it visible, with its braces, so nothing is lost.
+            emit(UInt8(ascii: "\\"))
+            emit(name)
+            if position < input.count, input[position] == UInt8(ascii: "{") {
+                emit(UInt8(ascii: "{"))
+                argumentGroup()
+                emit(UInt8(ascii: "}"))
+            }
+        }
+    }
+
+    /// Decodes one argument: a `{group}` or a single character (when not a group, nothing else).
+    private mutating func argumentGroup() {
+        skipBlanks()
+        guard position < input.count else { return }
+        if input[position] == UInt8(ascii: "{") {
+            position += 1
+            decode(until: input.count, stopAtGroupEnd: true)
+        } else {
+            singleToken()
+        }
+    }
+
+    private mutating func skipGroup() {
+        skipBlanks()
+        guard position < input.count, input[position] == UInt8(ascii: "{") else { return }
+        var depth = 0
+        while position < input.count {
+            let byte = input[position]
+            position += 1
+            if byte == UInt8(ascii: "{") {
+                depth += 1
+            } else if byte == UInt8(ascii: "}") {
+                depth -= 1
+                if depth == 0 { return }
+            }
+        }
+    }
+
+    private mutating func skipBlanks() {
+        while position < input.count, input[position] == 0x20 { position += 1 }
+    }
+
+    /// One character (a whole UTF-8 sequence) or one command.
+    private mutating func singleToken() {
+        guard position < input.count else { return }
+        if input[position] == UInt8(ascii: "\\") {
+            command()
+            return
+        }
+        let length = utf8Length(input[position])
+        for _ in 0..<length where position < input.count {
+            emit(input[position])
+            position += 1
+        }
+    }
+
+    /// An accent command: decode its argument, then put the combining mark after its first letter.
+    private mutating func accent(_ mark: LaTeXTables.Accent) {
+        let before = output.count + (pendingSpace && !output.isEmpty ? 1 : 0)
+        argumentGroup()
+        guard output.count > before else {
+            emit(mark.spacing)
+            return
+        }
+        // Dotless i and j take the accent as i and j.
+        var baseEnd = before + utf8Length(output[before])
+        let base = Array(output[before..<min(baseEnd, output.count)])
+        if base == Array("ı".utf8) || base == Array("ȷ".utf8) {
+            output.replaceSubrange(before..<baseEnd, with: base == Array("ı".utf8) ? [UInt8(ascii: "i")] : [UInt8(ascii: "j")])
+            baseEnd = before + 1
+        }
+        output.insert(contentsOf: mark.combining.utf8, at: min(baseEnd, output.count))
+        needsComposition = true
+    }
+
+    /// `^2`, `^{10}`, `_i`: Unicode super- and subscripts where they exist, else `^(...)`.
+    private mutating func script(superscript: Bool) {
+        let start = output.count
+        let hadPending = pendingSpace
+        pendingSpace = false
+        argumentGroup()
+        let written = String(decoding: output[start...], as: UTF8.self)
+        let table = superscript ? LaTeXTables.superscripts : LaTeXTables.subscripts
+        let mapped = written.unicodeScalars.map { table[$0] }
+        output.removeSubrange(start...)
+        pendingSpace = hadPending
+        if !written.isEmpty, mapped.allSatisfy({ $0 != nil }) {
+            emit(String(mapped.compactMap { $0 }))
+        } else {
+            emit(superscript ? UInt8(ascii: "^") : UInt8(ascii: "_"))
+            emit(written.count > 1 ? "(\(written))" : written)
+        }
+    }
+
+    private mutating func doubleStruck() {
+        let start = output.count
+        argumentGroup()
+        let letters = String(decoding: output[start...], as: UTF8.self)
+        guard let mapped = LaTeXTables.doubleStruck[letters] else { return }
+        output.removeSubrange(start...)
+        emit(mapped)
+    }
+
+    private func isLetter(_ byte: UInt8) -> Bool {
+        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+    }
+
+    private func utf8Length(_ lead: UInt8) -> Int {
+        switch lead {
+        case 0xF0...: return 4
+        case 0xE0...: return 3
+        case 0xC0...: return 2
+        default: return 1
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import BibModel
+
+/// Exit codes shared by the commands (documented in the README).
+enum ExitStatus {
+    /// `check` found errors, or a key was not found.
+    static let problems = ExitCode(1)
+    /// A file could not be read as a library at all.
+    static let unreadable = ExitCode(2)
+}
+
+/// The `.bib` files a command reads; together they form one library.
+struct LibraryOptions: ParsableArguments {
+    @Argument(help: ArgumentHelp("BibTeX files; several files form one library.", valueName: "library.bib"))
+    var libraries: [String] = []
+
+    /// Loads the library, reporting unreadable files on standard error.
+    func load() -> LoadedLibrary {
+        LoadedLibrary.load(paths: libraries)
+    }
+}
+
+extension LoadedLibrary {
+    /// Loads the files at `paths` as one library, reporting unreadable files on standard error.
+    static func load(paths: [String]) -> LoadedLibrary {
+        let (library, failures) = LibraryLoader.load(paths: paths)
+        for failure in failures {
+            Console.error("bibread: \(failure)")
+        }
+        return LoadedLibrary(library: library, failures: failures)
+    }
+}
+
+/// A library and the files that could not be part of it.
+struct LoadedLibrary {
+    let library: Library
+    let failures: [LoadFailure]
+
+    /// One line on standard error when the files have problems, pointing at `bibread check`.
+    func summarizeDiagnostics(paths: [String]) {
+        let errors = library.errorCount
+        let warnings = library.warningCount
+        guard errors + warnings > 0 else { return }
+        var parts: [String] = []
+        if errors > 0 { parts.append("\(errors) error\(errors == 1 ? "" : "s")") }
+        if warnings > 0 { parts.append("\(warnings) warning\(warnings == 1 ? "" : "s")") }
+        Console.error("bibread: \(parts.joined(separator: ", ")) while reading; run 'bibread check \(paths.joined(separator: " "))' for details")
+    }
+
+    /// Exits with status 2 when a file could not be read (after the command printed what it could).
+    func exitIfSomeFilesFailed() throws {
+        if !failures.isEmpty { throw ExitStatus.unreadable }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Standard output and error, with terminal facts the output format depends on.
+enum Console {
+    /// True when standard output is a terminal (then output is aligned and cut to its width).
+    static var isTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+
+    /// The terminal's width in columns: `$COLUMNS`, the tty's size, else 80.
+    static var width: Int {
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return 80
+    }
+
+    /// Writes all of `bytes` to standard output, retrying short writes and EINTR.
+    static func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(STDOUT_FILENO, base + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return  // EPIPE and the like: the reader went away
+                }
+                offset += written
+            }
+        }
+    }
+
+    static func print(_ line: String) {
+        write(Array((line + "\n").utf8))
+    }
+
+    /// Writes a line to standard error.
+    static func error(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}

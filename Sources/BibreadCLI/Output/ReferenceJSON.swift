@@ -1,0 +1,106 @@
+import BibModel
+import Dispatch
+import Foundation
+
+/// The stable JSON form of references, documented in the README.
+enum ReferenceJSON {
+    /// Writes one reference as a JSON object.
+    static func write(_ entry: Entry, to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("key"); json.string(entry.key)
+        json.key("address"); json.string(entry.address)
+        json.key("type"); json.string(entry.type)
+        let authors = entry.authors
+        let editors = entry.editors
+        json.key("authors"); writeNames(authors, to: &json)
+        json.key("editors"); writeNames(editors, to: &json)
+        json.key("creators"); json.string((authors.isEmpty ? editors : authors).display)
+        let decoded = DecodedEntry(entry)
+        json.key("title"); json.string(decoded.title)
+        json.key("year"); json.optionalString(decoded.year)
+        json.key("citation"); json.string(decoded.citation)
+        json.key("fields")
+        json.beginObject()
+        for (field, value) in zip(entry.fields, decoded.values) {
+            json.key(field.name)
+            json.string(value)
+        }
+        json.endObject()
+        let links = entry.links
+        json.key("files")
+        json.beginArray()
+        for file in links.files {
+            json.beginObject()
+            json.key("path"); json.string(file.path)
+            json.key("exists"); json.bool(file.exists)
+            json.endObject()
+        }
+        json.endArray()
+        json.key("urls")
+        json.beginArray()
+        for url in links.urls { json.string(url) }
+        json.endArray()
+        json.key("source")
+        json.beginObject()
+        json.key("path"); json.string(entry.source.path)
+        json.key("line"); json.integer(entry.location.line)
+        json.endObject()
+        json.endObject()
+    }
+
+    private static func writeNames(_ list: NameList, to json: inout JSONWriter) {
+        json.beginArray()
+        for name in list.names { json.string(name.fullName) }
+        if list.hasOthers { json.string("others") }
+        json.endArray()
+    }
+
+    /// Writes many references as a JSON array, one per line, using every core; bytes are handed
+    /// to `output` in order, a batch at a time, so memory stays bounded for huge libraries.
+    static func writeArray(_ entries: [Entry], output: ([UInt8]) -> Void) {
+        let chunkSize = 256
+        let chunkCount = (entries.count + chunkSize - 1) / chunkSize
+        let batch = 32
+        output(Array("[\n".utf8))
+        var wroteAny = false
+        for batchStart in stride(from: 0, to: chunkCount, by: batch) {
+            let batchEnd = min(chunkCount, batchStart + batch)
+            let results = ChunkResults(count: batchEnd - batchStart)
+            DispatchQueue.concurrentPerform(iterations: batchEnd - batchStart) { offset in
+                let chunk = batchStart + offset
+                var json = JSONWriter(capacity: 256 * 1024)
+                for index in (chunk * chunkSize)..<min(entries.count, (chunk + 1) * chunkSize) {
+                    if index > chunk * chunkSize { json.nextTopLevelItem() }
+                    write(entries[index], to: &json)
+                }
+                results.set(offset, json.bytes)
+            }
+            for bytes in results.all where !bytes.isEmpty {
+                if wroteAny { output(Array(",\n".utf8)) }
+                output(bytes)
+                wroteAny = true
+            }
+        }
+        output(Array("\n]\n".utf8))
+    }
+}
+
+/// Results of parallel chunks, one slot each.
+private final class ChunkResults: @unchecked Sendable {
+    private var slots: [[UInt8]]
+    private let lock = NSLock()
+
+    init(count: Int) { slots = Array(repeating: [], count: count) }
+
+    func set(_ index: Int, _ bytes: [UInt8]) {
+        lock.lock()
+        slots[index] = bytes
+        lock.unlock()
+    }
+
+    var all: [[UInt8]] {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots
+    }
+}

@@ -1,0 +1,3 @@
+import BibreadCLI
+
+Bibread.main()

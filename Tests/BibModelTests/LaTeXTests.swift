@@ -1,0 +1,75 @@
+import BibModel
+import Testing
+
+@Suite("LaTeX to Unicode")
+struct LaTeXTests {
+    static let accents: [(String, String)] = [
+        (#"G{\"o}del"#, "Gödel"), (#"G\"{o}del"#, "Gödel"), (#"G\"odel"#, "Gödel"),
+        (#"Erd{\H{o}}s"#, "Erdős"), (#"Erd\H{o}s"#, "Erdős"), (#"Erd\H os"#, "Erdős"),
+        (#"R{\'e}nyi"#, "Rényi"), (#"{\'\i}"#, "í"), (#"\'{\i}"#, "í"), (#"\^{\j}"#, "ĵ"),
+        (#"Fran\c{c}ois"#, "François"), (#"Fran\c cois"#, "François"), (#"\v{S}koda"#, "Škoda"),
+        (#"Dvo\v{r}\'ak"#, "Dvořák"), (#"\k{a}"#, "ą"), (#"\r{a}"#, "å"), (#"\u{g}"#, "ğ"),
+        (#"\=a"#, "ā"), (#"\.z"#, "ż"), (#"\~n"#, "ñ"), (#"\^e"#, "ê"), (#"\`a"#, "à"),
+        (#"\d{s}"#, "ṣ"), (#"\b{b}"#, "ḇ"), (#"{\"{U}}ber"#, "Über"), (#"\"{}"#, "¨"),
+    ]
+
+    static let letters: [(String, String)] = [
+        (#"Stra{\ss}e"#, "Straße"), (#"\o"#, "ø"), (#"{\O}"#, "Ø"), (#"{\aa}"#, "å"), (#"\AA{}"#, "Å"),
+        (#"{\ae}"#, "æ"), (#"\AE"#, "Æ"), (#"{\oe}uvre"#, "œuvre"), (#"\OE"#, "Œ"), (#"{\l}"#, "ł"),
+        (#"\L{}ukasz"#, "Łukasz"), (#"\i"#, "ı"), (#"\j"#, "ȷ"), (#"\ss x"#, "ßx"),
+    ]
+
+    static let punctuation: [(String, String)] = [
+        ("1--10", "1–10"), ("A---B", "A—B"), ("a~b", "a b"), (#"\&"#, "&"), (#"50\%"#, "50%"),
+        (#"\$5"#, "$5"), (#"a\_b"#, "a_b"), (##"\#1"##, "#1"), ("``quoted''", "“quoted”"), ("`single'", "‘single'"),
+        (#"\{x\}"#, "{x}"), (#"a\,b"#, "a b"), ("a  \n\t b", "a b"), ("  padded  ", "padded"),
+    ]
+
+    static let commands: [(String, String)] = [
+        (#"\emph{Very} good"#, "Very good"), (#"\textit{a}\textbf{b}\textsc{c}"#, "abc"),
+        (#"\url{https://x.org/a_b}"#, "https://x.org/a_b"), (#"{\em emphasis}"#, "emphasis"),
+        (#"\href{https://x.org}{the site}"#, "the site"), (#"The {TeX}book"#, "The TeXbook"),
+        (#"\TeX{} and \LaTeX"#, "TeX and LaTeX"), (#"{\noopsort{1984}}Title"#, "Title"),
+        (#"\enquote{hi}"#, "“hi”"), (#"\mbox{A B}"#, "A B"),
+    ]
+
+    static let math: [(String, String)] = [
+        (#"$\alpha$-helix"#, "α-helix"), (#"$\beta$ and $\Omega$"#, "β and Ω"), ("$x^2$", "x²"),
+        ("$x^{10}$", "x¹⁰"), ("$a_1$", "a₁"), (#"$O(n \log n)$"#, "O(n log n)"), (#"$\leq$"#, "≤"),
+        (#"$\mathbb{R}$"#, "ℝ"), (#"$\frac{1}{2}$"#, "1/2"), (#"$\sqrt{2}$"#, "√2"), ("$x^y$", "x^y"),
+        (#"$\infty$"#, "∞"),
+    ]
+
+    static let unknown: [(String, String)] = [
+        (#"\emdash{}x"#, #"\emdash{}x"#), (#"\foo{bar}"#, #"\foo{bar}"#), (#"see \cite{x}"#, #"see \cite{x}"#),
+        (#"\unknownsymbol"#, #"\unknownsymbol"#), (#"trailing\"#, #"trailing\"#),
+    ]
+
+    @Test(arguments: accents) func accent(_ input: String, _ expected: String) { #expect(LaTeX.decode(input) == expected) }
+    @Test(arguments: letters) func specialLetter(_ input: String, _ expected: String) { #expect(LaTeX.decode(input) == expected) }
+    @Test(arguments: punctuation) func punctuationAndSpacing(_ input: String, _ expected: String) { #expect(LaTeX.decode(input) == expected) }
+    @Test(arguments: commands) func textCommand(_ input: String, _ expected: String) { #expect(LaTeX.decode(input) == expected) }
+    @Test(arguments: math) func simpleMath(_ input: String, _ expected: String) { #expect(LaTeX.decode(input) == expected) }
+    @Test(arguments: unknown) func unknownCommandsStayVisible(_ input: String, _ expected: String) { #expect(LaTeX.decode(input) == expected) }
+
+    @Test func decodedTextIsComposed() {
+        // NFC: one scalar for ö, so searching and width measuring see one character.
+        #expect(LaTeX.decode(#"\"o"#).unicodeScalars.count == 1)
+    }
+
+    @Test func plainTextIsReturnedUnchanged() {
+        let text = "Plain ASCII title - with a hyphen, and Ünïcödé"
+        #expect(LaTeX.decode(text) == text)
+    }
+
+    static let verbatim: [(String, String)] = [
+        (#"https://example.org/a--b?x=1&y=2"#, "https://example.org/a--b?x=1&y=2"),
+        (#"\url{http://x.org/~me/a\_b}"#, "http://x.org/~me/a_b"),
+        (#"10.1000/{ABC}\_12"#, "10.1000/ABC_12"),
+        (#"http://x.org/\%7Euser"#, "http://x.org/%7Euser"),
+    ]
+
+    @Test(arguments: verbatim) func urlsAndIdentifiersAreOnlyUnescaped(_ input: String, _ expected: String) {
+        #expect(LaTeX.decodeVerbatim(input) == expected)
+    }
+}

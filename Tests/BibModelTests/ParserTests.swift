@@ -1,0 +1,208 @@
+import BibModel
+import Testing
+import BibreadTestSupport
+
+@Suite("BibTeX syntax")
+struct ParserTests {
+    /// One rule of the grammar: input, the key to look at, a field and its expected raw value.
+    struct Case: CustomTestStringConvertible, Sendable {
+        let rule: String
+        let input: String
+        let key: String
+        let field: String
+        let raw: String
+        var testDescription: String { rule }
+    }
+
+    static let cases: [Case] = [
+        Case(rule: "braces delimit entries", input: "@article{k, title = {T}}", key: "k", field: "title", raw: "T"),
+        Case(rule: "parentheses delimit entries", input: "@article(k, title = {T})", key: "k", field: "title", raw: "T"),
+        Case(rule: "quoted values keep inner braces", input: #"@misc{k, title = "A {B} C"}"#, key: "k", field: "title", raw: "A {B} C"),
+        Case(rule: "nested braces", input: "@misc{k, title = {A {B {C}} D}}", key: "k", field: "title", raw: "A {B {C}} D"),
+        Case(rule: "bare numbers", input: "@misc{k, year = 1984}", key: "k", field: "year", raw: "1984"),
+        Case(rule: "month macros", input: "@misc{k, month = nov}", key: "k", field: "month", raw: "November"),
+        Case(rule: "@string macros are case-insensitive", input: "@String{TUB = {TUGboat}}\n@misc{k, journal = tub}", key: "k", field: "journal", raw: "TUGboat"),
+        Case(rule: "# concatenates parts", input: "@string{a = \"Soft\"}\n@misc{k, journal = a # {ware} # \" \" # 2}", key: "k", field: "journal", raw: "Software 2"),
+        Case(rule: "macros may use earlier macros", input: "@string{a = {X}}\n@string{b = a # {Y}}\n@misc{k, note = b}", key: "k", field: "note", raw: "XY"),
+        Case(rule: "field names are case-insensitive", input: "@misc{k, TiTlE = {T}}", key: "k", field: "title", raw: "T"),
+        Case(rule: "keys are found ignoring case", input: "@misc{KnUth84, title = {T}}", key: "knuth84", field: "title", raw: "T"),
+        Case(rule: "trailing comma", input: "@misc{k, title = {T},\n}", key: "k", field: "title", raw: "T"),
+        Case(rule: "text outside entries is ignored", input: "Some notes here.\n@misc{k, title = {T}}\nmore text", key: "k", field: "title", raw: "T"),
+        Case(rule: "white space around the type", input: "@ misc {k, title = {T}}", key: "k", field: "title", raw: "T"),
+        Case(rule: "% comments inside an entry (as biber reads them)", input: "@misc{k,\n% a note\n title = {T}}", key: "k", field: "title", raw: "T"),
+        Case(rule: "a parenthesised entry may hold braces", input: "@misc(k, title = {(a) {b}})", key: "k", field: "title", raw: "(a) {b}"),
+    ]
+
+    @Test(arguments: cases)
+    func rule(_ testCase: Case) throws {
+        let library = Fixtures.library(testCase.input)
+        let entry = try #require(library.entry(addressedBy: testCase.key), "no entry \(testCase.key)")
+        #expect(entry.raw(testCase.field) == testCase.raw)
+        #expect(library.errorCount == 0, "\(library.diagnostics)")
+    }
+
+    @Test func preambleAndCommentsAreKept() {
+        let library = Fixtures.library("""
+        @preamble{ "\\newcommand{\\noopsort}[1]{}" # "x" }
+        @comment{BibDesk Static Groups{ <plist>{nested}</plist> }}
+        @Comment{jabref-meta: databaseType:bibtex;}
+        @misc{k, title = {T}}
+        """)
+        let file = library.files[0]
+        #expect(file.preambles.map(\.text) == ["\\newcommand{\\noopsort}[1]{}x"])
+        #expect(file.comments.map(\.text) == ["BibDesk Static Groups{ <plist>{nested}</plist> }", "jabref-meta: databaseType:bibtex;"])
+        #expect(library.entries.map(\.key) == ["k"])
+    }
+
+    @Test func bibDeskInfoIsDocumentMetadataNotAReference() {
+        let library = Fixtures.library("""
+        @bibdesk_info{document_info,
+            Sort-Order = {Author}}
+        @misc{k, title = {T}}
+        """)
+        #expect(library.entries.map(\.key) == ["k"])
+        #expect(library.files[0].documentInfo["Sort-Order"] == "Author")
+    }
+
+    @Test func undefinedMacroIsAWarningAndStaysVisible() throws {
+        let library = Fixtures.library("@misc{k,\n  note = ack-dgk}")
+        let entry = try #require(library.entries.first)
+        #expect(entry.raw("note") == "ack-dgk")
+        #expect(library.diagnostics.map(\.description) == ["test.bib:2:10: warning: undefined @string 'ack-dgk', kept as text"])
+    }
+
+    @Test func syntaxErrorIsReportedWithLineAndColumnAndTheNextEntrySurvives() throws {
+        let library = Fixtures.library("""
+        @article{broken,
+          title = {Fine},
+          author  {Missing equals},
+        }
+        @book{after, title = {Still here}}
+        """)
+        #expect(library.diagnostics.map(\.description) == ["test.bib:3:11: error: expected '=' after 'author', found '{'"])
+        #expect(try #require(library.entry(addressedBy: "after")).raw("title") == "Still here")
+        // What was read before the error is kept.
+        #expect(try #require(library.entry(addressedBy: "broken")).raw("title") == "Fine")
+    }
+
+    @Test func unterminatedValueStopsAtTheNextEntry() throws {
+        let library = Fixtures.library("""
+        @article{open,
+          title = {Never {closed,
+          year = 2001
+        }
+
+        @book{next, title = {Found}}
+        """)
+        #expect(library.errorCount == 1)
+        #expect(library.diagnostics.first?.description == "test.bib:2:11: error: unterminated value: the '{' opened here is not closed before the next entry")
+        #expect(try #require(library.entry(addressedBy: "next")).raw("title") == "Found")
+    }
+
+    @Test func missingClosingBraceBeforeNextEntry() throws {
+        let library = Fixtures.library("@misc{a, title = {A},\n@misc{b, title = {B}}")
+        #expect(library.diagnostics.map(\.description) == ["test.bib:2:1: error: @misc{a: missing '}' before the next entry"])
+        #expect(library.entries.map(\.key) == ["a", "b"])
+    }
+
+    @Test func unterminatedEntryAtEndOfFile() {
+        let library = Fixtures.library("@misc{a, title = {A}")
+        #expect(library.diagnostics.map(\.description) == ["test.bib:1:1: error: @misc{a: missing '}' at end of file"])
+        #expect(library.entries.map(\.key) == ["a"])
+    }
+
+    @Test func commentedOutEntriesAreSkipped() {
+        let library = Fixtures.library("%@book{gone, title = {x}\n%}\n@book{kept, title = {y}}")
+        #expect(library.entries.map(\.key) == ["kept"])
+        #expect(library.diagnostics.isEmpty)
+    }
+
+    @Test func duplicateKeysWarnAndBothStayAddressable() throws {
+        let library = Fixtures.library("@misc{Dup, title = {First}}\n@misc{dup, title = {Second}}")
+        #expect(library.diagnostics.map(\.description) == [
+            "test.bib:2:1: warning: duplicate key 'dup' (first defined at test.bib:1); this one is addressable as 'dup#2'",
+        ])
+        #expect(try #require(library.entry(addressedBy: "dup")).raw("title") == "First")
+        #expect(try #require(library.entry(addressedBy: "DUP#2")).raw("title") == "Second")
+        #expect(library.entries(withKey: "DUP").count == 2)
+    }
+
+    @Test func duplicateFieldKeepsTheFirstValue() throws {
+        let library = Fixtures.library("@misc{k, title = {One}, Title = {Two}}")
+        #expect(try #require(library.entries.first).raw("title") == "One")
+        #expect(library.diagnostics.map(\.description) == ["test.bib:1:25: warning: @misc{k: duplicate field 'Title', the first value is kept"])
+    }
+
+    @Test func missingKeyIsAWarningAndTheFieldsAreRead() throws {
+        let library = Fixtures.library("@article{\n  author = {Huang, Y.},\n  title = {T}}")
+        let entry = try #require(library.entries.first)
+        #expect(entry.key == "")
+        #expect(entry.raw("title") == "T")
+        #expect(library.diagnostics.map(\.description) == ["test.bib:2:3: warning: @article has no cite key"])
+    }
+
+    @Test func columnsCountCharactersNotBytes() {
+        let library = Fixtures.library("@misc{k, title = {Gödel}, note = @}")
+        #expect(library.diagnostics.first?.location == SourceLocation(line: 1, column: 34))
+    }
+
+    @Test func severalFilesShareMacrosInOrder() throws {
+        let library = Library.parse([
+            (path: "strings.bib", bytes: Array("@string{j = {Journal}}".utf8)),
+            (path: "refs.bib", bytes: Array("@article{k, journal = j}".utf8)),
+        ])
+        #expect(try #require(library.entries.first).raw("journal") == "Journal")
+        #expect(library.files.map(\.source.path) == ["strings.bib", "refs.bib"])
+    }
+}
+
+@Suite("crossref")
+struct CrossrefTests {
+    @Test func missingFieldsComeFromTheParentAndBooktitleFromItsTitle() throws {
+        let library = Fixtures.library("""
+        @inproceedings{child, title = {Paper}, crossref = {Proc}, pages = {1--10}}
+        @proceedings{proc, title = {Proceedings of X}, year = 2001, publisher = {ACM}, Bdsk-File-1 = {abc}}
+        """)
+        let child = try #require(library.entry(addressedBy: "child"))
+        #expect(child.raw("title") == "Paper")
+        #expect(child.raw("booktitle") == "Proceedings of X")
+        #expect(child.raw("year") == "2001")
+        #expect(child.raw("publisher") == "ACM")
+        #expect(child.raw("bdsk-file-1") == nil, "linked files are never inherited")
+        #expect(child.field("year").map { child.parent(of: $0) } == "proc")
+        #expect(child.citation == "In Proceedings of X, pp. 1–10, 2001")
+    }
+
+    @Test func chainsInheritThroughEveryLevel() throws {
+        let library = Fixtures.library("""
+        @misc{a, crossref = {b}}
+        @misc{b, crossref = {c}, publisher = {from b}}
+        @misc{c, year = 1999}
+        """)
+        let entry = try #require(library.entry(addressedBy: "a"))
+        #expect(entry.raw("publisher") == "from b")
+        #expect(entry.raw("year") == "1999")
+    }
+
+    @Test func missingParentIsAWarning() {
+        let library = Fixtures.library("@misc{a,\n  crossref = {nowhere}}")
+        #expect(library.diagnostics.map(\.description) == ["test.bib:2:3: warning: a: crossref 'nowhere' not found"])
+    }
+
+    @Test func cyclesAreWarningsAndStop() throws {
+        let library = Fixtures.library("@misc{a, crossref = {b}, publisher = {A}}\n@misc{b, crossref = {a}, year = 2000}")
+        #expect(library.diagnostics.map(\.description) == ["test.bib:1:1: warning: a: crossref cycle through 'b'; inheritance stops here"])
+        // The link that closes the cycle is dropped; the other still inherits.
+        #expect(try #require(library.entry(addressedBy: "a")).raw("year") == nil)
+        #expect(try #require(library.entry(addressedBy: "b")).raw("publisher") == "A")
+    }
+
+    @Test func deepChainsDoNotOverflowTheStack() throws {
+        var text = ""
+        for index in 0..<10_000 { text += "@misc{e\(index), crossref = {e\(index + 1)}}\n" }
+        text += "@misc{e10000, year = 1970}\n"
+        let library = Fixtures.library(text)
+        #expect(try #require(library.entry(addressedBy: "e0")).raw("year") == "1970")
+        #expect(library.diagnostics.isEmpty)
+    }
+}

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# One command on a fresh Debian/Ubuntu machine: install what is missing, build in release,
+# and open the bundled sample library.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh run
+swift build -c release --product bibread
+exec .build/release/bibread Samples/library.bib "$@"
