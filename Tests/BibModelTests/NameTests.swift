@@ -24,6 +24,8 @@ struct NameTests {
         ("山田, 太郎", "太郎", "", "山田", ""),
         ("Charles Louis Xavier Joseph de la Vall{\\'e}e Poussin", "Charles Louis Xavier Joseph", "de la", "Vallée Poussin", ""),
         ("Brinch~Hansen, Per", "Per", "", "Brinch Hansen", ""),
+        (#"Quint\~{a}o Pereira, Fernando Magno"#, "Fernando Magno", "", "Quintão Pereira", ""),
+        (#"Jo\~ao Sim\~oes"#, "João", "", "Simões", ""),
     ]
 
     @Test(arguments: forms)

@@ -20,7 +20,7 @@ enum CrossrefResolver {
             let parentKey = entries[index].decodedText(of: field).trimmedASCII
             guard let parent = keyIndex.firstPosition(of: parentKey.foldedKey) else {
                 let entry = entries[index]
-                diagnostics.append(Diagnostic(.warning, path: entry.source.path, location: entry.location(of: field),
+                diagnostics.append(Diagnostic(.warning, source: entry.source, offset: Int(field.nameOffset),
                                               message: "\(entry.key): crossref '\(parentKey)' not found"))
                 continue
             }
@@ -40,7 +40,7 @@ enum CrossrefResolver {
                 // `current` closes a cycle: break it there.
                 let entry = entries[current]
                 let parent = entries[parentOf[current]]
-                diagnostics.append(Diagnostic(.warning, path: entry.source.path, location: entry.location,
+                diagnostics.append(Diagnostic(.warning, source: entry.source, offset: entry.offset,
                                               message: "\(entry.key): crossref cycle through '\(parent.key)'; inheritance stops here"))
                 parentOf[current] = -1
             }

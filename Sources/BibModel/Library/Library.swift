@@ -48,6 +48,7 @@ public struct Library: Sendable {
     ///
     /// The entries move into `entries`; the stored `files` keep everything else.
     public init(files: [BibFile]) {
+        let phase = PhaseTimer()
         var files = files
         var entries: [Entry] = []
         entries.reserveCapacity(files.reduce(0) { $0 + $1.entries.count })
@@ -56,6 +57,7 @@ public struct Library: Sendable {
             files[index].entries = []
         }
         var diagnostics = files.flatMap(\.diagnostics)
+        phase.lap("gather entries")
         var keyIndex = KeyIndex(capacity: entries.count)
         for index in entries.indices {
             let folded = entries[index].key.foldedKey
@@ -64,13 +66,14 @@ public struct Library: Sendable {
                 let original = entries[positions[0]]
                 entries[index].occurrence = positions.count
                 let entry = entries[index]
-                diagnostics.append(Diagnostic(.warning, path: entry.source.path, location: entry.location,
-                                              message: "duplicate key '\(entry.key)' (first defined at \(original.source.path):\(original.location.line)); this one is addressable as '\(entry.address)'"))
+                diagnostics.append(Diagnostic(.warning, source: entry.source, offset: entry.offset) {
+                    "duplicate key '\(entry.key)' (first defined at \(original.source.path):\(original.location.line)); this one is addressable as '\(entry.address)'"
+                })
             }
         }
-        let timer = PhaseTimer()
+        phase.lap("key index")
         diagnostics += CrossrefResolver.resolve(&entries, keyIndex: keyIndex)
-        timer.lap("crossref")
+        phase.lap("crossref")
         self.files = files
         self.entries = entries
         self.diagnostics = diagnostics
@@ -167,7 +170,12 @@ extension String {
             if byte >= 0x41 && byte <= 0x5A { hasUpper = true }
         }
         guard hasUpper else { return self }
-        return String(decoding: utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+        return String(unsafeUninitializedCapacity: utf8.count) { buffer in
+            for (index, byte) in utf8.enumerated() {
+                buffer[index] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            }
+            return utf8.count
+        }
     }
 }
 

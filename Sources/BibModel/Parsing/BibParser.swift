@@ -30,7 +30,7 @@ struct BibParser {
     private var preambles: [Block] = []
     private var documentInfo: [String: String] = [:]
     private var stringNames: [String] = []
-    private var problems: [(Diagnostic.Severity, Int, String)] = []
+    private var problems: [Diagnostic] = []
     private var fieldNames = NameTable()
     /// Reused between entries so each entry's field array is allocated once, at its final size.
     private var scratchFields: [Field] = []
@@ -43,10 +43,7 @@ struct BibParser {
         source.bytes.withUnsafeBufferPointer { parser.run($0) }
         timer.lap("scan \(source.path)")
         macros = parser.macros
-        let diagnostics = parser.problems.map { severity, offset, message in
-            Diagnostic(severity, path: source.path, location: source.location(of: offset), message: message)
-        }
-        timer.lap("locate \(diagnostics.count) diagnostics")
+        let diagnostics = parser.problems
         return BibFile(source: source, entries: parser.entries, comments: parser.comments,
                        preambles: parser.preambles, strings: parser.stringNames, documentInfo: parser.documentInfo,
                        diagnostics: diagnostics)
@@ -120,7 +117,7 @@ struct BibParser {
     }
 
     private mutating func report(_ severity: Diagnostic.Severity, at offset: Int, _ message: String) {
-        problems.append((severity, offset, message))
+        problems.append(Diagnostic(severity, source: source, offset: offset, message: message))
     }
 
     private mutating func parseBlock(_ text: UnsafeBufferPointer<UInt8>) {
@@ -291,7 +288,9 @@ struct BibParser {
                 break
             }
         }
-        let fields = Array(scratchFields)
+        // An exact-size copy: `Array(scratchFields)` would share the scratch buffer, and every
+        // entry would keep one as large as the largest entry's.
+        let fields = scratchFields.withUnsafeBufferPointer { Array($0) }
         if type == "bibdesk_info" {
             let info = Entry(type: type, key: key, fields: fields, texts: texts, source: source, offset: start)
             for field in fields {

@@ -31,6 +31,9 @@ public struct Field: Sendable {
     let nameOffset: UInt32
     let storage: Storage
 
+    /// True when the value is a path, URL or identifier (never typeset, only unescaped).
+    public var isVerbatim: Bool { Field.isVerbatim(name) }
+
     /// True when the field came from a `crossref` parent.
     public var isInherited: Bool { storage == .inherited }
 
@@ -109,6 +112,19 @@ public struct Entry: Sendable {
         case .span:
             return source.bytes.withUnsafeBufferPointer { buffer in
                 LaTeX.decode(UnsafeBufferPointer(rebasing: buffer[Int(field.first)..<Int(field.first + field.second)]))
+            }
+        }
+    }
+
+    /// Calls `body` with the raw UTF-8 bytes of a field's value, without copying them.
+    public func withRawBytes<Result>(of field: Field, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        switch field.storage {
+        case .text, .inherited:
+            var text = texts[Int(field.first)]
+            return text.withUTF8(body)
+        case .span:
+            return source.bytes.withUnsafeBufferPointer { buffer in
+                body(UnsafeBufferPointer(rebasing: buffer[Int(field.first)..<Int(field.first + field.second)]))
             }
         }
     }

@@ -218,7 +218,7 @@ enum LinkPaths {
             path = url.path
         }
         if path.count >= 3, path.dropFirst().first == ":", path.first?.isLetter == true {
-            return path.precomposedStringWithCanonicalMapping  // Windows: C:\...
+            return nfc(path)  // Windows: C:\...
         }
         if path.hasPrefix("~/") {
             path = FileManager.default.homeDirectoryForCurrentUser.path + path.dropFirst()
@@ -233,6 +233,11 @@ enum LinkPaths {
                 path = relative
             }
         }
-        return URL(fileURLWithPath: path).standardizedFileURL.path.precomposedStringWithCanonicalMapping
+        return nfc(URL(fileURLWithPath: path).standardizedFileURL.path)
+    }
+
+    /// NFC, skipping Foundation's normaliser for ASCII paths (nearly all of them).
+    private static func nfc(_ path: String) -> String {
+        path.utf8.allSatisfy { $0 < 0x80 } ? path : path.precomposedStringWithCanonicalMapping
     }
 }

@@ -37,19 +37,8 @@ public struct NameList: Sendable, Hashable {
 
     /// Splits a raw (LaTeX) name list.
     public init(raw: String) {
-        var people: [PersonName] = []
-        var others = false
-        for part in NameList.splitOnAnd(raw) {
-            let trimmed = part.trimmedASCII
-            if trimmed.isEmpty { continue }
-            if trimmed == "others" {
-                others = true
-                continue
-            }
-            people.append(NameList.parseName(trimmed))
-        }
-        names = people
-        hasOthers = others
+        var raw = raw
+        (names, hasOthers) = raw.withUTF8 { NameParser(bytes: $0).parseList() }
     }
 
     /// True when the list names nobody, not even `others`.
@@ -67,132 +56,161 @@ public struct NameList: Sendable, Hashable {
         default: return "\(short[0]), \(short[1]) & \(short[2])"
         }
     }
+}
 
-    // MARK: - Splitting
+/// BibTeX's name rules over the bytes of a raw name list, with no copies until a part is decoded.
+private struct NameParser {
+    let bytes: UnsafeBufferPointer<UInt8>
 
-    /// Splits on the word `and` (any case) at brace depth 0.
-    static func splitOnAnd(_ raw: String) -> [String] {
-        let bytes = Array(raw.utf8)
-        var parts: [String] = []
+    func parseList() -> ([PersonName], Bool) {
+        var people: [PersonName] = []
+        var others = false
+        for part in splitOnAnd() {
+            let trimmed = trim(part)
+            if trimmed.isEmpty { continue }
+            if isOthers(trimmed) {
+                others = true
+                continue
+            }
+            people.append(parseName(trimmed))
+        }
+        return (people, others)
+    }
+
+    private func isOthers(_ range: Range<Int>) -> Bool {
+        range.count == 6 && zip(range, "others".utf8).allSatisfy { bytes[$0] == $1 }
+    }
+
+    /// Splits on the word `and` (any case) between separators at brace depth 0.
+    private func splitOnAnd() -> [Range<Int>] {
+        var parts: [Range<Int>] = []
         var depth = 0
         var start = 0
         var index = 0
-        while index < bytes.count {
+        let count = bytes.count
+        while index < count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "{") {
                 depth += 1
             } else if byte == UInt8(ascii: "}") {
                 depth = max(0, depth - 1)
-            } else if depth == 0, isSeparator(byte), index + 4 < bytes.count,
+            } else if depth == 0, isSeparator(byte), index + 4 < count,
                       bytes[index + 1] | 0x20 == UInt8(ascii: "a"), bytes[index + 2] | 0x20 == UInt8(ascii: "n"),
                       bytes[index + 3] | 0x20 == UInt8(ascii: "d"), isSeparator(bytes[index + 4]) {
-                parts.append(String(decoding: bytes[start..<index], as: UTF8.self))
+                parts.append(start..<index)
                 start = index + 5
                 index = start
                 continue
             }
             index += 1
         }
-        parts.append(String(decoding: bytes[start...], as: UTF8.self))
+        parts.append(start..<count)
         return parts
     }
 
-    private static func isSeparator(_ byte: UInt8) -> Bool {
+    private func isSeparator(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: "~")
     }
 
-    /// Parses one name in any of BibTeX's three forms.
-    static func parseName(_ raw: String) -> PersonName {
-        let commaParts = splitTopLevel(raw, on: UInt8(ascii: ","))
-            .map { $0.trimmedASCII }
-        switch commaParts.count {
-        case 1:
-            let words = words(of: commaParts[0])
-            guard words.count > 1 else { return PersonName(last: decode(words)) }
+    private func trim(_ range: Range<Int>) -> Range<Int> {
+        var lower = range.lowerBound
+        var upper = range.upperBound
+        while lower < upper, isSeparator(bytes[lower]) { lower += 1 }
+        while upper > lower, isSeparator(bytes[upper - 1]) { upper -= 1 }
+        return lower..<upper
+    }
+
+    /// One name in any of BibTeX's three forms.
+    private func parseName(_ range: Range<Int>) -> PersonName {
+        let commaParts = splitTopLevel(range, on: UInt8(ascii: ",")).map(trim)
+        if commaParts.count == 1 {
+            let words = self.words(commaParts[0])
+            guard words.count > 1 else { return PersonName(last: decode(words[...])) }
             // von: from the first lower-case word to the last lower-case word before the last word.
             let body = words.dropLast()
             if let vonStart = body.firstIndex(where: { caseOf($0) == .lower }),
                let vonEnd = body.lastIndex(where: { caseOf($0) == .lower }) {
-                return PersonName(first: decode(Array(words[..<vonStart])),
-                                  von: decode(Array(words[vonStart...vonEnd])),
-                                  last: decode(Array(words[(vonEnd + 1)...])))
+                return PersonName(first: decode(words[..<vonStart]), von: decode(words[vonStart...vonEnd]),
+                                  last: decode(words[(vonEnd + 1)...]))
             }
-            return PersonName(first: decode(Array(words.dropLast())), last: decode([words[words.count - 1]]))
-        default:
-            let (von, last) = splitVonLast(words(of: commaParts[0]))
-            let jr = commaParts.count >= 3 ? commaParts[1] : ""
-            let first = commaParts.count >= 3 ? commaParts[2...].joined(separator: " ") : commaParts[1]
-            return PersonName(first: LaTeX.decode(first), von: von, last: last, jr: LaTeX.decode(jr))
+            return PersonName(first: decode(words.dropLast()), last: decode(words.suffix(1)))
         }
+        let words = self.words(commaParts[0])
+        var von = ""
+        var last = decode(words[...])
+        if words.count > 1, let vonEnd = words.dropLast().lastIndex(where: { caseOf($0) == .lower }) {
+            von = decode(words[...vonEnd])
+            last = decode(words[(vonEnd + 1)...])
+        }
+        let jr = commaParts.count >= 3 ? decode(commaParts[1]) : ""
+        let first = commaParts.count >= 3
+            ? commaParts[2...].map(decode).joined(separator: " ")
+            : decode(commaParts[1])
+        return PersonName(first: first, von: von, last: last, jr: jr)
     }
 
-    /// In `von Last`, the von part is every word up to the last lower-case one (the last word
-    /// always belongs to Last).
-    private static func splitVonLast(_ words: [String]) -> (von: String, last: String) {
-        guard words.count > 1 else { return ("", decode(words)) }
-        let body = words.dropLast()
-        guard let vonEnd = body.lastIndex(where: { caseOf($0) == .lower }) else { return ("", decode(words)) }
-        return (decode(Array(words[...vonEnd])), decode(Array(words[(vonEnd + 1)...])))
-    }
-
-    private static func decode(_ words: [String]) -> String {
-        LaTeX.decode(words.joined(separator: " "))
-    }
-
-    /// Splits at `separator` outside braces.
-    static func splitTopLevel(_ raw: String, on separator: UInt8) -> [String] {
-        var parts: [String] = []
-        var current: [UInt8] = []
+    private func splitTopLevel(_ range: Range<Int>, on separator: UInt8) -> [Range<Int>] {
+        var parts: [Range<Int>] = []
         var depth = 0
-        for byte in raw.utf8 {
+        var start = range.lowerBound
+        for index in range {
+            let byte = bytes[index]
             if byte == UInt8(ascii: "{") { depth += 1 }
             if byte == UInt8(ascii: "}") { depth = max(0, depth - 1) }
             if byte == separator && depth == 0 {
-                parts.append(String(decoding: current, as: UTF8.self))
-                current.removeAll(keepingCapacity: true)
-            } else {
-                current.append(byte)
+                parts.append(start..<index)
+                start = index + 1
             }
         }
-        parts.append(String(decoding: current, as: UTF8.self))
+        parts.append(start..<range.upperBound)
         return parts
     }
 
     /// Words separated by white space or `~` outside braces.
-    private static func words(of raw: String) -> [String] {
-        var words: [String] = []
-        var current: [UInt8] = []
+    private func words(_ range: Range<Int>) -> [Range<Int>] {
+        var words: [Range<Int>] = []
         var depth = 0
-        for byte in raw.utf8 {
+        var start: Int?
+        for index in range {
+            let byte = bytes[index]
             if byte == UInt8(ascii: "{") { depth += 1 }
             if byte == UInt8(ascii: "}") { depth = max(0, depth - 1) }
-            if depth == 0 && isSeparator(byte) {
-                if !current.isEmpty { words.append(String(decoding: current, as: UTF8.self)) }
-                current.removeAll(keepingCapacity: true)
-            } else {
-                current.append(byte)
+            // `\~` is an accent, not a tie.
+            let escaped = byte == UInt8(ascii: "~") && index > range.lowerBound && bytes[index - 1] == UInt8(ascii: "\\")
+            if depth == 0 && isSeparator(byte) && !escaped {
+                if let begun = start { words.append(begun..<index) }
+                start = nil
+            } else if start == nil {
+                start = index
             }
         }
-        if !current.isEmpty { words.append(String(decoding: current, as: UTF8.self)) }
+        if let begun = start { words.append(begun..<range.upperBound) }
         return words
     }
 
-    enum WordCase { case lower, upper, none }
+    /// Decodes the text from the first word's start to the last word's end.
+    private func decode(_ words: ArraySlice<Range<Int>>) -> String {
+        guard let first = words.first, let last = words.last else { return "" }
+        return decode(first.lowerBound..<last.upperBound)
+    }
+
+    private func decode(_ range: Range<Int>) -> String {
+        LaTeX.decode(UnsafeBufferPointer(rebasing: bytes[range]))
+    }
 
     /// The case of a word by BibTeX's rule: its first letter at brace depth 0, or, for a special
     /// character `{\'e}` at the start, the letter inside it; other braced groups have no case.
-    static func caseOf(_ word: String) -> WordCase {
-        let bytes = Array(word.utf8)
-        var index = 0
-        while index < bytes.count {
+    private func caseOf(_ word: Range<Int>) -> WordCase {
+        var index = word.lowerBound
+        let end = word.upperBound
+        while index < end {
             let byte = bytes[index]
             if byte == UInt8(ascii: "{") {
-                if index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "\\") {
-                    return caseOfSpecialCharacter(bytes, from: index + 2)
+                if index + 1 < end, bytes[index + 1] == UInt8(ascii: "\\") {
+                    return caseOfSpecialCharacter(from: index + 2, end: end)
                 }
-                // A braced group: skip it, it has no case.
                 var depth = 0
-                while index < bytes.count {
+                while index < end {
                     if bytes[index] == UInt8(ascii: "{") { depth += 1 }
                     if bytes[index] == UInt8(ascii: "}") {
                         depth -= 1
@@ -203,18 +221,17 @@ public struct NameList: Sendable, Hashable {
                 index += 1
                 continue
             }
-            if byte == UInt8(ascii: "\\") {
-                return caseOfSpecialCharacter(bytes, from: index + 1)
-            }
+            if byte == UInt8(ascii: "\\") { return caseOfSpecialCharacter(from: index + 1, end: end) }
             if byte >= 0x61 && byte <= 0x7A { return .lower }
             if byte >= 0x41 && byte <= 0x5A { return .upper }
-            if byte >= 0x80 {
-                let rest = String(decoding: bytes[index...], as: UTF8.self)
-                if let character = rest.first {
-                    if character.isLowercase { return .lower }
-                    if character.isUppercase { return .upper }
+            if byte >= 0xC0 {
+                let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+                let character = String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<min(end, index + length)]), as: UTF8.self)
+                if let scalar = character.unicodeScalars.first {
+                    if scalar.properties.isLowercase { return .lower }
+                    if scalar.properties.isUppercase { return .upper }
                 }
-                index += rest.first.map { String($0).utf8.count } ?? 1
+                index += length
                 continue
             }
             index += 1
@@ -223,21 +240,21 @@ public struct NameList: Sendable, Hashable {
     }
 
     /// After `\`: an accent takes the case of its letter, a letter command (`\oe`, `\AA`) its own.
-    private static func caseOfSpecialCharacter(_ bytes: [UInt8], from start: Int) -> WordCase {
+    private func caseOfSpecialCharacter(from start: Int, end: Int) -> WordCase {
         var index = start
-        guard index < bytes.count else { return .none }
+        guard index < end else { return .none }
         let isLetter = { (byte: UInt8) in (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) }
         if isLetter(bytes[index]) {
             let nameStart = index
-            while index < bytes.count, isLetter(bytes[index]) { index += 1 }
-            let name = String(decoding: bytes[nameStart..<index], as: UTF8.self)
+            while index < end, isLetter(bytes[index]) { index += 1 }
+            let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<index]), as: UTF8.self)
             if LaTeXTables.symbols[name] != nil {
                 return bytes[nameStart] >= 0x61 ? .lower : .upper
             }
         } else {
             index += 1  // an accent symbol such as \" or \'
         }
-        while index < bytes.count {
+        while index < end {
             let byte = bytes[index]
             if byte >= 0x61 && byte <= 0x7A { return .lower }
             if byte >= 0x41 && byte <= 0x5A { return .upper }
@@ -245,4 +262,6 @@ public struct NameList: Sendable, Hashable {
         }
         return .none
     }
+
+    enum WordCase { case lower, upper, none }
 }

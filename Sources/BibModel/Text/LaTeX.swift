@@ -25,7 +25,7 @@ public enum LaTeX {
     /// Unescapes a path, URL or identifier without typesetting it: `\url{...}` and braces go,
     /// `\_ \% \& \# \$ \~` become the character, and nothing else changes.
     public static func decodeVerbatim(_ text: String) -> String {
-        guard text.contains(where: { $0 == "\\" || $0 == "{" || $0 == "}" }) else {
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) else {
             return text.trimmedASCII
         }
         var result = ""
@@ -33,32 +33,31 @@ public enum LaTeX {
         for prefix in ["\\url{", "\\path{"] where characters.hasPrefix(prefix) {
             characters = characters.dropFirst(prefix.count - 1)
         }
-        var escaped = false
-        for character in characters {
-            if escaped {
-                escaped = false
-                if "_%&#$~{}".contains(character) {
-                    result.append(character)
-                    continue
-                }
-                if character == "\\" {
-                    result.append("\\")
-                    continue
-                }
-                result.append("\\")
-            }
+        let tilde = "\\textasciitilde"
+        while let character = characters.first {
+            characters = characters.dropFirst()
             switch character {
-            case "\\": escaped = true
-            case "{", "}": break
-            default: result.append(character)
+            case "{", "}":
+                continue
+            case "\\":
+                if characters.hasPrefix(tilde.dropFirst()) {
+                    result.append("~")
+                    characters = characters.dropFirst(tilde.count - 1)
+                } else if let next = characters.first, "_%&#$~{}\\".contains(next) {
+                    result.append(next)
+                    characters = characters.dropFirst()
+                } else {
+                    result.append("\\")
+                }
+            default:
+                result.append(character)
             }
         }
-        if escaped { result.append("\\") }
-        return result.replacingOccurrences(of: "\\textasciitilde", with: "~").trimmedASCII
+        return result.trimmedASCII
     }
 
     /// True when decoding would return the text unchanged.
-    static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    public static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = bytes.first, let last = bytes.last else { return true }
         if first == 0x20 || last == 0x20 { return false }
         var previous: UInt8 = 0
@@ -353,14 +352,20 @@ private struct Decoder {
             emit(mark.spacing)
             return
         }
-        // Dotless i and j take the accent as i and j.
-        var baseEnd = before + utf8Length(output[before])
-        let base = Array(output[before..<min(baseEnd, output.count)])
-        if base == Array("ı".utf8) || base == Array("ȷ".utf8) {
-            output.replaceSubrange(before..<baseEnd, with: base == Array("ı".utf8) ? [UInt8(ascii: "i")] : [UInt8(ascii: "j")])
-            baseEnd = before + 1
+        let baseEnd = min(output.count, before + utf8Length(output[before]))
+        let base = String(decoding: output[before..<baseEnd], as: UTF8.self).unicodeScalars.first
+        // A combining mark already after the base (stacked accents) needs full normalisation.
+        let followedByMark = baseEnd < output.count && (output[baseEnd] == 0xCC || output[baseEnd] == 0xCD)
+        if let base, !followedByMark, let composed = Composition.compose(base, mark.combining) {
+            // The common case: one precomposed character (ö, ő, č), found in a small table.
+            var bytes: [UInt8] = []
+            TextEncoding.appendUTF8(composed.value, to: &bytes)
+            output.replaceSubrange(before..<baseEnd, with: bytes)
+            return
         }
-        output.insert(contentsOf: mark.combining.utf8, at: min(baseEnd, output.count))
+        var markBytes: [UInt8] = []
+        TextEncoding.appendUTF8(mark.combining.value, to: &markBytes)
+        output.insert(contentsOf: markBytes, at: baseEnd)
         needsComposition = true
     }
 
@@ -404,4 +409,34 @@ private struct Decoder {
         default: return 1
         }
     }
+}
+
+/// Canonical composition of a base letter and one combining mark, for the accents LaTeX writes;
+/// a table built once, so decoding never needs Foundation's normalisation on the common path.
+enum Composition {
+    /// The precomposed character for `base` followed by `mark`, if Unicode has one. Dotless
+    /// ı and ȷ take accents as i and j.
+    static func compose(_ base: Unicode.Scalar, _ mark: Unicode.Scalar) -> Unicode.Scalar? {
+        let letter: Unicode.Scalar = base == "ı" ? "i" : base == "ȷ" ? "j" : base
+        return table[UInt64(letter.value) << 32 | UInt64(mark.value)]
+    }
+
+    private static let table: [UInt64: Unicode.Scalar] = {
+        var table: [UInt64: Unicode.Scalar] = [:]
+        let marks = Set(LaTeXTables.accentMarks.values.map(\.combining) + LaTeXTables.letterAccentMarks.values.map(\.combining))
+        let bases = (0x41...0x5A).compactMap(Unicode.Scalar.init) + (0x61...0x7A).compactMap(Unicode.Scalar.init)
+            + ["Æ", "æ", "Ø", "ø", "Å", "å", "Ç", "ç", "Ü", "ü", "Ö", "ö", "Ä", "ä", "Ï", "ï", "Ô", "ô", "Ê", "ê", "Â", "â", "Ū", "ū", "Ō", "ō"]
+        for base in bases {
+            for mark in marks {
+                var text = String.UnicodeScalarView()
+                text.append(base)
+                text.append(mark)
+                let composed = String(text).precomposedStringWithCanonicalMapping.unicodeScalars
+                if composed.count == 1, let scalar = composed.first {
+                    table[UInt64(base.value) << 32 | UInt64(mark.value)] = scalar
+                }
+            }
+        }
+        return table
+    }()
 }

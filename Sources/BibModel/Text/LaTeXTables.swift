@@ -2,7 +2,7 @@
 enum LaTeXTables {
     /// A combining mark and the character shown when the accent has nothing to sit on.
     struct Accent {
-        let combining: String
+        let combining: Unicode.Scalar
         let spacing: String
     }
 

@@ -15,15 +15,25 @@ enum ReferenceJSON {
         json.key("authors"); writeNames(authors, to: &json)
         json.key("editors"); writeNames(editors, to: &json)
         json.key("creators"); json.string((authors.isEmpty ? editors : authors).display)
-        let decoded = DecodedEntry(entry)
-        json.key("title"); json.string(decoded.title)
-        json.key("year"); json.optionalString(decoded.year)
-        json.key("citation"); json.string(decoded.citation)
+        json.key("title"); json.string(entry.title)
+        json.key("year"); json.optionalString(entry.year)
+        json.key("citation"); json.string(entry.citation)
         json.key("fields")
         json.beginObject()
-        for (field, value) in zip(entry.fields, decoded.values) {
+        for field in entry.fields {
             json.key(field.name)
-            json.string(value)
+            if field.isVerbatim {
+                json.string(entry.decodedText(of: field))
+                continue
+            }
+            // Most values need no decoding: copy their bytes straight from the file.
+            entry.withRawBytes(of: field) { bytes in
+                if LaTeX.isPlain(bytes) {
+                    json.string(bytes)
+                } else {
+                    json.string(LaTeX.decode(bytes))
+                }
+            }
         }
         json.endObject()
         let links = entry.links
