@@ -8,7 +8,7 @@ public struct CurlError: Error, Equatable, CustomStringConvertible {
 
     init(_ code: CURLcode) {
         self.code = Int(code.rawValue)
-        self.message = String(cString: curl_easy_strerror(code))
+        self.message = ccurl_easy_strerror(code).map { String(cString: $0) } ?? "unknown error"
     }
 
     init(code: Int, message: String) {
@@ -19,9 +19,11 @@ public struct CurlError: Error, Equatable, CustomStringConvertible {
     public var description: String { "transfer failed: \(message) (curl error \(code))" }
 }
 
-/// Process-wide libcurl setup, done once.
-enum CurlGlobal {
-    static let initialized: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+/// libcurl, opened and initialised once, on first use.
+enum CurlLibrary {
+    static func ensureLoaded() throws {
+        if let reason = ccurl_load() { throw CurlError(code: -1, message: String(cString: reason)) }
+    }
 }
 
 /// One libcurl easy handle; freed when the transfer object goes away.
@@ -30,17 +32,23 @@ public final class CurlTransfer {
     private var body: [UInt8] = []
 
     /// The libcurl version string, such as `libcurl/7.88.1 OpenSSL/3.0.17`.
-    public static var version: String { String(cString: curl_version()) }
+    public static var version: String {
+        get throws {
+            try CurlLibrary.ensureLoaded()
+            return ccurl_version().map { String(cString: $0) } ?? "unknown"
+        }
+    }
 
     public init() throws {
-        guard CurlGlobal.initialized, let handle = curl_easy_init() else {
+        try CurlLibrary.ensureLoaded()
+        guard let handle = ccurl_easy_init() else {
             throw CurlError(code: -1, message: "cannot initialise libcurl")
         }
         self.handle = handle
     }
 
     deinit {
-        curl_easy_cleanup(handle)
+        ccurl_easy_cleanup(handle)
     }
 
     /// Fetches a URL into memory (a `file://` URL or one on the network); TLS is always verified.
@@ -60,7 +68,7 @@ public final class CurlTransfer {
             }
             return length
         })
-        try check(curl_easy_perform(handle))
+        try check(ccurl_easy_perform(handle))
         return body
     }
 
