@@ -16,7 +16,7 @@ enum CrossrefResolver {
         let count = entries.count
         var parentOf = [Int](repeating: -1, count: count)
         for index in 0..<count {
-            guard let field = entries[index].field("crossref") else { continue }
+            guard let field = entries[index].field(.crossref) else { continue }
             let parentKey = entries[index].decodedText(of: field).trimmedASCII
             guard let parent = keyIndex.firstPosition(of: parentKey.foldedKey) else {
                 let entry = entries[index]
@@ -61,7 +61,7 @@ enum CrossrefResolver {
                               nameOffset: Int(field.nameOffset), parent: parent.parent(of: field) ?? parent.key)
             names.insert(field.name)
         }
-        if !names.contains("booktitle"), let title = parent.field("title") {
+        if !names.contains("booktitle"), let title = parent.field(.title) {
             child.appendField(name: "booktitle", spelledName: "booktitle", text: parent.rawText(of: title),
                               nameOffset: Int(title.nameOffset), parent: parent.key)
         }

@@ -271,12 +271,12 @@ struct BibParser {
                 case .span(let start, let count):
                     scratchNameIDs.append(names.id)
                     scratchFields.append(Field(name: names.lower, spelledName: names.spelled, first: start, second: count,
-                                        nameOffset: UInt32(nameStart), storage: .span))
+                                        nameOffset: UInt32(nameStart), storage: .span, kind: names.kind))
                 case .text(let string):
                     texts.append(string)
                     scratchNameIDs.append(names.id)
                     scratchFields.append(Field(name: names.lower, spelledName: names.spelled, first: UInt32(texts.count - 1),
-                                        second: 0, nameOffset: UInt32(nameStart), storage: .text))
+                                        second: 0, nameOffset: UInt32(nameStart), storage: .text, kind: names.kind))
                 }
             }
             skipWhitespace(text)
@@ -502,13 +502,14 @@ private struct NameTable {
     private var spellings: [String] = []
     /// The same number for every spelling of one name (`Title`, `title`).
     private var ids: [Int] = []
+    private var kinds: [FieldKind] = []
     private var slots = [Int32](repeating: -1, count: 64)
     private var idsByLowerName: [String: Int] = [:]
 
     /// The lower-case and as-written names for bytes `start ..< end`, and a number that is the
     /// same for every spelling of the name.
-    mutating func names(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (lower: String, spelled: String, id: Int) {
-        guard let base = text.baseAddress else { return ("", "", -1) }
+    mutating func names(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (lower: String, spelled: String, id: Int, kind: FieldKind) {
+        guard let base = text.baseAddress else { return ("", "", -1, FieldKind(lowercaseName: "")) }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for index in start..<end {
             hash = (hash ^ UInt64(text[index])) &* 0x100_0000_01b3
@@ -527,11 +528,11 @@ private struct NameTable {
             }
             return nil
         }
-        if let found { return (lowers[found], spellings[found], ids[found]) }
+        if let found { return (lowers[found], spellings[found], ids[found], kinds[found]) }
         return insert(UnsafeBufferPointer(rebasing: text[start..<end]), hash: hash)
     }
 
-    private mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> (lower: String, spelled: String, id: Int) {
+    private mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> (lower: String, spelled: String, id: Int, kind: FieldKind) {
         var lowerBytes = Array(bytes)
         for index in lowerBytes.indices where lowerBytes[index] >= 0x41 && lowerBytes[index] <= 0x5A {
             lowerBytes[index] |= 0x20
@@ -547,13 +548,15 @@ private struct NameTable {
         lowers.append(lower)
         spellings.append(spelled)
         ids.append(id)
+        let kind = FieldKind(lowercaseName: lower)
+        kinds.append(kind)
         if hashes.count * 2 > slots.count {
             slots = [Int32](repeating: -1, count: slots.count * 2)
             for index in hashes.indices { place(index) }
         } else {
             place(hashes.count - 1)
         }
-        return (lower, spelled, id)
+        return (lower, spelled, id, kind)
     }
 
     private mutating func place(_ index: Int) {

@@ -30,23 +30,14 @@ public struct Field: Sendable {
     /// Byte offset of the field name in the source file that wrote it.
     let nameOffset: UInt32
     let storage: Storage
+    /// What the name means to bibread, worked out once per distinct name.
+    public let kind: FieldKind
 
     /// True when the value is a path, URL or identifier (never typeset, only unescaped).
-    public var isVerbatim: Bool { Field.isVerbatim(name) }
+    public var isVerbatim: Bool { kind.isVerbatim }
 
     /// True when the field came from a `crossref` parent.
     public var isInherited: Bool { storage == .inherited }
-
-    /// Fields that hold paths, URLs or identifiers, where LaTeX typesetting rules do not apply.
-    static func isVerbatim(_ name: String) -> Bool {
-        switch name {
-        case "url", "doi", "eprint", "file", "pdf", "local-url", "localfile", "isbn", "issn", "crossref", "xref",
-             "urldate", "date-added", "date-modified":
-            return true
-        default:
-            return name.hasPrefix("bdsk-")
-        }
-    }
 }
 
 /// One reference: `@type{key, field = value, ...}`.
@@ -77,7 +68,24 @@ public struct Entry: Sendable {
     /// The field with this (case-insensitive) name.
     public func field(_ name: String) -> Field? {
         let lower = name.utf8.contains { $0 >= 0x41 && $0 <= 0x5A } ? name.lowercased() : name
-        return fields.first { $0.name == lower }
+        let length = lower.utf8.count
+        // Comparing lengths first rejects most names without a string comparison.
+        return fields.first { $0.name.utf8.count == length && $0.name == lower }
+    }
+
+    /// The field with this well-known name (a one-byte comparison per field).
+    public func field(_ known: WellKnownField) -> Field? {
+        fields.first { $0.kind.known == known }
+    }
+
+    /// The raw LaTeX value of a well-known field, or nil when it is missing.
+    public func raw(_ known: WellKnownField) -> String? {
+        field(known).map(rawText(of:))
+    }
+
+    /// The decoded value of a well-known field, or nil when it is missing.
+    public func decoded(_ known: WellKnownField) -> String? {
+        field(known).map(decodedText(of:))
     }
 
     /// The raw LaTeX value of a field, or nil when it is missing.
@@ -106,7 +114,7 @@ public struct Entry: Sendable {
     /// The Unicode value of one of this entry's fields. Paths, URLs and identifiers are only
     /// unescaped (`\\_` is `_`), never typeset: `--` in a URL stays `--`.
     public func decodedText(of field: Field) -> String {
-        if Field.isVerbatim(field.name) { return LaTeX.decodeVerbatim(rawText(of: field)) }
+        if field.isVerbatim { return LaTeX.decodeVerbatim(rawText(of: field)) }
         switch field.storage {
         case .text, .inherited: return LaTeX.decode(texts[Int(field.first)])
         case .span:
@@ -142,7 +150,8 @@ public struct Entry: Sendable {
             }
         }
         fields.append(Field(name: name, spelledName: spelledName, first: UInt32(texts.count - 1), second: parentIndex,
-                            nameOffset: UInt32(clamping: nameOffset), storage: parent == nil ? .text : .inherited))
+                            nameOffset: UInt32(clamping: nameOffset), storage: parent == nil ? .text : .inherited,
+                            kind: FieldKind(lowercaseName: name)))
     }
 }
 

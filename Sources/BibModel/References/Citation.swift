@@ -5,15 +5,15 @@ import Foundation
 public protocol FieldValues {
     /// The entry type in lower case.
     var entryType: String { get }
-    /// The decoded value of a field, or nil when it is missing or empty.
-    func value(_ name: String) -> String?
+    /// The decoded value of a well-known field, or nil when it is missing or empty.
+    func value(_ field: WellKnownField) -> String?
 }
 
 extension Entry: FieldValues {
     public var entryType: String { type }
 
-    public func value(_ name: String) -> String? {
-        guard let text = decoded(name), !text.isEmpty else { return nil }
+    public func value(_ field: WellKnownField) -> String? {
+        guard let text = decoded(field), !text.isEmpty else { return nil }
         return text
     }
 }
@@ -31,18 +31,18 @@ public struct DecodedEntry: FieldValues {
 
     public var entryType: String { entry.type }
 
-    public func value(_ name: String) -> String? {
-        guard let index = entry.fields.firstIndex(where: { $0.name == name }), !values[index].isEmpty else { return nil }
+    public func value(_ field: WellKnownField) -> String? {
+        guard let index = entry.fields.firstIndex(where: { $0.kind.known == field }), !values[index].isEmpty else { return nil }
         return values[index]
     }
 }
 
 extension Entry {
     /// The authors (`author` field), parsed.
-    public var authors: NameList { NameList(raw: raw("author") ?? "") }
+    public var authors: NameList { NameList(raw: raw(.author) ?? "") }
 
     /// The editors (`editor` field), parsed.
-    public var editors: NameList { NameList(raw: raw("editor") ?? "") }
+    public var editors: NameList { NameList(raw: raw(.editor) ?? "") }
 
     /// Who is shown for the reference: the authors, else the editors.
     public var creators: NameList {
@@ -53,20 +53,20 @@ extension Entry {
 
 extension FieldValues {
     /// The decoded title, or an empty string.
-    public var title: String { value("title") ?? "" }
+    public var title: String { value(.title) ?? "" }
 
     /// The year from `year`, else from the start of a biblatex `date`.
     public var year: String? {
-        if let year = value("year") { return year }
-        guard let date = value("date") else { return nil }
+        if let year = value(.year) { return year }
+        guard let date = value(.date) else { return nil }
         let digits = date.prefix(4)
         return digits.count == 4 && digits.allSatisfy(\.isNumber) ? String(digits) : nil
     }
 
     /// The arXiv identifier when the entry is an arXiv eprint.
     public var arXivIdentifier: String? {
-        guard let eprint = value("eprint") else { return nil }
-        let archive = (value("archiveprefix") ?? value("eprinttype") ?? "").lowercased()
+        guard let eprint = value(.eprint) else { return nil }
+        let archive = (value(.archiveprefix) ?? value(.eprinttype) ?? "").lowercased()
         if archive == "arxiv" { return eprint }
         // Old-style identifiers (`math/0211159`) and new ones (`2309.06784`) with no archive named.
         if archive.isEmpty, eprint.range(of: #"^(\d{4}\.\d{4,5}|[a-z\-]+(\.[A-Z]{2})?/\d{7})(v\d+)?$"#, options: .regularExpression) != nil {
@@ -83,46 +83,46 @@ extension FieldValues {
         var parts: [String?]
         switch entryType {
         case "article":
-            if let arXiv = arXivIdentifier, value("journal") == nil || value("journal")?.lowercased().hasPrefix("arxiv") == true {
+            if let arXiv = arXivIdentifier, value(.journal) == nil || value(.journal)?.lowercased().hasPrefix("arxiv") == true {
                 parts = ["arXiv:\(arXiv)", year]
                 break
             }
-            var journal = value("journal") ?? value("journaltitle") ?? ""
-            if let volume = value("volume") {
+            var journal = value(.journal) ?? value(.journaltitle) ?? ""
+            if let volume = value(.volume) {
                 journal += journal.isEmpty ? volume : " \(volume)"
-                if let number = value("number") ?? value("issue") { journal += "(\(number))" }
-                if let pages = value("pages") { journal += ":\(pages)" }
+                if let number = value(.number) ?? value(.issue) { journal += "(\(number))" }
+                if let pages = value(.pages) { journal += ":\(pages)" }
                 parts = [journal, year]
             } else {
-                if let number = value("number") { journal += journal.isEmpty ? "no. \(number)" : " (\(number))" }
-                parts = [journal.isEmpty ? nil : journal, value("pages").map(CitationFormat.pagesPhrase), year]
+                if let number = value(.number) { journal += journal.isEmpty ? "no. \(number)" : " (\(number))" }
+                parts = [journal.isEmpty ? nil : journal, value(.pages).map(CitationFormat.pagesPhrase), year]
             }
         case "inproceedings", "conference", "incollection", "inbook", "inreference", "bookinbook":
-            let inWhat = value("booktitle") ?? value("maintitle")
-            parts = [inWhat.map { "In \($0)" }, value("pages").map(CitationFormat.pagesPhrase), year]
-            if inWhat == nil { parts.insert(value("publisher"), at: 0) }
+            let inWhat = value(.booktitle) ?? value(.maintitle)
+            parts = [inWhat.map { "In \($0)" }, value(.pages).map(CitationFormat.pagesPhrase), year]
+            if inWhat == nil { parts.insert(value(.publisher), at: 0) }
         case "book", "mvbook", "booklet", "proceedings", "mvproceedings", "collection", "mvcollection", "reference":
-            parts = [value("publisher") ?? value("organization") ?? value("howpublished"), year]
+            parts = [value(.publisher) ?? value(.organization) ?? value(.howpublished), year]
         case "phdthesis":
-            parts = ["PhD thesis", value("school") ?? value("institution"), year]
+            parts = ["PhD thesis", value(.school) ?? value(.institution), year]
         case "mastersthesis":
-            parts = ["Master's thesis", value("school") ?? value("institution"), year]
+            parts = ["Master's thesis", value(.school) ?? value(.institution), year]
         case "thesis":
-            let kind = value("type").map(CitationFormat.thesisKind) ?? "Thesis"
-            parts = [kind, value("school") ?? value("institution"), year]
+            let kind = value(.type).map(CitationFormat.thesisKind) ?? "Thesis"
+            parts = [kind, value(.school) ?? value(.institution), year]
         case "techreport", "report":
-            var report = value("type") ?? "Technical report"
-            if let number = value("number") { report += " \(number)" }
-            parts = [report, value("institution") ?? value("school"), year]
+            var report = value(.type) ?? "Technical report"
+            if let number = value(.number) { report += " \(number)" }
+            parts = [report, value(.institution) ?? value(.school), year]
         case "manual":
-            parts = [value("organization") ?? value("publisher"), value("edition").map { "\($0) edition" }, year]
+            parts = [value(.organization) ?? value(.publisher), value(.edition).map { "\($0) edition" }, year]
         case "unpublished":
-            parts = [value("note") ?? "Unpublished", year]
+            parts = [value(.note) ?? "Unpublished", year]
         default:
             if let arXiv = arXivIdentifier {
                 parts = ["arXiv:\(arXiv)", year]
             } else {
-                parts = [value("howpublished") ?? value("publisher") ?? value("organization") ?? value("url") ?? value("note"), year]
+                parts = [value(.howpublished) ?? value(.publisher) ?? value(.organization) ?? value(.url) ?? value(.note), year]
             }
         }
         return parts.compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ", ")

@@ -44,17 +44,17 @@ extension Entry {
         let base = source.directory
         for field in fields {
             let name = field.name
-            if name.hasPrefix("bdsk-file-") {
+            if field.kind.isBibDeskFile {
                 switch BibDeskFile.relativePath(fromBase64: rawText(of: field)) {
                 case .success(let relative):
                     links.files.append(LinkedFile(path: LinkPaths.resolve(relative, against: base), label: nil, fileType: nil, field: name))
                 case .failure(let problem):
                     links.problems.append(LinkProblem(field: field.spelledName, message: problem.description))
                 }
-            } else if name.hasPrefix("bdsk-url-") || name == "url" {
+            } else if field.kind.isBibDeskURL || field.kind.known == .url {
                 let url = decodedText(of: field)
                 if !url.isEmpty && !links.urls.contains(url) { links.urls.append(url) }
-            } else if name == "file" || name == "pdf" || name == "local-url" || name == "localfile" {
+            } else if field.kind.isFileList {
                 for item in FileFieldParser.items(rawText(of: field)) {
                     switch item {
                     case .url(let url):
@@ -65,7 +65,7 @@ extension Entry {
                 }
             }
         }
-        if let doi = decoded("doi"), !doi.isEmpty {
+        if let doi = decoded(.doi), !doi.isEmpty {
             let url = doi.lowercased().hasPrefix("http") ? doi : "https://doi.org/\(doi.replacingOccurrences(of: "doi:", with: ""))"
             if !links.urls.contains(url) { links.urls.append(url) }
         }

@@ -17,8 +17,9 @@ public enum LaTeX {
     public static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         if isPlain(bytes) { return String(decoding: bytes, as: UTF8.self) }
         var decoder = Decoder(input: bytes)
+        defer { decoder.output.deallocate() }
         decoder.run()
-        let result = String(decoding: decoder.output, as: UTF8.self)
+        let result = decoder.output.string()
         return decoder.needsComposition ? result.precomposedStringWithCanonicalMapping : result
     }
 
@@ -81,7 +82,7 @@ public enum LaTeX {
 private struct Decoder {
     let input: UnsafeBufferPointer<UInt8>
     var position = 0
-    var output: [UInt8] = []
+    var output: ByteBuffer
     var needsComposition = false
     var inMath = false
     /// True when the last byte written is a space (or nothing was written yet), to fold runs.
@@ -89,7 +90,7 @@ private struct Decoder {
 
     init(input: UnsafeBufferPointer<UInt8>) {
         self.input = input
-        output.reserveCapacity(input.count)
+        output = ByteBuffer(capacity: input.count + 16)
     }
 
     mutating func run() {
@@ -105,7 +106,9 @@ private struct Decoder {
     }
 
     private mutating func emit(_ text: String) {
-        for byte in text.utf8 { emit(byte) }
+        if pendingSpace && !output.isEmpty { output.append(0x20) }
+        pendingSpace = false
+        output.append(text)
     }
 
     private mutating func emitSpace() {
@@ -159,9 +162,31 @@ private struct Decoder {
                 position += 1
                 script(superscript: byte == UInt8(ascii: "^"))
             default:
-                emit(byte)
-                position += 1
+                copyOrdinaryRun(until: end)
             }
+        }
+    }
+
+    /// Copies a run of bytes that need no decoding in one go (the common case inside a value).
+    private mutating func copyOrdinaryRun(until end: Int) {
+        let start = position
+        var index = position + 1
+        while index < end, !Decoder.isSpecial(input[index]) { index += 1 }
+        position = index
+        if pendingSpace && !output.isEmpty { output.append(0x20) }
+        pendingSpace = false
+        output.append(UnsafeBufferPointer(rebasing: input[start..<position]))
+    }
+
+    /// Bytes that end an ordinary run: everything `decode(until:)` treats specially.
+    @inline(__always) private static func isSpecial(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "\\"), UInt8(ascii: "$"), UInt8(ascii: "~"),
+             UInt8(ascii: " "), 0x09, 0x0A, 0x0D, UInt8(ascii: "-"), UInt8(ascii: "`"), UInt8(ascii: "'"),
+             UInt8(ascii: "^"), UInt8(ascii: "_"):
+            return true
+        default:
+            return false
         }
     }
 
@@ -353,19 +378,20 @@ private struct Decoder {
             return
         }
         let baseEnd = min(output.count, before + utf8Length(output[before]))
-        let base = String(decoding: output[before..<baseEnd], as: UTF8.self).unicodeScalars.first
+        let base = String(decoding: UnsafeBufferPointer(start: output.base + before, count: baseEnd - before), as: UTF8.self)
+            .unicodeScalars.first
         // A combining mark already after the base (stacked accents) needs full normalisation.
         let followedByMark = baseEnd < output.count && (output[baseEnd] == 0xCC || output[baseEnd] == 0xCD)
         if let base, !followedByMark, let composed = Composition.compose(base, mark.combining) {
             // The common case: one precomposed character (ö, ő, č), found in a small table.
             var bytes: [UInt8] = []
             TextEncoding.appendUTF8(composed.value, to: &bytes)
-            output.replaceSubrange(before..<baseEnd, with: bytes)
+            output.replace(before..<baseEnd, with: bytes)
             return
         }
         var markBytes: [UInt8] = []
         TextEncoding.appendUTF8(mark.combining.value, to: &markBytes)
-        output.insert(contentsOf: markBytes, at: baseEnd)
+        output.replace(baseEnd..<baseEnd, with: markBytes)
         needsComposition = true
     }
 
@@ -375,10 +401,10 @@ private struct Decoder {
         let hadPending = pendingSpace
         pendingSpace = false
         argumentGroup()
-        let written = String(decoding: output[start...], as: UTF8.self)
+        let written = output.string(from: start)
         let table = superscript ? LaTeXTables.superscripts : LaTeXTables.subscripts
         let mapped = written.unicodeScalars.map { table[$0] }
-        output.removeSubrange(start...)
+        output.truncate(to: start)
         pendingSpace = hadPending
         if !written.isEmpty, mapped.allSatisfy({ $0 != nil }) {
             emit(String(mapped.compactMap { $0 }))
@@ -391,9 +417,9 @@ private struct Decoder {
     private mutating func doubleStruck() {
         let start = output.count
         argumentGroup()
-        let letters = String(decoding: output[start...], as: UTF8.self)
+        let letters = output.string(from: start)
         guard let mapped = LaTeXTables.doubleStruck[letters] else { return }
-        output.removeSubrange(start...)
+        output.truncate(to: start)
         emit(mapped)
     }
 

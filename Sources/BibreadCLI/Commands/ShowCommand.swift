@@ -40,6 +40,7 @@ struct ShowCommand: ParsableCommand {
         }
         if json {
             var writer = JSONWriter()
+            defer { writer.deallocate() }
             ReferenceJSON.write(entry, to: &writer)
             writer.newline()
             Console.write(writer.bytes)

@@ -79,6 +79,7 @@ enum ReferenceJSON {
             DispatchQueue.concurrentPerform(iterations: batchEnd - batchStart) { offset in
                 let chunk = batchStart + offset
                 var json = JSONWriter(capacity: 256 * 1024)
+                defer { json.deallocate() }
                 for index in (chunk * chunkSize)..<min(entries.count, (chunk + 1) * chunkSize) {
                     if index > chunk * chunkSize { json.nextTopLevelItem() }
                     write(entries[index], to: &json)

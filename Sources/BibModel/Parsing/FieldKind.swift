@@ -1,0 +1,58 @@
+/// Field names bibread's own logic looks up (citation lines, names, years, links).
+///
+/// Each field is tagged with one of these once, when its name is first read, so that looking
+/// a field up compares one byte instead of a string.
+public enum WellKnownField: UInt8, Sendable, CaseIterable {
+    case other = 0
+    case author, editor, title, year, date, journal, journaltitle, volume, number, issue, pages
+    case booktitle, maintitle, publisher, organization, howpublished, school, institution, type
+    case edition, note, url, doi, eprint, archiveprefix, eprinttype, crossref
+
+    /// The field's name as written in lower case in a .bib file.
+    public var name: String { String(describing: self) }
+
+    private static let byName: [String: WellKnownField] = Dictionary(
+        uniqueKeysWithValues: allCases.filter { $0 != .other }.map { ($0.name, $0) })
+
+    /// The well-known field with this lower-case name, or `.other`.
+    public init(lowercaseName name: String) {
+        self = WellKnownField.byName[name] ?? .other
+    }
+}
+
+/// What a field name means to bibread, worked out once per distinct name.
+public struct FieldKind: Sendable, Hashable {
+    public let known: WellKnownField
+    private let flags: UInt8
+
+    private static let verbatimFlag: UInt8 = 1
+    private static let bibDeskFileFlag: UInt8 = 2
+    private static let bibDeskURLFlag: UInt8 = 4
+    private static let fileListFlag: UInt8 = 8
+
+    /// Classifies a lower-case field name.
+    public init(lowercaseName name: String) {
+        known = WellKnownField(lowercaseName: name)
+        var flags: UInt8 = 0
+        switch name {
+        case "url", "doi", "eprint", "isbn", "issn", "crossref", "xref", "urldate", "date-added", "date-modified":
+            flags |= FieldKind.verbatimFlag
+        case "file", "pdf", "local-url", "localfile":
+            flags |= FieldKind.verbatimFlag | FieldKind.fileListFlag
+        default:
+            if name.hasPrefix("bdsk-") { flags |= FieldKind.verbatimFlag }
+            if name.hasPrefix("bdsk-file-") { flags |= FieldKind.bibDeskFileFlag }
+            if name.hasPrefix("bdsk-url-") { flags |= FieldKind.bibDeskURLFlag }
+        }
+        self.flags = flags
+    }
+
+    /// Paths, URLs and identifiers: only unescaped, never typeset (`--` in a URL stays `--`).
+    public var isVerbatim: Bool { flags & FieldKind.verbatimFlag != 0 }
+    /// BibDesk's `Bdsk-File-N`: base64 of a binary property list.
+    public var isBibDeskFile: Bool { flags & FieldKind.bibDeskFileFlag != 0 }
+    /// BibDesk's `Bdsk-Url-N`.
+    public var isBibDeskURL: Bool { flags & FieldKind.bibDeskURLFlag != 0 }
+    /// `file`, `pdf`, `local-url`, `localfile`: JabRef, Zotero, Mendeley or plain file lists.
+    public var isFileList: Bool { flags & FieldKind.fileListFlag != 0 }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// A growable run of bytes with memcpy appends, for hot output loops (decoding, JSON); the
+/// owner calls `deallocate()` when done.
+public struct ByteBuffer {
+    public private(set) var base: UnsafeMutablePointer<UInt8>
+    public private(set) var count = 0
+    private var capacity: Int
+
+    /// Allocates room for `capacity` bytes (it grows as needed).
+    public init(capacity: Int) {
+        self.capacity = max(16, capacity)
+        base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
+    }
+
+    /// Frees the memory; the buffer must not be used afterwards.
+    public func deallocate() {
+        base.deallocate()
+    }
+
+    public var isEmpty: Bool { count == 0 }
+
+    public subscript(index: Int) -> UInt8 { base[index] }
+
+    @inline(__always) public mutating func append(_ byte: UInt8) {
+        if count == capacity { grow(to: count + 1) }
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always) public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+        if count + bytes.count > capacity { grow(to: count + bytes.count) }
+        (base + count).update(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    public mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { append($0) }
+    }
+
+    /// Replaces bytes `range` with `bytes`, moving what follows.
+    public mutating func replace(_ range: Range<Int>, with bytes: [UInt8]) {
+        let tail = count - range.upperBound
+        let newCount = count - range.count + bytes.count
+        if newCount > capacity { grow(to: newCount) }
+        (base + range.lowerBound + bytes.count).update(from: base + range.upperBound, count: tail)
+        bytes.withUnsafeBufferPointer { buffer in
+            if let source = buffer.baseAddress { (base + range.lowerBound).update(from: source, count: buffer.count) }
+        }
+        count = newCount
+    }
+
+    /// The bytes written so far, copied into an array.
+    public var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    /// Drops everything from `index` on.
+    public mutating func truncate(to index: Int) {
+        count = min(count, index)
+    }
+
+    /// The bytes from `start` to the end, as text.
+    public func string(from start: Int = 0) -> String {
+        String(decoding: UnsafeBufferPointer(start: base + start, count: count - start), as: UTF8.self)
+    }
+
+    private mutating func grow(to needed: Int) {
+        let newCapacity = max(needed, capacity * 2)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+}
