@@ -55,14 +55,16 @@ enum CrossrefResolver {
     }
 
     private static func inherit(into child: inout Entry, from parent: Entry) {
-        var names = Set(child.fields.map(\.name))
-        for field in parent.fields where !names.contains(field.name) && !isBookkeeping(field.name) {
-            child.appendField(name: field.name, spelledName: field.spelledName, text: parent.rawText(of: field),
+        var names = Set(child.fields.map(child.name(of:)))
+        for field in parent.fields {
+            let name = parent.name(of: field)
+            guard !names.contains(name), !isBookkeeping(name) else { continue }
+            child.appendField(lowercaseName: name, spelledName: parent.spelledName(of: field), text: parent.rawText(of: field),
                               nameOffset: Int(field.nameOffset), parent: parent.parent(of: field) ?? parent.key)
-            names.insert(field.name)
+            names.insert(name)
         }
         if !names.contains("booktitle"), let title = parent.field(.title) {
-            child.appendField(name: "booktitle", spelledName: "booktitle", text: parent.rawText(of: title),
+            child.appendField(lowercaseName: "booktitle", spelledName: "booktitle", text: parent.rawText(of: title),
                               nameOffset: Int(title.nameOffset), parent: parent.key)
         }
     }

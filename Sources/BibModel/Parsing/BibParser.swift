@@ -31,10 +31,10 @@ struct BibParser {
     private var documentInfo: [String: String] = [:]
     private var stringNames: [String] = []
     private var problems: [Diagnostic] = []
-    private var fieldNames = NameTable()
+    private var fieldNames: NameTable
     /// Reused between entries so each entry's field array is allocated once, at its final size.
     private var scratchFields: [Field] = []
-    private var scratchNameIDs: [Int] = []
+    private var scratchNameGroups: [Int] = []
 
     /// Parses `source`, reading and extending the shared macro table.
     static func parse(_ source: SourceFile, macros: inout MacroTable) -> BibFile {
@@ -52,6 +52,7 @@ struct BibParser {
     private init(source: SourceFile, macros: MacroTable) {
         self.source = source
         self.macros = macros
+        fieldNames = NameTable(store: source.fieldNames)
     }
 
     // MARK: - Top level
@@ -141,7 +142,7 @@ struct BibParser {
         let open = text[position]
         let close = open == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: ")")
         position += 1
-        let type = fieldNames.names(text, typeStart, typeEnd).lower
+        let type = fieldNames.name(text, typeStart, typeEnd).lower
         switch type {
         case "comment":
             parseComment(text, start: start, open: open, close: close)
@@ -238,7 +239,7 @@ struct BibParser {
             report(.warning, at: start, "@\(type) has an empty cite key")
         }
         scratchFields.removeAll(keepingCapacity: true)
-        scratchNameIDs.removeAll(keepingCapacity: true)
+        scratchNameGroups.removeAll(keepingCapacity: true)
         var texts: [String] = []
         fieldLoop: while true {
             skipWhitespace(text)
@@ -263,20 +264,20 @@ struct BibParser {
                 recover(text, from: position)
                 break fieldLoop
             }
-            let names = fieldNames.names(text, nameStart, nameEnd)
-            if scratchNameIDs.contains(names.id) {
+            let names = fieldNames.name(text, nameStart, nameEnd)
+            if scratchNameGroups.contains(names.group) {
                 report(.warning, at: nameStart, "@\(type){\(key): duplicate field '\(names.spelled)', the first value is kept")
             } else {
                 switch value {
                 case .span(let start, let count):
-                    scratchNameIDs.append(names.id)
-                    scratchFields.append(Field(name: names.lower, spelledName: names.spelled, first: start, second: count,
-                                        nameOffset: UInt32(nameStart), storage: .span, kind: names.kind))
+                    scratchNameGroups.append(names.group)
+                    scratchFields.append(Field(nameID: names.id, kind: names.kind, storage: .span, first: start,
+                                               second: count, nameOffset: UInt32(nameStart)))
                 case .text(let string):
                     texts.append(string)
-                    scratchNameIDs.append(names.id)
-                    scratchFields.append(Field(name: names.lower, spelledName: names.spelled, first: UInt32(texts.count - 1),
-                                        second: 0, nameOffset: UInt32(nameStart), storage: .text, kind: names.kind))
+                    scratchNameGroups.append(names.group)
+                    scratchFields.append(Field(nameID: names.id, kind: names.kind, storage: .text,
+                                               first: UInt32(texts.count - 1), second: 0, nameOffset: UInt32(nameStart)))
                 }
             }
             skipWhitespace(text)
@@ -294,7 +295,7 @@ struct BibParser {
         if type == "bibdesk_info" {
             let info = Entry(type: type, key: key, fields: fields, texts: texts, source: source, offset: start)
             for field in fields {
-                documentInfo[field.spelledName] = info.rawText(of: field)
+                documentInfo[info.spelledName(of: field)] = info.rawText(of: field)
             }
             return
         }
@@ -354,7 +355,7 @@ struct BibParser {
             return .span(start: UInt32(open), count: UInt32(position - open))
         case let byte where isIdentifierByte(byte):
             while position < text.count, isIdentifierByte(text[position]) { position += 1 }
-            let names = fieldNames.names(text, open, position)
+            let names = fieldNames.name(text, open, position)
             if let value = macros.values[names.lower] { return .text(value) }
             let name = names.spelled
             report(.warning, at: open, "undefined @string '\(name)', kept as text")
@@ -491,72 +492,78 @@ extension MacroTable {
     }
 }
 
-/// Field names seen so far, found again by their bytes without allocating or retaining.
+/// Names seen so far (field names, entry types, macro names), found again by their bytes
+/// without allocating; each is also numbered in the file's `FieldNameStore`.
 private struct NameTable {
+    struct Name {
+        let lower: String
+        let spelled: String
+        /// The name's number in the file's `FieldNameStore`.
+        let id: UInt32
+        /// The same number for every spelling of one name (`Title`, `title`).
+        let group: Int
+        let kind: FieldKind
+    }
+
+    let store: FieldNameStore
     /// Every name's bytes, one after another.
     private var storage: [UInt8] = []
     private var offsets: [Int] = []
     private var lengths: [Int] = []
     private var hashes: [UInt64] = []
-    private var lowers: [String] = []
-    private var spellings: [String] = []
-    /// The same number for every spelling of one name (`Title`, `title`).
-    private var ids: [Int] = []
-    private var kinds: [FieldKind] = []
+    private var names: [Name] = []
     private var slots = [Int32](repeating: -1, count: 64)
-    private var idsByLowerName: [String: Int] = [:]
 
-    /// The lower-case and as-written names for bytes `start ..< end`, and a number that is the
-    /// same for every spelling of the name.
-    mutating func names(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (lower: String, spelled: String, id: Int, kind: FieldKind) {
-        guard let base = text.baseAddress else { return ("", "", -1, FieldKind(lowercaseName: "")) }
+    init(store: FieldNameStore) {
+        self.store = store
+    }
+
+    /// The name written at bytes `start ..< end`.
+    mutating func name(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Name {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for index in start..<end {
             hash = (hash ^ UInt64(text[index])) &* 0x100_0000_01b3
         }
         let length = end - start
         let found: Int? = storage.withUnsafeBufferPointer { stored in
+            guard let base = text.baseAddress, let storedBase = stored.baseAddress else { return nil }
             let mask = slots.count - 1
             var slot = Int(truncatingIfNeeded: hash) & mask
             while slots[slot] >= 0 {
                 let candidate = Int(slots[slot])
                 if hashes[candidate] == hash, lengths[candidate] == length,
-                   let storedBase = stored.baseAddress, memcmp(storedBase + offsets[candidate], base + start, length) == 0 {
+                   memcmp(storedBase + offsets[candidate], base + start, length) == 0 {
                     return candidate
                 }
                 slot = (slot + 1) & mask
             }
             return nil
         }
-        if let found { return (lowers[found], spellings[found], ids[found], kinds[found]) }
+        if let found { return names[found] }
         return insert(UnsafeBufferPointer(rebasing: text[start..<end]), hash: hash)
     }
 
-    private mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> (lower: String, spelled: String, id: Int, kind: FieldKind) {
+    private mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Name {
         var lowerBytes = Array(bytes)
         for index in lowerBytes.indices where lowerBytes[index] >= 0x41 && lowerBytes[index] <= 0x5A {
             lowerBytes[index] |= 0x20
         }
         let lower = String(decoding: lowerBytes, as: UTF8.self)
         let spelled = String(decoding: bytes, as: UTF8.self)
-        let id = idsByLowerName[lower] ?? idsByLowerName.count
-        idsByLowerName[lower] = id
+        let id = store.intern(spelled: spelled, lowercase: lower)
+        let name = Name(lower: lower, spelled: spelled, id: id, group: store.groups[Int(id)], kind: store.kinds[Int(id)])
         offsets.append(storage.count)
         lengths.append(bytes.count)
         storage.append(contentsOf: bytes)
         hashes.append(hash)
-        lowers.append(lower)
-        spellings.append(spelled)
-        ids.append(id)
-        let kind = FieldKind(lowercaseName: lower)
-        kinds.append(kind)
+        names.append(name)
         if hashes.count * 2 > slots.count {
             slots = [Int32](repeating: -1, count: slots.count * 2)
             for index in hashes.indices { place(index) }
         } else {
             place(hashes.count - 1)
         }
-        return (lower, spelled, id, kind)
+        return name
     }
 
     private mutating func place(_ index: Int) {

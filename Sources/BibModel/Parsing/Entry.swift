@@ -9,7 +9,8 @@ enum RawValue: Sendable {
     case text(String)
 }
 
-/// One `name = value` pair of an entry; 48 bytes, so a large library stays small in memory.
+/// One `name = value` pair of an entry: a plain 20-byte value (its names live in the file's
+/// `FieldNameStore`), so that a large library stays small and copying fields costs nothing.
 public struct Field: Sendable {
     /// How `first` and `second` are to be read.
     enum Storage: UInt8, Sendable {
@@ -21,23 +22,51 @@ public struct Field: Sendable {
         case inherited
     }
 
-    /// The field name in lower case (field names are case-insensitive).
-    public let name: String
-    /// The name as the file spells it (`Bdsk-File-1`, `Date-Added`).
-    public let spelledName: String
+    /// The name's number in the entry's `source.fieldNames`.
+    let nameID: UInt32
+    /// What the name means to bibread, worked out once per distinct name.
+    public let kind: FieldKind
+    let storage: Storage
     let first: UInt32
     let second: UInt32
     /// Byte offset of the field name in the source file that wrote it.
     let nameOffset: UInt32
-    let storage: Storage
-    /// What the name means to bibread, worked out once per distinct name.
-    public let kind: FieldKind
 
     /// True when the value is a path, URL or identifier (never typeset, only unescaped).
     public var isVerbatim: Bool { kind.isVerbatim }
 
     /// True when the field came from a `crossref` parent.
     public var isInherited: Bool { storage == .inherited }
+}
+
+/// The distinct field names of one file, numbered in the order they are first met.
+///
+/// Names are added only while the library is built (parsing, then `crossref`), on one thread;
+/// afterwards the store is only read, from any thread.
+public final class FieldNameStore: @unchecked Sendable {
+    private(set) var lowercase: [String] = []
+    private(set) var spellings: [String] = []
+    private(set) var kinds: [FieldKind] = []
+    /// The same number for every spelling of one name (`Title`, `title`).
+    private(set) var groups: [Int] = []
+    private var idsBySpelling: [String: UInt32] = [:]
+    private var groupsByLowercase: [String: Int] = [:]
+
+    init() {}
+
+    /// The number of a name, adding it when new.
+    func intern(spelled: String, lowercase: String) -> UInt32 {
+        if let id = idsBySpelling[spelled] { return id }
+        let id = UInt32(spellings.count)
+        let group = groupsByLowercase[lowercase] ?? groupsByLowercase.count
+        groupsByLowercase[lowercase] = group
+        idsBySpelling[spelled] = id
+        spellings.append(spelled)
+        self.lowercase.append(lowercase)
+        kinds.append(FieldKind(lowercaseName: lowercase))
+        groups.append(group)
+        return id
+    }
 }
 
 /// One reference: `@type{key, field = value, ...}`.
@@ -65,17 +94,28 @@ public struct Entry: Sendable {
     /// The key that addresses this entry uniquely: `key` or, for a duplicate, `key#2`.
     public var address: String { occurrence == 1 ? key : "\(key)#\(occurrence)" }
 
+    /// The field's name in lower case (field names are case-insensitive).
+    public func name(of field: Field) -> String { source.fieldNames.lowercase[Int(field.nameID)] }
+
+    /// The field's name as the file spells it (`Bdsk-File-1`, `Date-Added`).
+    public func spelledName(of field: Field) -> String { source.fieldNames.spellings[Int(field.nameID)] }
+
     /// The field with this (case-insensitive) name.
     public func field(_ name: String) -> Field? {
         let lower = name.utf8.contains { $0 >= 0x41 && $0 <= 0x5A } ? name.lowercased() : name
-        let length = lower.utf8.count
-        // Comparing lengths first rejects most names without a string comparison.
-        return fields.first { $0.name.utf8.count == length && $0.name == lower }
+        let names = source.fieldNames.lowercase
+        for index in fields.indices where names[Int(fields[index].nameID)] == lower {
+            return fields[index]
+        }
+        return nil
     }
 
     /// The field with this well-known name (a one-byte comparison per field).
     public func field(_ known: WellKnownField) -> Field? {
-        fields.first { $0.kind.known == known }
+        for index in fields.indices where fields[index].kind.known == known {
+            return fields[index]
+        }
+        return nil
     }
 
     /// The raw LaTeX value of a well-known field, or nil when it is missing.
@@ -138,7 +178,7 @@ public struct Entry: Sendable {
     }
 
     /// Adds a field whose value is text (not a span of the source).
-    mutating func appendField(name: String, spelledName: String, text: String, nameOffset: Int, parent: String?) {
+    mutating func appendField(lowercaseName: String, spelledName: String, text: String, nameOffset: Int, parent: String?) {
         texts.append(text)
         var parentIndex: UInt32 = 0
         if let parent {
@@ -149,9 +189,10 @@ public struct Entry: Sendable {
                 parentIndex = UInt32(parents.count - 1)
             }
         }
-        fields.append(Field(name: name, spelledName: spelledName, first: UInt32(texts.count - 1), second: parentIndex,
-                            nameOffset: UInt32(clamping: nameOffset), storage: parent == nil ? .text : .inherited,
-                            kind: FieldKind(lowercaseName: name)))
+        let nameID = source.fieldNames.intern(spelled: spelledName, lowercase: lowercaseName)
+        fields.append(Field(nameID: nameID, kind: source.fieldNames.kinds[Int(nameID)],
+                            storage: parent == nil ? .text : .inherited, first: UInt32(texts.count - 1),
+                            second: parentIndex, nameOffset: UInt32(clamping: nameOffset)))
     }
 }
 

@@ -11,6 +11,8 @@ public final class SourceFile: Sendable {
     /// The encoding the file was read in.
     public let encoding: TextEncoding
     let lineIndexStorage = LockedValue<LineIndex?>(nil)
+    /// The distinct field names used in this file.
+    public let fieldNames = FieldNameStore()
 
     init(path: String, bytes: [UInt8], encoding: TextEncoding) {
         self.path = path

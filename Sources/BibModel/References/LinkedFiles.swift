@@ -43,13 +43,13 @@ extension Entry {
         var links = Links()
         let base = source.directory
         for field in fields {
-            let name = field.name
+            let fieldName = self.name(of: field)
             if field.kind.isBibDeskFile {
                 switch BibDeskFile.relativePath(fromBase64: rawText(of: field)) {
                 case .success(let relative):
-                    links.files.append(LinkedFile(path: LinkPaths.resolve(relative, against: base), label: nil, fileType: nil, field: name))
+                    links.files.append(LinkedFile(path: LinkPaths.resolve(relative, against: base), label: nil, fileType: nil, field: fieldName))
                 case .failure(let problem):
-                    links.problems.append(LinkProblem(field: field.spelledName, message: problem.description))
+                    links.problems.append(LinkProblem(field: spelledName(of: field), message: problem.description))
                 }
             } else if field.kind.isBibDeskURL || field.kind.known == .url {
                 let url = decodedText(of: field)
@@ -60,7 +60,7 @@ extension Entry {
                     case .url(let url):
                         if !links.urls.contains(url) { links.urls.append(url) }
                     case .file(let path, let label, let type):
-                        links.files.append(LinkedFile(path: LinkPaths.resolve(path, against: base), label: label, fileType: type, field: name))
+                        links.files.append(LinkedFile(path: LinkPaths.resolve(path, against: base), label: label, fileType: type, field: fieldName))
                     }
                 }
             }

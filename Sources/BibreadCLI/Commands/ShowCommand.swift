@@ -86,14 +86,14 @@ struct ShowCommand: ParsableCommand {
         }
         lines.append("")
         lines.append("Fields")
-        let nameWidth = min(18, entry.fields.map { DisplayWidth.of($0.spelledName) }.max() ?? 8)
+        let nameWidth = min(18, entry.fields.map { DisplayWidth.of(entry.spelledName(of: $0)) }.max() ?? 8)
         for field in entry.fields {
             let value = entry.decodedText(of: field)
             let note = entry.parent(of: field).map { "  (from \($0))" } ?? ""
             let valueWidth = max(20, width - nameWidth - 4)
             let wrapped = DisplayWidth.wrap(value + note, to: valueWidth)
             for (index, line) in wrapped.enumerated() {
-                let name = index == 0 ? DisplayWidth.pad(field.spelledName, to: nameWidth) : String(repeating: " ", count: nameWidth)
+                let name = index == 0 ? DisplayWidth.pad(entry.spelledName(of: field), to: nameWidth) : String(repeating: " ", count: nameWidth)
                 lines.append("  \(name)  \(line)")
             }
         }

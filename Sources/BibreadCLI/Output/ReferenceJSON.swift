@@ -21,7 +21,7 @@ enum ReferenceJSON {
         json.key("fields")
         json.beginObject()
         for field in entry.fields {
-            json.key(field.name)
+            json.key(entry.name(of: field))
             if field.isVerbatim {
                 json.string(entry.decodedText(of: field))
                 continue
