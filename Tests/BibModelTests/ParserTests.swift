@@ -31,6 +31,8 @@ struct ParserTests {
         Case(rule: "white space around the type", input: "@ misc {k, title = {T}}", key: "k", field: "title", raw: "T"),
         Case(rule: "% comments inside an entry (as biber reads them)", input: "@misc{k,\n% a note\n title = {T}}", key: "k", field: "title", raw: "T"),
         Case(rule: "a parenthesised entry may hold braces", input: "@misc(k, title = {(a) {b}})", key: "k", field: "title", raw: "(a) {b}"),
+        Case(rule: "line breaks between type and brace", input: "@incollection\n(\n    k, title = {T})", key: "k", field: "title", raw: "T"),
+        Case(rule: "a bare @comment line is a comment", input: "@Comment Len Schubert\n@misc{k, title = {T}}", key: "k", field: "title", raw: "T"),
     ]
 
     @Test(arguments: cases)
@@ -52,6 +54,14 @@ struct ParserTests {
         #expect(file.preambles.map(\.text) == ["\\newcommand{\\noopsort}[1]{}x"])
         #expect(file.comments.map(\.text) == ["BibDesk Static Groups{ <plist>{nested}</plist> }", "jabref-meta: databaseType:bibtex;"])
         #expect(library.entries.map(\.key) == ["k"])
+    }
+
+    @Test func malformedStringDefinitionIsAnErrorAndReadingGoesOn() throws {
+        let library = Fixtures.library("@string{ACMCS = \"ACM Computing Surveys\" = \"ACM Comput. Surv.\"}\n@misc{k, journal = acmcs}")
+        #expect(library.diagnostics.map(\.description) == [
+            "test.bib:1:41: error: expected ',' or '}' after the value of @string 'ACMCS', found '='",
+        ])
+        #expect(try #require(library.entries.first).raw("journal") == "ACM Computing Surveys")
     }
 
     @Test func bibDeskInfoIsDocumentMetadataNotAReference() {

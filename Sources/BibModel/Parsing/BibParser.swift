@@ -91,6 +91,14 @@ struct BibParser {
         return true
     }
 
+    /// True when bytes `start ..< end` are `word` ignoring ASCII case.
+    private func lowercasedEquals(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ word: StaticString) -> Bool {
+        guard end - start == word.utf8CodeUnitCount else { return false }
+        return word.withUTF8Buffer { expected in
+            (0..<expected.count).allSatisfy { text[start + $0] | 0x20 == expected[$0] }
+        }
+    }
+
     /// True when the first non-blank character of the line holding `offset` is `%` (looking back
     /// at most 256 bytes, so that a long line of `@`s stays linear).
     private func isCommentedOut(_ text: UnsafeBufferPointer<UInt8>, _ offset: Int) -> Bool {
@@ -131,9 +139,12 @@ struct BibParser {
         if typeStart == typeEnd {
             return  // a lone `@` in free text
         }
-        skipBlanks(text)
+        // BibTeX allows any white space, line breaks included, between the type and the brace.
+        while position < text.count, isWhitespace(text[position]) { position += 1 }
         guard position < text.count, text[position] == UInt8(ascii: "{") || text[position] == UInt8(ascii: "(") else {
-            if startsLine(text, start) {
+            let isBareComment = lowercasedEquals(text, typeStart, typeEnd, "comment")
+            // `@comment` with no brace is BibTeX's own line comment: nothing to say.
+            if startsLine(text, start) && !isBareComment {
                 let word = String(decoding: UnsafeBufferPointer(rebasing: text[typeStart..<typeEnd]), as: UTF8.self)
                 report(.warning, at: start, "ignored '@\(word)': expected '{' or '(' after the entry type")
             }
@@ -205,7 +216,9 @@ struct BibParser {
                 position += 1
                 continue
             }
-            guard let (nameStart, nameEnd, value) = parseAssignment(text, close: close) else { return }
+            guard let (nameStart, nameEnd, value) = parseAssignment(text, close: close) else {
+                return recover(text, from: position)
+            }
             let name = string(text, start: nameStart, count: nameEnd - nameStart)
             let lower = name.lowercased()
             stringNames.append(name)
@@ -213,6 +226,11 @@ struct BibParser {
                 report(.warning, at: nameStart, "@string '\(name)' redefined")
             }
             macros.values[lower] = string(of: value, in: text)
+            skipWhitespace(text)
+            if position < text.count, text[position] != close, text[position] != UInt8(ascii: ",") {
+                report(.error, at: position, "expected ',' or '\(Character(UnicodeScalar(close)))' after the value of @string '\(name)', found \(describe(text, position))")
+                return recover(text, from: position)
+            }
         }
     }
 

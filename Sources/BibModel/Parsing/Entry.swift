@@ -91,6 +91,9 @@ public struct Entry: Sendable {
     /// Where the entry starts (`@`), for messages.
     public var location: SourceLocation { source.location(of: offset) }
 
+    /// The line where the entry starts.
+    public var line: Int { source.line(of: offset) }
+
     /// The key that addresses this entry uniquely: `key` or, for a duplicate, `key#2`.
     public var address: String { occurrence == 1 ? key : "\(key)#\(occurrence)" }
 

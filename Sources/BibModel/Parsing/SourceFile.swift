@@ -49,14 +49,21 @@ struct LineIndex {
         }
     }
 
-    /// The 1-based line and column (in Unicode scalars) of a byte offset.
-    func location(of offset: Int) -> SourceLocation {
+    /// The 1-based line of a byte offset.
+    func line(of offset: Int) -> Int {
         var low = 0
         var high = lineStarts.count - 1
         while low < high {
             let middle = (low + high + 1) / 2
             if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
         }
+        return low + 1
+    }
+
+    /// The 1-based line and column (in Unicode scalars) of a byte offset.
+    func location(of offset: Int) -> SourceLocation {
+        let line = line(of: offset)
+        let low = line - 1
         let start = lineStarts[low]
         var column = 1
         var index = start
@@ -72,9 +79,21 @@ struct LineIndex {
 extension SourceFile {
     /// The line and column of a byte offset in this file.
     public func location(of offset: Int) -> SourceLocation {
+        lineIndex.location(of: offset)
+    }
+
+    /// The 1-based line of a byte offset (cheaper than `location(of:)`: no column).
+    public func line(of offset: Int) -> Int {
+        lineIndex.line(of: offset)
+    }
+
+    /// The line index, built with one pass over the file the first time it is needed.
+    private var lineIndex: LineIndex {
         lineIndexStorage.withLock { storage in
-            if storage == nil { storage = LineIndex(bytes: bytes) }
-            return storage?.location(of: offset) ?? SourceLocation(line: 1, column: 1)
+            if let built = storage { return built }
+            let built = LineIndex(bytes: bytes)
+            storage = built
+            return built
         }
     }
 }

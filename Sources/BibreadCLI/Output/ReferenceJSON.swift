@@ -53,7 +53,7 @@ enum ReferenceJSON {
         json.key("source")
         json.beginObject()
         json.key("path"); json.string(entry.source.path)
-        json.key("line"); json.integer(entry.location.line)
+        json.key("line"); json.integer(entry.line)
         json.endObject()
         json.endObject()
     }
