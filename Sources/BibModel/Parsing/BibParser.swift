@@ -34,7 +34,10 @@ struct BibParser {
     private var fieldNames: NameTable
     /// Reused between entries so each entry's field array is allocated once, at its final size.
     private var scratchFields: [Field] = []
-    private var scratchNameGroups: [Int] = []
+    /// For each name group, the number of the last entry that had it: finds duplicate fields
+    /// in constant time.
+    private var groupSeenInEntry: [Int] = []
+    private var entryNumber = 0
 
     /// Parses `source`, reading and extending the shared macro table.
     static func parse(_ source: SourceFile, macros: inout MacroTable) -> BibFile {
@@ -257,7 +260,7 @@ struct BibParser {
             report(.warning, at: start, "@\(type) has an empty cite key")
         }
         scratchFields.removeAll(keepingCapacity: true)
-        scratchNameGroups.removeAll(keepingCapacity: true)
+        entryNumber += 1
         var texts: [String] = []
         fieldLoop: while true {
             skipWhitespace(text)
@@ -283,17 +286,20 @@ struct BibParser {
                 break fieldLoop
             }
             let names = fieldNames.name(text, nameStart, nameEnd)
-            if scratchNameGroups.contains(names.group) {
+            if names.group >= groupSeenInEntry.count {
+                groupSeenInEntry += [Int](repeating: 0, count: names.group + 1 - groupSeenInEntry.count)
+            }
+            if groupSeenInEntry[names.group] == entryNumber {
                 report(.warning, at: nameStart, "@\(type){\(key): duplicate field '\(names.spelled)', the first value is kept")
             } else {
                 switch value {
                 case .span(let start, let count):
-                    scratchNameGroups.append(names.group)
+                    groupSeenInEntry[names.group] = entryNumber
                     scratchFields.append(Field(nameID: names.id, kind: names.kind, storage: .span, first: start,
                                                second: count, nameOffset: UInt32(nameStart)))
                 case .text(let string):
                     texts.append(string)
-                    scratchNameGroups.append(names.group)
+                    groupSeenInEntry[names.group] = entryNumber
                     scratchFields.append(Field(nameID: names.id, kind: names.kind, storage: .text,
                                                first: UInt32(texts.count - 1), second: 0, nameOffset: UInt32(nameStart)))
                 }

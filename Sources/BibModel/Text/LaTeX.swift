@@ -171,7 +171,17 @@ private struct Decoder {
     private mutating func copyOrdinaryRun(until end: Int) {
         let start = position
         var index = position + 1
-        while index < end, !Decoder.isSpecial(input[index]) { index += 1 }
+        while index < end {
+            let byte = input[index]
+            // A single space between two ordinary bytes stays in the run (prose goes in one
+            // copy); any other space is left to `decode`, which folds runs of white space.
+            if byte == 0x20, index + 1 < end, !Decoder.isSpecial(input[index + 1]) {
+                index += 2
+                continue
+            }
+            if Decoder.isSpecial(byte) { break }
+            index += 1
+        }
         position = index
         if pendingSpace && !output.isEmpty { output.append(0x20) }
         pendingSpace = false
