@@ -48,7 +48,6 @@ public struct Library: Sendable {
     ///
     /// The entries move into `entries`; the stored `files` keep everything else.
     public init(files: [BibFile]) {
-        let phase = PhaseTimer()
         var files = files
         var entries: [Entry] = []
         entries.reserveCapacity(files.reduce(0) { $0 + $1.entries.count })
@@ -57,7 +56,6 @@ public struct Library: Sendable {
             files[index].entries = []
         }
         var diagnostics = files.flatMap(\.diagnostics)
-        phase.lap("gather entries")
         var keyIndex = KeyIndex(capacity: entries.count)
         for index in entries.indices {
             let folded = entries[index].key.foldedKey
@@ -71,9 +69,7 @@ public struct Library: Sendable {
                 })
             }
         }
-        phase.lap("key index")
         diagnostics += CrossrefResolver.resolve(&entries, keyIndex: keyIndex)
-        phase.lap("crossref")
         self.files = files
         self.entries = entries
         self.diagnostics = diagnostics
@@ -111,12 +107,9 @@ public struct Library: Sendable {
 extension BibFile {
     /// Parses a file's bytes (any supported encoding), extending the shared macro table.
     public static func parse(bytes: [UInt8], path: String, macros: inout MacroTable) -> BibFile {
-        let timer = PhaseTimer()
         let decoded = SourceDecoding.decode(bytes)
-        timer.lap("decode \(path)")
         let source = SourceFile(path: path, bytes: decoded.utf8, encoding: decoded.encoding)
         var file = BibParser.parse(source, macros: &macros)
-        timer.lap("syntax \(path)")
         if let note = decoded.note {
             let diagnostic = Diagnostic(.warning, path: path, location: note.location, message: note.message)
             file.diagnostics.insert(diagnostic, at: 0)

@@ -42,9 +42,7 @@ struct BibParser {
     /// Parses `source`, reading and extending the shared macro table.
     static func parse(_ source: SourceFile, macros: inout MacroTable) -> BibFile {
         var parser = BibParser(source: source, macros: macros)
-        let timer = PhaseTimer()
         source.bytes.withUnsafeBufferPointer { parser.run($0) }
-        timer.lap("scan \(source.path)")
         macros = parser.macros
         let diagnostics = parser.problems
         return BibFile(source: source, entries: parser.entries, comments: parser.comments,

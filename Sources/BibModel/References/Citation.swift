@@ -1,39 +1,10 @@
 import Foundation
 
-/// Read access to an entry's decoded values: an `Entry` decodes on each call, a `DecodedEntry`
-/// once for all fields. Titles, years and citation lines are built on top of it.
-public protocol FieldValues {
-    /// The entry type in lower case.
-    var entryType: String { get }
+extension Entry {
     /// The decoded value of a well-known field, or nil when it is missing or empty.
-    func value(_ field: WellKnownField) -> String?
-}
-
-extension Entry: FieldValues {
-    public var entryType: String { type }
-
     public func value(_ field: WellKnownField) -> String? {
         guard let text = decoded(field), !text.isEmpty else { return nil }
         return text
-    }
-}
-
-/// An entry with every field decoded once, for output that shows them all.
-public struct DecodedEntry: FieldValues {
-    public let entry: Entry
-    /// Decoded values, in the order of `entry.fields`.
-    public let values: [String]
-
-    public init(_ entry: Entry) {
-        self.entry = entry
-        values = entry.fields.map(entry.decodedText(of:))
-    }
-
-    public var entryType: String { entry.type }
-
-    public func value(_ field: WellKnownField) -> String? {
-        guard let index = entry.fields.firstIndex(where: { $0.kind.known == field }), !values[index].isEmpty else { return nil }
-        return values[index]
     }
 }
 
@@ -51,7 +22,7 @@ extension Entry {
     }
 }
 
-extension FieldValues {
+extension Entry {
     /// The decoded title, or an empty string.
     public var title: String { value(.title) ?? "" }
 
@@ -81,7 +52,7 @@ extension FieldValues {
     public var citation: String {
         let year = self.year
         var parts: [String?]
-        switch entryType {
+        switch type {
         case "article":
             if let arXiv = arXivIdentifier, value(.journal) == nil || value(.journal)?.lowercased().hasPrefix("arxiv") == true {
                 parts = ["arXiv:\(arXiv)", year]

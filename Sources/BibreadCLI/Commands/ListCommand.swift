@@ -30,6 +30,8 @@ struct ListCommand: ParsableCommand {
     static func list(paths: [String], json: Bool) throws {
         let loaded = LoadedLibrary.load(paths: paths)
         let entries = loaded.library.entries
+        let timer = PhaseTimer()
+        defer { timer.lap("output") }
         if json {
             ReferenceJSON.writeArray(entries) { Console.write($0) }
         } else if Console.isTerminal {
