@@ -52,6 +52,18 @@ struct LaTeXTests {
     @Test(arguments: math) func simpleMath(_ input: String, _ expected: String) { #expect(LaTeX.decode(input) == expected) }
     @Test(arguments: unknown) func unknownCommandsStayVisible(_ input: String, _ expected: String) { #expect(LaTeX.decode(input) == expected) }
 
+    @Test func deeplyNestedCommandsDoNotOverflowTheStack() {
+        let depth = 100_000
+        let text = String(repeating: #"\emph{"#, count: depth) + "x" + String(repeating: "}", count: depth)
+        #expect(LaTeX.decode(text) == "x")
+        let accents = String(repeating: #"\'{"#, count: depth) + "e" + String(repeating: "}", count: depth)
+        // Past the nesting limit accents lose their letter, but the text is all there and no
+        // LaTeX syntax leaks out.
+        let decoded = LaTeX.decode(accents)
+        #expect(decoded.unicodeScalars.contains { $0 == "e" || $0 == "é" })
+        #expect(!decoded.contains("{") && !decoded.contains("}") && !decoded.contains("\\"))
+    }
+
     @Test func decodedTextIsComposed() {
         // NFC: one scalar for ö, so searching and width measuring see one character.
         #expect(LaTeX.decode(#"\"o"#).unicodeScalars.count == 1)

@@ -85,6 +85,8 @@ private struct Decoder {
     var output: ByteBuffer
     var needsComposition = false
     var inMath = false
+    /// How many command arguments are being decoded inside each other.
+    private var nesting = 0
     /// True when the last byte written is a space (or nothing was written yet), to fold runs.
     private var pendingSpace = false
 
@@ -339,11 +341,19 @@ private struct Decoder {
         guard position < input.count else { return }
         if input[position] == UInt8(ascii: "{") {
             position += 1
+            // Hostile input can nest commands without end; past this depth arguments are read
+            // as plain groups (braces dropped), which needs no recursion.
+            guard nesting < Decoder.maximumNesting else { return }
+            nesting += 1
+            defer { nesting -= 1 }
             decode(until: input.count, stopAtGroupEnd: true)
         } else {
             singleToken()
         }
     }
+
+    /// How deep command arguments may nest before they are read as plain groups.
+    static let maximumNesting = 200
 
     private mutating func skipGroup() {
         skipBlanks()
