@@ -48,6 +48,25 @@ struct LinkedFileTests {
         #expect(entry.links.files.allSatisfy { !$0.exists })
     }
 
+    /// Real Zotero Better BibTeX exports: (file, key, expected paths; `~` is the home folder).
+    static let zoteroExports: [(String, String, [String])] = [
+        ("bib/zotero-bbt/import_Better_BibTeX.015.bib", "robinson2007theoriesglobalization",
+         ["<dir>/Better BibTeX.015/F64PVIN4/Robinson_2007_Theories of globalization.pdf"]),
+        ("bib/zotero-bbt/export_Transforming_exported_file_names__windows_path_conversion___1939.bibtex",
+         "wainwright-2007-GraphicalModelsExponential", ["~/BBTTEST/storage/Baltes_Staudinger_2000_Wisdom.pdf"]),
+    ]
+
+    @Test(arguments: zoteroExports)
+    func realZoteroFileFields(_ path: String, _ key: String, _ expected: [String]) throws {
+        let url = Fixtures.corpus(path)
+        let entry = try #require(Fixtures.library(at: url).entry(addressedBy: key))
+        let home = FileManager.default.homeDirectoryForCurrentUser.path
+        let folder = url.deletingLastPathComponent().standardizedFileURL.path
+        #expect(entry.links.files.map(\.path) == expected.map {
+            $0.replacingOccurrences(of: "<dir>", with: folder).replacingOccurrences(of: "~", with: home)
+        })
+    }
+
     /// (file field, expected paths; relative ones are resolved against /lib)
     static let fileFields: [(String, [String])] = [
         ("Full text:papers/a.pdf:PDF", ["/lib/papers/a.pdf"]),

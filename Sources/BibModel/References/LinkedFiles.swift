@@ -220,11 +220,14 @@ enum LinkPaths {
         if path.count >= 3, path.dropFirst().first == ":", path.first?.isLetter == true {
             return nfc(path)  // Windows: C:\...
         }
+        if !path.hasPrefix("/") {
+            // Relative paths written on Windows (`papers\\a.pdf`, `~\\storage\\a.pdf`).
+            path = path.replacingOccurrences(of: "\\", with: "/")
+        }
         if path.hasPrefix("~/") {
             path = FileManager.default.homeDirectoryForCurrentUser.path + path.dropFirst()
         }
         if !path.hasPrefix("/") {
-            path = path.replacingOccurrences(of: "\\", with: "/")
             let relative = base + "/" + path
             // Mendeley drops the leading slash of absolute paths: `:Users/me/x.pdf:pdf`.
             if !FileManager.default.fileExists(atPath: relative), FileManager.default.fileExists(atPath: "/" + path) {
