@@ -13,6 +13,7 @@ release:
 bench: release
 	scripts/install-deps.sh bench
 	bench/parse-bench.sh
+	bench/search-bench.sh
 
 samples:
 	/usr/bin/python3 Samples/make-samples.py

@@ -128,6 +128,19 @@ struct CommandTests {
         }
     }
 
+    @Test func searchFiltersTheList() throws {
+        let result = try ProcessRunner.bibread(["list", sample, "--search", #"a:knuth -G{\"o}del year:<1984"#])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["knuth1981breaking", "knuth1983web"])
+    }
+
+    @Test func malformedSearchPointsAtTheColumn() throws {
+        let result = try ProcessRunner.bibread(["list", sample, "--search", "t:tex (a:knuth"])
+        #expect(result.status == 64)
+        #expect(result.standardError == "bibread: invalid search: this '(' is never closed\n  t:tex (a:knuth\n        ^\n")
+        #expect(result.standardOutput.isEmpty)
+    }
+
     @Test func noArgumentsIsAUsageError() throws {
         let result = try ProcessRunner.bibread(["list"])
         #expect(result.status == 64)

@@ -11,6 +11,12 @@ struct ListCommand: ParsableCommand {
         On a terminal the columns are aligned and cut to its width. When the output is piped, each \
         reference is one tab-separated line: key, authors, year, title, citation. --json prints the \
         documented JSON array instead.
+
+        --search takes the query language of the reader: terms are ANDed; OR or |; -term or NOT \
+        term; "quoted phrase"; parentheses; field:term for any field (aliases a: author, t: title, \
+        y: year, k: key, kw: keywords, j: journal); ranges year:1990..2000, year:>2010. Matching \
+        ignores case and accents, and words match by prefix (quant finds quantum). For example: \
+        --search 'author:knuth tex -errata year:1984..1990'
         """)
 
     @OptionGroup var library: LibraryOptions
@@ -18,18 +24,36 @@ struct ListCommand: ParsableCommand {
     @Flag(help: "Print a JSON array of references (see the README for the format).")
     var json = false
 
+    @Option(help: ArgumentHelp("Only the references that match this query.", valueName: "query"))
+    var search: String?
+
     func validate() throws {
         if library.libraries.isEmpty { throw ValidationError("name at least one .bib file") }
     }
 
     func run() throws {
-        try Self.list(paths: library.libraries, json: json)
+        let query = try search.map(Self.parseQuery) ?? .all
+        try Self.list(paths: library.libraries, json: json, query: query)
     }
 
-    /// Prints the library at `paths` in the form the output calls for.
-    static func list(paths: [String], json: Bool) throws {
+    /// Parses a query, or explains on standard error where it goes wrong and exits 64.
+    static func parseQuery(_ text: String) throws -> Query {
+        do {
+            return try Query(parsing: text)
+        } catch let error as QueryError {
+            Console.error("bibread: invalid search: \(error.message)\n  \(text)\n  \(String(repeating: " ", count: error.column - 1))^")
+            throw ExitCode(64)
+        }
+    }
+
+    /// Prints the library at `paths` (the references matching `query`) in the form asked for.
+    static func list(paths: [String], json: Bool, query: Query = .all) throws {
         let loaded = LoadedLibrary.load(paths: paths)
-        let entries = loaded.library.entries
+        var entries = loaded.library.entries
+        if query != .all {
+            let index = SearchIndex(entries: entries)
+            entries = index.search(query).map { entries[$0] }
+        }
         let timer = PhaseTimer()
         defer { timer.lap("output") }
         if json {

@@ -1,0 +1,413 @@
+import Foundation
+
+/// The references of a library, searchable as you type.
+///
+/// Every field's decoded text is folded (case, diacritics) and split into words; each word lists
+/// the references that use it, for all fields together and per field name. A query word matches
+/// the references with a word that starts with it, found by binary search in the sorted words,
+/// so a keystroke costs a few posting-list unions, never a pass over the library's text.
+public struct SearchIndex: Sendable {
+    /// The searched references, in library order; results are positions in this array.
+    public let entries: [Entry]
+    private let any: WordPostings
+    private let byField: [String: WordPostings]
+    private let years: [Int?]
+
+    /// Builds the index of every field of every entry (the cite key counts as field `key`, the
+    /// entry type as `type`).
+    public init(entries: [Entry]) {
+        self.entries = entries
+        var table = ByteStringTable()
+        var anyBuilder = WordPostings.Builder()
+        var fieldBuilders: [String: WordPostings.Builder] = [:]
+        var years: [Int?] = []
+        years.reserveCapacity(entries.count)
+        for (index, entry) in entries.enumerated() {
+            let id = Int32(index)
+            for (name, text) in SearchIndex.searchableTexts(of: entry) {
+                var folded = Folding.fold(text)
+                let indexName = SearchIndex.indexName(name)
+                var fieldBuilder = fieldBuilders.removeValue(forKey: indexName) ?? WordPostings.Builder()
+                folded.withUTF8 { bytes in
+                    FoldedWords.forEachWord(in: bytes) { word in
+                        let wordID = Int32(table.id(of: word))
+                        anyBuilder.add(wordID, entry: id)
+                        fieldBuilder.add(wordID, entry: id)
+                    }
+                }
+                fieldBuilders[indexName] = fieldBuilder
+            }
+            years.append(entry.year.flatMap { Int($0.prefix(4)) })
+        }
+        let words = table.strings
+        any = anyBuilder.build(words: words)
+        byField = fieldBuilders.mapValues { $0.build(words: words) }
+        self.years = years
+    }
+
+    /// The positions (in `entries`) of the references that match `query`, in library order.
+    public func search(_ query: Query) -> [Int] {
+        evaluate(query).members
+    }
+
+    /// The number of references that match `query`.
+    public func count(_ query: Query) -> Int {
+        evaluate(query).count
+    }
+
+    // MARK: - Evaluation
+
+    private func evaluate(_ query: Query) -> Bitset {
+        switch query {
+        case .all:
+            return Bitset(count: entries.count, filled: true)
+        case .words(let field, let words):
+            var result = Bitset(count: entries.count, filled: true)
+            for word in words {
+                result.formIntersection(matches(prefix: word, field: field))
+            }
+            return result
+        case .phrase(let field, let words):
+            var candidates = Bitset(count: entries.count, filled: true)
+            for word in words {
+                candidates.formIntersection(matches(prefix: word, field: field, exact: word != words.last))
+            }
+            var result = Bitset(count: entries.count, filled: false)
+            for index in candidates.members where containsPhrase(words, in: entries[index], field: field) {
+                result.insert(index)
+            }
+            return result
+        case .range(let field, let lower, let upper):
+            var result = Bitset(count: entries.count, filled: false)
+            for index in entries.indices {
+                let value = field == "year" ? years[index] : entries[index].value(named: field).flatMap { Int($0) }
+                guard let value else { continue }
+                if let lower, value < lower { continue }
+                if let upper, value > upper { continue }
+                result.insert(index)
+            }
+            return result
+        case .and(let parts):
+            var result = Bitset(count: entries.count, filled: true)
+            for part in parts { result.formIntersection(evaluate(part)) }
+            return result
+        case .or(let parts):
+            var result = Bitset(count: entries.count, filled: false)
+            for part in parts { result.formUnion(evaluate(part)) }
+            return result
+        case .not(let inner):
+            var result = evaluate(inner)
+            result.invert()
+            return result
+        }
+    }
+
+    /// References with a word starting with `prefix` (or equal to it) in `field`, or in any.
+    private func matches(prefix: String, field: String?, exact: Bool = false) -> Bitset {
+        var result = Bitset(count: entries.count, filled: false)
+        let postings: WordPostings?
+        if let field {
+            postings = byField[SearchIndex.indexName(field)]
+        } else {
+            postings = any
+        }
+        postings?.forEachList(startingWith: prefix, exact: exact) { list in
+            for id in list { result.insert(Int(id)) }
+        }
+        return result
+    }
+
+    private func containsPhrase(_ words: [String], in entry: Entry, field: String?) -> Bool {
+        for (name, text) in SearchIndex.searchableTexts(of: entry) {
+            if let field, SearchIndex.indexName(name) != SearchIndex.indexName(field) { continue }
+            let fieldWords = Array(FoldedWords(Folding.fold(text)))
+            guard fieldWords.count >= words.count else { continue }
+            for start in 0...(fieldWords.count - words.count) {
+                var matched = true
+                for (offset, word) in words.enumerated() {
+                    let candidate = fieldWords[start + offset]
+                    // The last word may be a prefix (it is still being typed).
+                    if offset == words.count - 1 ? !candidate.hasPrefix(word) : candidate != word {
+                        matched = false
+                        break
+                    }
+                }
+                if matched { return true }
+            }
+        }
+        return false
+    }
+
+    // MARK: - What is indexed
+
+    /// `journal` also finds `journaltitle` (biblatex) and `booktitle`; `author` finds editors
+    /// too, as the list shows them when there are no authors.
+    static func indexName(_ field: String) -> String {
+        switch field {
+        case "journaltitle", "booktitle": return "journal"
+        case "editor": return "author"
+        default: return field
+        }
+    }
+
+    /// The decoded texts of an entry that search looks at, by lower-case field name.
+    static func searchableTexts(of entry: Entry) -> [(String, String)] {
+        var texts: [(String, String)] = [("key", entry.key), ("type", entry.type)]
+        for field in entry.fields where !field.kind.isBibDeskFile {
+            texts.append((entry.name(of: field), entry.decodedText(of: field)))
+        }
+        return texts
+    }
+}
+
+extension Entry {
+    /// The decoded value of a field by name, or the key and type for `key` and `type`.
+    func value(named name: String) -> String? {
+        switch name {
+        case "key": return key
+        case "type": return type
+        case "year": return year
+        default: return decoded(name)
+        }
+    }
+}
+
+/// The words of folded text: runs of letters and digits of any script (so `c++` is `c`,
+/// `o'brien` is `o` and `brien`, and `日本語` is one word). Query and index split the same way.
+public struct FoldedWords: Sequence, IteratorProtocol {
+    private let bytes: [UInt8]
+    private var position = 0
+
+    public init(_ folded: String) {
+        bytes = Array(folded.utf8)
+    }
+
+    /// Calls `body` with the bytes of each word of folded UTF-8 text, without copying.
+    static func forEachWord(in text: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        var position = 0
+        let count = text.count
+        while position < count {
+            let length = wordScalarLength(text, position)
+            if length <= 0 {
+                position += length == 0 ? 1 : -length
+                continue
+            }
+            let start = position
+            position += length
+            while position < count {
+                let next = wordScalarLength(text, position)
+                if next <= 0 { break }
+                position += next
+            }
+            body(UnsafeBufferPointer(rebasing: text[start..<position]))
+        }
+    }
+
+    /// The byte length of the scalar at `index` when it is a letter or digit; otherwise 0 for
+    /// an ASCII byte, or minus its length.
+    @inline(__always) static func wordScalarLength(_ text: UnsafeBufferPointer<UInt8>, _ index: Int) -> Int {
+        let byte = text[index]
+        if byte < 0x80 {
+            let isWord = (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
+            return isWord ? 1 : 0
+        }
+        let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+        guard index + length <= text.count else { return -1 }
+        var value = UInt32(byte) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+        for offset in 1..<Swift.max(1, length) { value = value << 6 | UInt32(text[index + offset] & 0x3F) }
+        guard length > 1, let scalar = Unicode.Scalar(value) else { return -length }
+        let properties = scalar.properties
+        return properties.isAlphabetic || properties.numericType != nil || properties.generalCategory == .nonspacingMark ? length : -length
+    }
+
+    public mutating func next() -> String? {
+        let result: String? = bytes.withUnsafeBufferPointer { text in
+            var found: Range<Int>?
+            var position = self.position
+            while position < text.count, found == nil {
+                let length = FoldedWords.wordScalarLength(text, position)
+                if length <= 0 {
+                    position += length == 0 ? 1 : -length
+                    continue
+                }
+                let start = position
+                position += length
+                while position < text.count {
+                    let next = FoldedWords.wordScalarLength(text, position)
+                    if next <= 0 { break }
+                    position += next
+                }
+                found = start..<position
+            }
+            self.position = position
+            return found.map { String(decoding: UnsafeBufferPointer(rebasing: text[$0]), as: UTF8.self) }
+        }
+        return result
+    }
+}
+
+/// Sorted words, each with the sorted list of references that use it (all lists in one array).
+struct WordPostings: Sendable {
+    private let words: [String]
+    /// Word `i`'s references are `postings[starts[i] ..< starts[i + 1]]`.
+    private let starts: [Int32]
+    private let postings: [Int32]
+
+    /// Collects (word, reference) pairs, references in increasing order.
+    struct Builder {
+        private var wordIDs: [Int32] = []
+        private var entryIDs: [Int32] = []
+
+        mutating func add(_ word: Int32, entry: Int32) {
+            wordIDs.append(word)
+            entryIDs.append(entry)
+        }
+
+        /// The postings of the words used here; `words` names every word id.
+        func build(words: [String]) -> WordPostings {
+            var used = [Bool](repeating: false, count: words.count)
+            for id in wordIDs { used[Int(id)] = true }
+            let order = words.indices.filter { used[$0] }.sorted { words[$0] < words[$1] }
+            var rank = [Int](repeating: -1, count: words.count)
+            for (position, id) in order.enumerated() { rank[id] = position }
+            // Count each (word, reference) once: a word's pairs come in reference order, so a
+            // repeat is always the pair just before it for that word.
+            var last = [Int32](repeating: -1, count: order.count)
+            var starts = [Int32](repeating: 0, count: order.count + 1)
+            for (id, entry) in zip(wordIDs, entryIDs) {
+                let slot = rank[Int(id)]
+                if last[slot] != entry {
+                    last[slot] = entry
+                    starts[slot + 1] += 1
+                }
+            }
+            for index in 1..<starts.count { starts[index] += starts[index - 1] }
+            var next = starts
+            last = [Int32](repeating: -1, count: order.count)
+            var postings = [Int32](repeating: 0, count: Int(starts[order.count]))
+            for (id, entry) in zip(wordIDs, entryIDs) {
+                let slot = rank[Int(id)]
+                guard last[slot] != entry else { continue }
+                last[slot] = entry
+                postings[Int(next[slot])] = entry
+                next[slot] += 1
+            }
+            return WordPostings(words: order.map { words[$0] }, starts: starts, postings: postings)
+        }
+    }
+
+    /// Calls `body` with the list of every word that starts with `prefix` (or only the word equal
+    /// to it, when `exact`).
+    func forEachList(startingWith prefix: String, exact: Bool, _ body: (ArraySlice<Int32>) -> Void) {
+        var low = 0
+        var high = words.count
+        while low < high {
+            let middle = (low + high) / 2
+            if words[middle] < prefix { low = middle + 1 } else { high = middle }
+        }
+        var index = low
+        while index < words.count, words[index].hasPrefix(prefix) {
+            if !exact || words[index] == prefix { body(postings[Int(starts[index])..<Int(starts[index + 1])]) }
+            if exact { break }
+            index += 1
+        }
+    }
+}
+
+/// Distinct byte strings, numbered in the order first met; found again by their bytes.
+struct ByteStringTable {
+    private var storage: [UInt8] = []
+    private var offsets: [Int] = []
+    private var hashes: [UInt64] = []
+    private(set) var strings: [String] = []
+    private var slots = [Int32](repeating: -1, count: 1024)
+
+    /// The number of `bytes`, adding it when new.
+    mutating func id(of bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
+        let found: Int? = storage.withUnsafeBufferPointer { stored in
+            while slots[slot] >= 0 {
+                let candidate = Int(slots[slot])
+                let start = offsets[candidate]
+                let end = candidate + 1 < offsets.count ? offsets[candidate + 1] : stored.count
+                if hashes[candidate] == hash, end - start == bytes.count,
+                   let storedBase = stored.baseAddress, let base = bytes.baseAddress,
+                   memcmp(storedBase + start, base, bytes.count) == 0 {
+                    return candidate
+                }
+                slot = (slot + 1) & mask
+            }
+            return nil
+        }
+        if let found { return found }
+        let id = strings.count
+        offsets.append(storage.count)
+        storage.append(contentsOf: bytes)
+        hashes.append(hash)
+        strings.append(String(decoding: bytes, as: UTF8.self))
+        slots[slot] = Int32(id)
+        if strings.count * 2 > slots.count { grow() }
+        return id
+    }
+
+    private mutating func grow() {
+        slots = [Int32](repeating: -1, count: slots.count * 2)
+        let mask = slots.count - 1
+        for (id, hash) in hashes.enumerated() {
+            var slot = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
+            while slots[slot] >= 0 { slot = (slot + 1) & mask }
+            slots[slot] = Int32(id)
+        }
+    }
+}
+
+/// A set of reference positions as bits.
+struct Bitset {
+    private var words: [UInt64]
+    let capacity: Int
+
+    init(count: Int, filled: Bool) {
+        capacity = count
+        words = [UInt64](repeating: filled ? ~0 : 0, count: (count + 63) / 64)
+        if filled { trimTail() }
+    }
+
+    mutating func insert(_ index: Int) {
+        words[index >> 6] |= 1 << UInt64(index & 63)
+    }
+
+    mutating func formIntersection(_ other: Bitset) {
+        for index in words.indices { words[index] &= other.words[index] }
+    }
+
+    mutating func formUnion(_ other: Bitset) {
+        for index in words.indices { words[index] |= other.words[index] }
+    }
+
+    mutating func invert() {
+        for index in words.indices { words[index] = ~words[index] }
+        trimTail()
+    }
+
+    private mutating func trimTail() {
+        let extra = words.count * 64 - capacity
+        if extra > 0, !words.isEmpty { words[words.count - 1] &= ~0 >> UInt64(extra) }
+    }
+
+    var count: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
+
+    var members: [Int] {
+        var result: [Int] = []
+        for (wordIndex, word) in words.enumerated() where word != 0 {
+            var bits = word
+            while bits != 0 {
+                result.append(wordIndex * 64 + bits.trailingZeroBitCount)
+                bits &= bits - 1
+            }
+        }
+        return result
+    }
+}

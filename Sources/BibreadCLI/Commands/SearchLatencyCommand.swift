@@ -1,0 +1,55 @@
+import ArgumentParser
+import BibModel
+import Foundation
+
+/// `bibread _search-latency`: the search-as-you-type benchmark (hidden; run by
+/// `bench/search-bench.sh`). Types each query one character at a time and times every keystroke.
+struct SearchLatencyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "_search-latency",
+        abstract: "Time search as you type over a library (benchmark).",
+        shouldDisplay: false)
+
+    @OptionGroup var library: LibraryOptions
+
+    @Option(help: "A query to type one character at a time (repeatable).")
+    var query: [String] = ["author:knuth tex -errata year:1984..1990"]
+
+    @Option(help: "How many times to type each query.")
+    var rounds = 5
+
+    func run() throws {
+        let loaded = library.load()
+        let clock = ContinuousClock()
+        var index: SearchIndex?
+        let build = clock.measure { index = SearchIndex(entries: loaded.library.entries) }
+        guard let index else { return }
+        var latencies: [Duration] = []
+        var keystrokes = 0
+        for _ in 0..<rounds {
+            for text in query {
+                for length in 1...text.count {
+                    let typed = String(text.prefix(length))
+                    keystrokes += 1
+                    latencies.append(clock.measure {
+                        // A query that does not parse yet keeps the previous results, as the
+                        // reader does; the parse attempt is part of the keystroke.
+                        if let parsed = try? Query(parsing: typed) { _ = index.search(parsed).count }
+                    })
+                }
+            }
+        }
+        latencies.sort()
+        func milliseconds(_ duration: Duration) -> String {
+            let value = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+            return String(format: "%.2f ms", value)
+        }
+        func percentile(_ fraction: Double) -> Duration {
+            latencies[min(latencies.count - 1, Int(Double(latencies.count - 1) * fraction))]
+        }
+        let final = try query.map { "\(index.count(try Query(parsing: $0))) for \($0)" }.joined(separator: "; ")
+        print("references: \(index.entries.count); index built in \(milliseconds(build))")
+        print("keystrokes: \(keystrokes); p50 \(milliseconds(percentile(0.5))), p95 \(milliseconds(percentile(0.95))), p99 \(milliseconds(percentile(0.99))), max \(milliseconds(latencies.last ?? .zero))")
+        print("matches: \(final)")
+    }
+}
