@@ -13,7 +13,7 @@ public struct Bibread: ParsableCommand {
         file cannot be read; 64 on a usage error.
         """,
         version: BibreadVersion.string,
-        subcommands: [BrowseCommand.self, ListCommand.self, ShowCommand.self, CheckCommand.self, SearchLatencyCommand.self],
+        subcommands: [BrowseCommand.self, ListCommand.self, ShowCommand.self, CheckCommand.self, GroupsCommand.self, SearchLatencyCommand.self],
         defaultSubcommand: BrowseCommand.self)
 
     public init() {}

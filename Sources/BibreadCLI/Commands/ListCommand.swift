@@ -27,13 +27,17 @@ struct ListCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only the references that match this query.", valueName: "query"))
     var search: String?
 
+    @Option(help: ArgumentHelp("Only the members of this group (see 'bibread groups'; nested as Parent/Child).",
+                               valueName: "name"))
+    var group: String?
+
     func validate() throws {
         if library.libraries.isEmpty { throw ValidationError("name at least one .bib file") }
     }
 
     func run() throws {
         let query = try search.map(Self.parseQuery) ?? .all
-        try Self.list(paths: library.libraries, json: json, query: query)
+        try Self.list(paths: library.libraries, json: json, query: query, group: group)
     }
 
     /// Parses a query, or explains on standard error where it goes wrong and exits 64.
@@ -47,9 +51,21 @@ struct ListCommand: ParsableCommand {
     }
 
     /// Prints the library at `paths` (the references matching `query`) in the form asked for.
-    static func list(paths: [String], json: Bool, query: Query = .all) throws {
+    static func list(paths: [String], json: Bool, query: Query = .all, group groupName: String? = nil) throws {
         let loaded = LoadedLibrary.load(paths: paths)
         var entries = loaded.library.entries
+        if let groupName {
+            let groups = GroupCatalog.groups(of: loaded.library)
+            guard let group = Group.find(groupName, in: groups) else {
+                Console.error("bibread: no group '\(groupName)'; 'bibread groups \(paths.joined(separator: " "))' lists them")
+                throw ExitStatus.problems
+            }
+            if let reason = group.unavailableReason {
+                Console.error("bibread: group '\(group.name)': \(reason)")
+                throw ExitStatus.problems
+            }
+            entries = group.members(in: loaded.library, context: GroupContext(library: loaded.library)).map { entries[$0] }
+        }
         if query != .all {
             let index = SearchIndex(entries: entries)
             entries = index.search(query).map { entries[$0] }

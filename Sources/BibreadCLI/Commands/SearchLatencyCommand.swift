@@ -47,9 +47,28 @@ struct SearchLatencyCommand: ParsableCommand {
         func percentile(_ fraction: Double) -> Duration {
             latencies[min(latencies.count - 1, Int(Double(latencies.count - 1) * fraction))]
         }
+        // Smart groups: the built-in ones and those in the library, each evaluated over it all.
+        let context = GroupContext(library: loaded.library)
+        let groups = GroupCatalog.groups(of: loaded.library).filter { $0.kind == .smart || $0.kind == .builtin || $0.kind == .static }
+        var groupTimes: [(String, Duration)] = []
+        for group in groups {
+            groupTimes.append((group.name, clock.measure { _ = group.members(in: loaded.library, context: context) }))
+        }
+        let slowest = groupTimes.max { $0.1 < $1.1 }
+        // Again, as the reader does after each change: costly facts (files on disk, dates) are known.
+        var againTimes: [(String, Duration)] = []
+        for group in groups {
+            againTimes.append((group.name, clock.measure { _ = group.members(in: loaded.library, context: context) }))
+        }
+        let again = againTimes.reduce(Duration.zero) { $0 + $1.1 }
+        let slowestAgain = againTimes.max { $0.1 < $1.1 }
         let final = try query.map { "\(index.count(try Query(parsing: $0))) for \($0)" }.joined(separator: "; ")
         print("references: \(index.entries.count); index built in \(milliseconds(build))")
         print("keystrokes: \(keystrokes); p50 \(milliseconds(percentile(0.5))), p95 \(milliseconds(percentile(0.95))), p99 \(milliseconds(percentile(0.99))), max \(milliseconds(latencies.last ?? .zero))")
         print("matches: \(final)")
+        if let slowest {
+            let total = groupTimes.reduce(Duration.zero) { $0 + $1.1 }
+            print("groups: \(groupTimes.count) smart, static and built-in evaluated in \(milliseconds(total)) (slowest \(slowest.0) \(milliseconds(slowest.1))); again in \(milliseconds(again)) (slowest \(slowestAgain?.0 ?? "") \(milliseconds(slowestAgain?.1 ?? .zero)))")
+        }
     }
 }

@@ -1,0 +1,277 @@
+import Foundation
+
+/// A group of references, as BibDesk, JabRef or bibread itself define them.
+public struct Group: Sendable {
+    /// Where a group comes from (the `kind` of `bibread groups --json`).
+    public enum Kind: String, Sendable {
+        case builtin, `static`, smart, jabref, field, url, script
+    }
+
+    /// How membership is decided.
+    enum Rule: Sendable {
+        case all
+        case keys([String])
+        case smart([SmartCondition], matchAll: Bool)
+        case predicate(@Sendable (Entry, Int, GroupContext) -> Bool)
+        case fieldValue(field: String, value: String)
+        case unavailable(String)
+    }
+
+    public let name: String
+    public let kind: Kind
+    public var children: [Group]
+    let rule: Rule
+
+    /// Why the group cannot be shown here (BibDesk URL and script groups), if so.
+    public var unavailableReason: String? {
+        if case .unavailable(let reason) = rule { return reason }
+        return nil
+    }
+
+    init(name: String, kind: Kind, rule: Rule, children: [Group] = []) {
+        self.name = name
+        self.kind = kind
+        self.rule = rule
+        self.children = children
+    }
+
+    /// The positions in `library.entries` of this group's members.
+    public func members(in library: Library, context: GroupContext) -> [Int] {
+        switch rule {
+        case .all:
+            return Array(library.entries.indices)
+        case .keys(let keys):
+            var positions = Set<Int>()
+            for key in keys {
+                for (index, entry) in library.entries.enumerated() where entry.key == key { positions.insert(index) }
+            }
+            return positions.sorted()
+        case .smart(let conditions, let matchAll):
+            let matchers = conditions.map { $0.matcher(context: context) }
+            return library.entries.indices.filter { index in
+                let entry = library.entries[index]
+                if matchers.isEmpty { return true }
+                return matchAll ? matchers.allSatisfy { $0(entry, index) } : matchers.contains { $0(entry, index) }
+            }
+        case .predicate(let test):
+            return library.entries.indices.filter { test(library.entries[$0], $0, context) }
+        case .fieldValue(let field, let value):
+            return library.entries.indices.filter { GroupCatalog.values(of: library.entries[$0], field: field).contains(value) }
+        case .unavailable:
+            return []
+        }
+    }
+
+    /// The group at a path of names (`Parent/Child`), searched depth-first.
+    public static func find(_ path: String, in groups: [Group]) -> Group? {
+        let parts = path.split(separator: "/", maxSplits: 1).map(String.init)
+        guard let first = parts.first else { return nil }
+        for group in groups where group.name == first || group.name.caseInsensitiveCompare(first) == .orderedSame {
+            if parts.count == 1 { return group }
+            if let found = find(parts[1], in: group.children) { return found }
+        }
+        // A unique name deeper in the tree works without its parents.
+        if parts.count == 1 {
+            for group in groups {
+                if let found = find(path, in: group.children) { return found }
+            }
+        }
+        return nil
+    }
+}
+
+/// What group evaluation needs besides the entries: the time (injectable for tests) and which
+/// fields hold booleans.
+public struct GroupContext: Sendable {
+    public let now: Date
+    public let calendar: Calendar
+    private let booleanFields: Set<String>
+    private let facts = FactCache()
+
+    /// A context for `library` at `now`, in `timeZone`.
+    public init(library: Library, now: Date = Date(), timeZone: TimeZone = .current) {
+        self.now = now
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        self.calendar = calendar
+        booleanFields = GroupContext.booleanFields(in: library)
+    }
+
+    func isBoolean(_ field: String) -> Bool { booleanFields.contains(field) }
+
+    /// Whether a reference has a PDF on this machine; worked out once per reference (it looks at
+    /// the disk), then remembered for every later evaluation with this context.
+    func hasLocalPDF(_ entry: Entry, at position: Int) -> Bool {
+        facts.remember("pdf", position) { entry.links.files.contains { $0.isPDF && $0.exists } ? 1 : 0 } == 1
+    }
+
+    /// Whether the reference's `Read` flag is set, looked up once per reference.
+    func isRead(_ entry: Entry, at position: Int) -> Bool {
+        facts.remember("read", position) { SmartCondition.isTrue(entry.value(named: "read") ?? "") ? 1 : 0 } == 1
+    }
+
+    /// A BibDesk date field as seconds since 1970, parsed once per reference.
+    func date(_ field: String, of entry: Entry, at position: Int) -> Date? {
+        let seconds = facts.remember(field, position) {
+            entry.value(named: field).flatMap(BibDeskDate.parse)?.timeIntervalSince1970 ?? .nan
+        }
+        return seconds.isNaN ? nil : Date(timeIntervalSince1970: seconds)
+    }
+
+    /// `read`, and every field whose values are all yes/no words.
+    private static func booleanFields(in library: Library) -> Set<String> {
+        let vocabulary: Set<String> = ["1", "0", "y", "n", "yes", "no", "true", "false", "oui", "non"]
+        var candidates: [String: Bool] = [:]
+        for entry in library.entries {
+            for field in entry.fields where !field.isVerbatim {
+                let name = entry.name(of: field)
+                if candidates[name] == false { continue }
+                let value = entry.rawText(of: field).trimmingCharacters(in: .whitespaces).lowercased()
+                candidates[name] = vocabulary.contains(value)
+            }
+        }
+        return Set(candidates.filter(\.value).keys).union(["read"])
+    }
+}
+
+/// Every group of a library: built-in ones, field groups, and those read from the .bib.
+public enum GroupCatalog {
+    /// The group tree, in the order `bibread groups` shows it.
+    public static func groups(of library: Library) -> [Group] {
+        var groups = builtInGroups()
+        groups += BibDeskGroups.groups(in: library)
+        groups += fieldGroups(of: library)
+        return groups
+    }
+
+    static func builtInGroups() -> [Group] {
+        [
+            Group(name: "All", kind: .builtin, rule: .all),
+            Group(name: "With PDF", kind: .builtin, rule: .predicate { entry, position, context in context.hasLocalPDF(entry, at: position) }),
+            Group(name: "Without PDF", kind: .builtin, rule: .predicate { entry, position, context in !context.hasLocalPDF(entry, at: position) }),
+            Group(name: "Unread", kind: .builtin, rule: .predicate { entry, position, context in !context.isRead(entry, at: position) }),
+            Group(name: "Recently added", kind: .builtin,
+                  rule: .smart([SmartCondition(key: "Date-Added", comparison: 5, value: "30 1")], matchAll: true)),
+        ]
+    }
+
+    /// Browsable groups by author, keyword, year, journal and type: one child per value.
+    static func fieldGroups(of library: Library) -> [Group] {
+        let fields = [("Authors", "author"), ("Keywords", "keywords"), ("Years", "year"), ("Journals", "journal"), ("Types", "type")]
+        return fields.map { title, field in
+            var counts: [String: Int] = [:]
+            for entry in library.entries {
+                for value in values(of: entry, field: field) { counts[value, default: 0] += 1 }
+            }
+            let children = counts.keys.sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+                .map { Group(name: $0, kind: .field, rule: .fieldValue(field: field, value: $0)) }
+            return Group(name: title, kind: .field, rule: .predicate { entry, _, _ in !values(of: entry, field: field).isEmpty },
+                         children: children)
+        }
+    }
+
+    /// The values an entry contributes to a field group.
+    static func values(of entry: Entry, field: String) -> [String] {
+        switch field {
+        case "author":
+            return entry.creators.names.map(\.shortName)
+        case "keywords":
+            return (entry.value(named: "keywords") ?? "").split(whereSeparator: { ",;".contains($0) })
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        case "year":
+            return entry.year.map { [$0] } ?? []
+        case "journal":
+            return (entry.value(named: "journal") ?? entry.value(named: "journaltitle")).map { [$0] } ?? []
+        default:
+            return entry.value(named: field).map { [$0] } ?? []
+        }
+    }
+}
+
+/// BibDesk's groups, kept in `@comment{BibDesk Static Groups{<plist>}}` and its siblings.
+enum BibDeskGroups {
+    static func groups(in library: Library) -> [Group] {
+        var groups: [Group] = []
+        for file in library.files {
+            for comment in file.comments {
+                let text = comment.text
+                for (prefix, kind) in [("BibDesk Static Groups{", Group.Kind.static), ("BibDesk Smart Groups{", .smart),
+                                       ("BibDesk URL Groups{", .url), ("BibDesk Script Groups{", .script)]
+                    where text.hasPrefix(prefix) {
+                    let plist = String(text.dropFirst(prefix.count).dropLast())
+                    groups += parse(plist, kind: kind)
+                }
+            }
+        }
+        return groups
+    }
+
+    static func parse(_ plist: String, kind: Group.Kind) -> [Group] {
+        guard let data = plist.data(using: .utf8),
+              let array = (try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)) as? [[String: Any]]
+        else { return [] }
+        return array.map { dictionary in
+            let name = unescape(dictionary["group name"] as? String ?? "")
+            switch kind {
+            case .static:
+                let keys = unescape(dictionary["keys"] as? String ?? "").split(separator: ",").map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }
+                return Group(name: name, kind: kind, rule: .keys(keys))
+            case .smart:
+                let conditions = (dictionary["conditions"] as? [[String: Any]] ?? []).map { condition in
+                    SmartCondition(key: unescape(condition["key"] as? String ?? ""),
+                                   comparison: integer(condition["comparison"]),
+                                   value: unescape(condition["value"] as? String ?? ""))
+                }
+                return Group(name: name, kind: kind, rule: .smart(conditions, matchAll: integer(dictionary["conjunction"]) == 0))
+            case .url:
+                return Group(name: name, kind: kind, rule: .unavailable("BibDesk URL groups fetch a remote .bib; not available here"))
+            default:
+                return Group(name: name, kind: kind, rule: .unavailable("BibDesk script groups run AppleScript; not available here"))
+            }
+        }
+    }
+
+    private static func integer(_ value: Any?) -> Int {
+        if let number = value as? Int { return number }
+        if let number = value as? NSNumber { return number.intValue }
+        if let text = value as? String { return Int(text) ?? 0 }
+        return 0
+    }
+
+    /// BibDesk writes `%7B %7D %3C %3E %40 %25` for `{ } < > @ %` in names and values.
+    static func unescape(_ text: String) -> String {
+        guard text.contains("%") else { return text }
+        var result = text
+        for (code, character) in [("%7B", "{"), ("%7D", "}"), ("%3C", "<"), ("%3E", ">"), ("%40", "@"), ("%25", "%")] {
+            result = result.replacingOccurrences(of: code, with: character, options: .caseInsensitive)
+        }
+        return result
+    }
+}
+
+/// Facts about references that cost something to work out, remembered per context: by a name
+/// and the reference's position in the library (a context serves one library).
+final class FactCache: @unchecked Sendable {
+    private var values: [String: [Double]] = [:]
+    private let lock = NSLock()
+
+    func remember(_ name: String, _ position: Int, compute: () -> Double) -> Double {
+        lock.lock()
+        if let known = values[name], position < known.count, !known[position].isInfinite {
+            lock.unlock()
+            return known[position]
+        }
+        lock.unlock()
+        let value = compute()
+        lock.lock()
+        let count = values[name, default: []].count
+        if count <= position {
+            values[name, default: []] += [Double](repeating: .infinity, count: max(position + 1 - count, count))
+        }
+        values[name, default: []][position] = value
+        lock.unlock()
+        return value
+    }
+}

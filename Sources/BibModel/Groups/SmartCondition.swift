@@ -1,0 +1,223 @@
+import Foundation
+
+/// One condition of a BibDesk smart group: `key comparison value`, whose meaning depends on the
+/// kind of field (text, date, linked files, boolean), as BibDesk defines it.
+public struct SmartCondition: Sendable, Equatable {
+    public let key: String
+    public let comparison: Int
+    public let value: String
+
+    public init(key: String, comparison: Int, value: String) {
+        self.key = key
+        self.comparison = comparison
+        self.value = value
+    }
+
+    /// The fields BibDesk treats as dates.
+    static let dateFields: Set<String> = ["date-added", "date-modified"]
+
+    /// A test for entries, with whatever can be worked out once (date spans) worked out.
+    func matcher(context: GroupContext) -> (Entry, Int) -> Bool {
+        let field = key.lowercased()
+        if field.isEmpty { return { _, _ in true } }
+        if SmartCondition.dateFields.contains(field) {
+            guard let span = dateSpan(context: context) else { return { _, _ in false } }
+            return { entry, position in
+                guard let date = context.date(field, of: entry, at: position) else { return false }
+                return span.contains(date)
+            }
+        }
+        return { entry, _ in self.matches(entry, context: context) }
+    }
+
+    /// True when `entry` meets the condition (not a date condition: see `matcher`).
+    func matches(_ entry: Entry, context: GroupContext) -> Bool {
+        let field = key.lowercased()
+        if field.isEmpty { return true }
+        if SmartCondition.dateFields.contains(field) {
+            let date = entry.value(named: field).flatMap(BibDeskDate.parse)
+            return date.map { dateSpan(context: context)?.contains($0) ?? false } ?? false
+        }
+        switch field {
+        case "local file": return matchesLinked(entry.links.files.map(\.path))
+        case "remote url": return matchesLinked(entry.links.urls)
+        default: break
+        }
+        let text = fieldText(entry, field)
+        if context.isBoolean(field) {
+            return matchesBoolean(text)
+        }
+        return matchesText(text, isPerson: field == "author" || field == "editor")
+    }
+
+    private func fieldText(_ entry: Entry, _ field: String) -> String {
+        switch field {
+        case "cite key": return entry.key
+        case "bibtex type": return entry.type
+        case "any field":
+            return ([entry.key] + entry.fields.map { entry.decodedText(of: $0) }).joined(separator: "\n")
+        default: return entry.value(named: field) ?? ""
+        }
+    }
+
+    // MARK: - Text
+
+    private func matchesText(_ text: String, isPerson: Bool) -> Bool {
+        let haystack = text.lowercased()
+        let needle = value.lowercased()
+        switch comparison {
+        case 0, 1:
+            let parts = isPerson
+                ? NameList(raw: text).names.map { $0.fullName.lowercased() } + NameList(raw: text).names.map { $0.shortName.lowercased() }
+                : haystack.split(whereSeparator: { ",:;".contains($0) }).map { $0.trimmingCharacters(in: .whitespaces) }
+            let found = parts.contains(needle)
+            return comparison == 0 ? found : !found
+        case 2: return haystack.contains(needle)
+        case 3: return !haystack.contains(needle)
+        case 4: return haystack == needle
+        case 5: return haystack != needle
+        case 6: return haystack.hasPrefix(needle)
+        case 7: return haystack.hasSuffix(needle)
+        case 8, 9:
+            let ordered: Bool
+            if let left = Double(haystack.trimmingCharacters(in: .whitespaces)), let right = Double(needle) {
+                ordered = comparison == 8 ? left < right : left > right
+            } else {
+                if haystack.isEmpty { return false }
+                ordered = comparison == 8 ? haystack < needle : haystack > needle
+            }
+            return ordered
+        default: return false
+        }
+    }
+
+    // MARK: - Boolean (`Read`, `Sync`, any yes/no field) and Rating
+
+    /// True for `1`, `y`, `yes`, `true`, `oui` in any case.
+    static func isTrue(_ text: String) -> Bool {
+        ["1", "y", "yes", "true", "oui"].contains(text.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+
+    private func matchesBoolean(_ text: String) -> Bool {
+        let fieldValue = SmartCondition.isTrue(text)
+        let wanted = SmartCondition.isTrue(value)
+        switch comparison {
+        case 5, 1, 3: return fieldValue != wanted
+        default: return fieldValue == wanted
+        }
+    }
+
+    // MARK: - Linked files and URLs
+
+    private func matchesLinked(_ links: [String]) -> Bool {
+        let needle = value.lowercased()
+        let count = Int(value) ?? 0
+        switch comparison {
+        case 0: return links.count == count
+        case 1: return links.count != count
+        case 2: return links.count > count
+        case 3: return links.count < count
+        case 4: return links.contains { $0.lowercased().contains(needle) }
+        case 5: return !links.contains { $0.lowercased().contains(needle) }
+        case 6: return links.contains { $0.lowercased().hasPrefix(needle) }
+        case 7: return links.contains { $0.lowercased().hasSuffix(needle) }
+        default: return false
+        }
+    }
+
+    // MARK: - Dates
+
+    /// The time span a date condition accepts, worked out once per evaluation; `inverted` when
+    /// the condition accepts everything outside it (`not in the last N`).
+    struct DateSpan {
+        let start: Date
+        let end: Date
+        let inverted: Bool
+
+        func contains(_ date: Date) -> Bool {
+            (date >= start && date < end) != inverted
+        }
+    }
+
+    func dateSpan(context: GroupContext) -> DateSpan? {
+        let calendar = context.calendar
+        let now = context.now
+        let numbers = value.split(separator: " ").compactMap { Int($0) }
+        func unit(_ code: Int) -> Calendar.Component {
+            switch code {
+            case 2: return .weekOfYear
+            case 3: return .month
+            case 4: return .year
+            default: return .day
+            }
+        }
+        /// The start of the period `back` periods before the one holding now.
+        func periodStart(_ component: Calendar.Component, back: Int) -> Date {
+            let current = calendar.dateInterval(of: component, for: now)?.start ?? now
+            return calendar.date(byAdding: component, value: -back, to: current) ?? current
+        }
+        func periods(_ component: Calendar.Component, from older: Int, to newer: Int) -> DateSpan {
+            DateSpan(start: periodStart(component, back: older), end: periodStart(component, back: newer - 1), inverted: false)
+        }
+        let future = Date.distantFuture
+        switch comparison {
+        case 0: return periods(.day, from: 0, to: 0)
+        case 1: return periods(.day, from: 1, to: 1)
+        case 2: return periods(.weekOfYear, from: 0, to: 0)
+        case 3: return periods(.weekOfYear, from: 1, to: 1)
+        case 4:
+            guard numbers.count >= 2 else { return nil }
+            return periods(unit(numbers[1]), from: numbers[0], to: numbers[0])
+        case 5, 6:
+            guard numbers.count >= 2 else { return nil }
+            return DateSpan(start: periodStart(unit(numbers[1]), back: max(0, numbers[0] - 1)), end: future,
+                            inverted: comparison == 6)
+        case 7:
+            guard numbers.count >= 3 else { return nil }
+            return periods(unit(numbers[2]), from: max(numbers[0], numbers[1]), to: min(numbers[0], numbers[1]))
+        case 8, 9, 10:
+            guard let day = BibDeskDate.parse(value), let interval = calendar.dateInterval(of: .day, for: day) else { return nil }
+            switch comparison {
+            case 8: return DateSpan(start: interval.start, end: interval.end, inverted: false)
+            case 9: return DateSpan(start: interval.end, end: future, inverted: false)
+            default: return DateSpan(start: Date.distantPast, end: interval.start, inverted: false)
+            }
+        case 11:
+            let bounds = value.components(separatedBy: " to ").compactMap(BibDeskDate.parse)
+            guard bounds.count == 2, let first = calendar.dateInterval(of: .day, for: bounds[0]),
+                  let last = calendar.dateInterval(of: .day, for: bounds[1]) else { return nil }
+            return DateSpan(start: first.start, end: last.end, inverted: false)
+        default:
+            return nil
+        }
+    }
+}
+
+/// Dates as BibDesk writes them: `2023-09-14 20:09:08 +0200` (the time and zone may be missing).
+enum BibDeskDate {
+    static func parse(_ text: String) -> Date? {
+        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: " ")
+        guard let day = parts.first else { return nil }
+        let ymd = day.split(separator: "-").compactMap { Int($0) }
+        guard ymd.count == 3 else { return nil }
+        var hms = [0, 0, 0]
+        if parts.count > 1 {
+            let time = parts[1].split(separator: ":").compactMap { Int($0) }
+            for (index, value) in time.prefix(3).enumerated() { hms[index] = value }
+        }
+        var offset = 0
+        if parts.count > 2, let zone = Int(parts[2]) {
+            offset = (zone / 100) * 3600 + (zone % 100) * 60
+        }
+        // Days from the civil date (proleptic Gregorian), then seconds.
+        let (year, month, dayOfMonth) = (ymd[0], ymd[1], ymd[2])
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + dayOfMonth - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        let seconds = days * 86_400 + hms[0] * 3600 + hms[1] * 60 + hms[2] - offset
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+}

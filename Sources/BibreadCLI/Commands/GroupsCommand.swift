@@ -1,0 +1,71 @@
+import ArgumentParser
+import BibModel
+import Reader
+
+/// `bibread groups`: the group tree with member counts.
+struct GroupsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "groups",
+        abstract: "Show the group tree with member counts.",
+        discussion: """
+        Built-in groups (All, With PDF, Without PDF, Unread, Recently added), the groups BibDesk \
+        keeps in the .bib (static and smart; URL and script groups are listed but cannot run \
+        here), and browsable groups by author, keyword, year, journal and type. \
+        'bibread list LIB --group NAME' lists a group's members (nested groups as Parent/Child).
+        """)
+
+    @OptionGroup var library: LibraryOptions
+
+    @Flag(help: "Print the tree as JSON: name, kind, count, children.")
+    var json = false
+
+    func validate() throws {
+        if library.libraries.isEmpty { throw ValidationError("name at least one .bib file") }
+    }
+
+    func run() throws {
+        let loaded = library.load()
+        let context = GroupContext(library: loaded.library)
+        let groups = GroupCatalog.groups(of: loaded.library)
+        if json {
+            var writer = JSONWriter()
+            defer { writer.deallocate() }
+            writer.beginArray()
+            for group in groups { Self.write(group, in: loaded.library, context: context, to: &writer) }
+            writer.endArray()
+            writer.newline()
+            Console.write(writer.bytes)
+        } else {
+            var lines: [String] = []
+            for group in groups { Self.render(group, depth: 0, in: loaded.library, context: context, into: &lines) }
+            Console.print(lines.joined(separator: "\n"))
+        }
+        try loaded.exitIfSomeFilesFailed()
+    }
+
+    private static func render(_ group: Group, depth: Int, in library: Library, context: GroupContext, into lines: inout [String]) {
+        let indent = String(repeating: "  ", count: depth)
+        let label = indent + group.name + (group.kind == .static || group.kind == .smart || group.kind == .url || group.kind == .script
+            ? "  (\(group.kind.rawValue))" : "")
+        let count = group.unavailableReason == nil ? String(group.members(in: library, context: context).count) : "—"
+        lines.append(DisplayWidth.pad(label, to: 48) + " " + String(repeating: " ", count: max(0, 7 - count.count)) + count
+            + (group.unavailableReason.map { "  \($0)" } ?? ""))
+        for child in group.children { render(child, depth: depth + 1, in: library, context: context, into: &lines) }
+    }
+
+    private static func write(_ group: Group, in library: Library, context: GroupContext, to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("name"); json.string(group.name)
+        json.key("kind"); json.string(group.kind.rawValue)
+        json.key("count"); json.integer(group.members(in: library, context: context).count)
+        if let reason = group.unavailableReason {
+            json.key("available"); json.bool(false)
+            json.key("reason"); json.string(reason)
+        }
+        json.key("children")
+        json.beginArray()
+        for child in group.children { write(child, in: library, context: context, to: &json) }
+        json.endArray()
+        json.endObject()
+    }
+}
