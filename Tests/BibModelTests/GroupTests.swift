@@ -132,3 +132,91 @@ struct BibDeskGroupTests {
         #expect(remote.unavailableReason != nil)
     }
 }
+
+/// JabRef groups from `jabref-meta` comments, both formats, every group type and context.
+@Suite("JabRef groups")
+struct JabRefGroupTests {
+    static let references = """
+    @article{a, author = {Donald Knuth}, title = {Fonts}, keywords = {typesetting, fonts}, groups = {Reading, Other}}
+    @article{b, author = {Kurt Gödel}, title = {Logic}, keywords = {logic, Fonts-Extra}, groups = {Other}}
+    @book{c, author = {Ann Smith and Knuth, Donald}, title = {Type}, keywords = {typesetting}}
+
+    """
+
+    private func members(_ grouping: String, _ path: String) throws -> [String] {
+        let library = Fixtures.library(Self.references + grouping)
+        let group = try #require(Group.find(path, in: GroupCatalog.groups(of: library)), "no group \(path)")
+        return group.members(in: library, context: GroupContext(library: library)).map { library.entries[$0].key }
+    }
+
+    static let grouping = """
+    @Comment{jabref-meta: grouping:
+    0 AllEntriesGroup:;
+    1 StaticGroup:Reading\\;0\\;1\\;0x8a8a8aff\\;\\;\\;;
+    2 KeywordGroup:Typeset\\;1\\;keywords\\;typesetting\\;0\\;0\\;1\\;\\;\\;\\;;
+    1 KeywordGroup:Fonts word\\;0\\;keywords\\;fonts\\;0\\;0\\;1\\;\\;\\;\\;;
+    1 KeywordGroup:Fonts exact case\\;0\\;keywords\\;Fonts\\;1\\;0\\;1\\;\\;\\;\\;;
+    1 KeywordGroup:Regex\\;0\\;title\\;^(Fo|Ty)\\;0\\;1\\;1\\;\\;\\;\\;;
+    1 SearchGroup:Search\\;0\\;author = knuth and not title == Type\\;0\\;0\\;1\\;\\;\\;\\;;
+    1 SearchGroup:Regex search\\;0\\;title =~ "^L.g"\\;0\\;1\\;1\\;\\;\\;\\;;
+    1 StaticGroup:Parent\\;2\\;1\\;\\;\\;\\;;
+    2 StaticGroup:Other\\;0\\;1\\;\\;\\;\\;;
+    1 AutomaticKeywordGroup:By keyword\\;0\\;keywords\\;,\\;>\\;1\\;\\;\\;\\;;
+    1 AutomaticPersonsGroup:By author\\;0\\;author\\;1\\;\\;\\;\\;;
+    1 StaticGroup:Semi\\\\\\;colon\\;0\\;1\\;\\;\\;\\;;
+    }
+    """
+
+    /// (group path, expected members)
+    static let cases: [(String, [String])] = [
+        ("Reading", ["a"]),
+        ("Reading/Typeset", ["a"]),          // intersection with its parent: c has the keyword but is not in Reading
+        ("Fonts word", ["a", "b"]),          // a whole word, any case: `Fonts-Extra` has it too
+        ("Fonts exact case", ["b"]),         // case-sensitive: only `Fonts-Extra` has `Fonts`
+        ("Other", ["a", "b"]),
+        ("Regex", ["a", "c"]),
+        ("Search", ["a"]),
+        ("Regex search", ["b"]),
+        ("Parent", ["a", "b"]),              // union with its child Other
+        ("By keyword/typesetting", ["a", "c"]),
+        ("By author/Knuth", ["a", "c"]),
+    ]
+
+    @Test(arguments: cases)
+    func groupMembers(_ path: String, _ expected: [String]) throws {
+        #expect(try members(Self.grouping, path) == expected)
+    }
+
+    @Test func escapedSemicolonsStayInNames() throws {
+        let library = Fixtures.library(Self.references + Self.grouping)
+        #expect(Group.find("Semi;colon", in: GroupCatalog.groups(of: library)) != nil)
+    }
+
+    @Test func oldGroupstreeWithInlineKeys() throws {
+        let tree = """
+        @comment{jabref-meta: groupstree:
+        0 AllEntriesGroup:;
+        1 ExplicitGroup:Group1\\;2\\;a\\;;
+        2 ExplicitGroup:Group1a\\;2\\;b\\;c\\;;
+        1 ExplicitGroup:Empty\\;0\\;;
+        }
+        """
+        #expect(try members(tree, "Group1") == ["a", "b", "c"])
+        #expect(try members(tree, "Group1/Group1a") == ["b", "c"])
+        #expect(try members(tree, "Empty") == [])
+    }
+
+    @Test func realJabRefFilesFromTheCorpus() throws {
+        let library = Fixtures.library(at: Fixtures.corpus("bib/zotero-bbt/import_Jabref_import_-_groups_lost__1730-3.bib"))
+        let groups = GroupCatalog.groups(of: library)
+        let context = GroupContext(library: library)
+        let group1 = try #require(Group.find("Group1", in: groups))
+        #expect(group1.kind == .jabref)
+        #expect(group1.children.map(\.name) == ["Group1a", "Group1b"])
+        #expect(group1.members(in: library, context: context).map { library.entries[$0].key }.sorted() ==
+                ["Marvin2020", "Venkateshaiah2020", "Xie2020"])
+        let jabref5 = Fixtures.library(at: Fixtures.corpus("bib/zotero-bbt/import_Jabref_import_-_groups_lost__1730-5.bib"))
+        let markings = try #require(Group.find("Markings/jfd1:1", in: GroupCatalog.groups(of: jabref5)))
+        #expect(markings.members(in: jabref5, context: GroupContext(library: jabref5)).count == 1)
+    }
+}

@@ -15,6 +15,16 @@ public struct Group: Sendable {
         case predicate(@Sendable (Entry, Int, GroupContext) -> Bool)
         case fieldValue(field: String, value: String)
         case unavailable(String)
+        /// JabRef: entries whose `groups` field lists the name, or whose key is listed inline.
+        case jabrefStatic(name: String, keys: [String])
+        /// JabRef: a field holds a term (as a word, or matching a regular expression).
+        case jabrefKeyword(field: String, term: String, caseSensitive: Bool, regex: Bool)
+        /// JabRef: a search query.
+        case jabrefSearch(JabRefSearch, caseSensitive: Bool, regex: Bool)
+        /// Members of every rule (a JabRef group that narrows its parent).
+        indirect case intersection([Rule])
+        /// Members of any rule (a JabRef group that gathers its children).
+        indirect case union([Rule])
     }
 
     public let name: String
@@ -37,6 +47,10 @@ public struct Group: Sendable {
 
     /// The positions in `library.entries` of this group's members.
     public func members(in library: Library, context: GroupContext) -> [Int] {
+        Group.positions(rule, in: library, context: context)
+    }
+
+    private static func positions(_ rule: Rule, in library: Library, context: GroupContext) -> [Int] {
         switch rule {
         case .all:
             return Array(library.entries.indices)
@@ -59,6 +73,36 @@ public struct Group: Sendable {
             return library.entries.indices.filter { GroupCatalog.values(of: library.entries[$0], field: field).contains(value) }
         case .unavailable:
             return []
+        case .jabrefStatic(let name, let keys):
+            let inline = Set(keys)
+            return library.entries.indices.filter { index in
+                let entry = library.entries[index]
+                if inline.contains(entry.key) { return true }
+                return (entry.value(named: "groups") ?? "").split(separator: ",")
+                    .contains { $0.trimmingCharacters(in: .whitespaces) == name }
+            }
+        case .jabrefKeyword(let field, let term, let caseSensitive, let regex):
+            let pattern = regex ? term : "(^|[^\\p{L}\\p{N}])" + NSRegularExpression.escapedPattern(for: term) + "($|[^\\p{L}\\p{N}])"
+            guard let expression = try? NSRegularExpression(pattern: pattern, options: caseSensitive ? [] : [.caseInsensitive]) else {
+                return []
+            }
+            return library.entries.indices.filter { index in
+                guard let text = library.entries[index].value(named: field) else { return false }
+                return expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+            }
+        case .jabrefSearch(let query, let caseSensitive, _):
+            return library.entries.indices.filter { query.matches(library.entries[$0], caseSensitive: caseSensitive) }
+        case .intersection(let rules):
+            var result: Set<Int>?
+            for rule in rules {
+                let members = Set(positions(rule, in: library, context: context))
+                result = result.map { $0.intersection(members) } ?? members
+            }
+            return (result ?? []).sorted()
+        case .union(let rules):
+            var result = Set<Int>()
+            for rule in rules { result.formUnion(positions(rule, in: library, context: context)) }
+            return result.sorted()
         }
     }
 
@@ -140,6 +184,7 @@ public enum GroupCatalog {
     public static func groups(of library: Library) -> [Group] {
         var groups = builtInGroups()
         groups += BibDeskGroups.groups(in: library)
+        groups += JabRefGroups.groups(in: library)
         groups += fieldGroups(of: library)
         return groups
     }

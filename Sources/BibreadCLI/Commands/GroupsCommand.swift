@@ -45,7 +45,7 @@ struct GroupsCommand: ParsableCommand {
 
     private static func render(_ group: Group, depth: Int, in library: Library, context: GroupContext, into lines: inout [String]) {
         let indent = String(repeating: "  ", count: depth)
-        let label = indent + group.name + (group.kind == .static || group.kind == .smart || group.kind == .url || group.kind == .script
+        let label = indent + group.name + ([.static, .smart, .jabref, .url, .script].contains(group.kind)
             ? "  (\(group.kind.rawValue))" : "")
         let count = group.unavailableReason == nil ? String(group.members(in: library, context: context).count) : "—"
         lines.append(DisplayWidth.pad(label, to: 48) + " " + String(repeating: " ", count: max(0, 7 - count.count)) + count
