@@ -57,7 +57,8 @@ public struct Group: Sendable {
         case .keys(let keys):
             var positions = Set<Int>()
             for key in keys {
-                for (index, entry) in library.entries.enumerated() where entry.key == key { positions.insert(index) }
+                // BibDesk keys are case-sensitive; the index finds candidates ignoring case.
+                positions.formUnion(library.positions(ofKey: key).filter { library.entries[$0].key == key })
             }
             return positions.sorted()
         case .smart(let conditions, let matchAll):

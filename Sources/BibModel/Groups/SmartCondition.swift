@@ -67,8 +67,9 @@ public struct SmartCondition: Sendable, Equatable {
         let needle = value.lowercased()
         switch comparison {
         case 0, 1:
+            let names = isPerson ? NameList(raw: text).names : []
             let parts = isPerson
-                ? NameList(raw: text).names.map { $0.fullName.lowercased() } + NameList(raw: text).names.map { $0.shortName.lowercased() }
+                ? names.map { $0.fullName.lowercased() } + names.map { $0.shortName.lowercased() }
                 : haystack.split(whereSeparator: { ",:;".contains($0) }).map { $0.trimmingCharacters(in: .whitespaces) }
             let found = parts.contains(needle)
             return comparison == 0 ? found : !found

@@ -83,6 +83,11 @@ public struct Library: Sendable {
         return Library(files: files)
     }
 
+    /// The positions in `entries` of the entries with this cite key (case-insensitive).
+    public func positions(ofKey key: String) -> [Int] {
+        keyIndex.positions(of: key.foldedKey)
+    }
+
     /// All entries with this cite key (case-insensitive), in file order.
     public func entries(withKey key: String) -> [Entry] {
         keyIndex.positions(of: key.foldedKey).map { entries[$0] }
