@@ -87,19 +87,16 @@ struct ListCommand: ParsableCommand {
 /// Plain-text reference lists.
 enum ReferenceTable {
     static func printTabSeparated(_ entries: [Entry]) {
-        var output: [UInt8] = []
-        output.reserveCapacity(entries.count * 160)
-        for entry in entries {
-            let columns = [entry.address, entry.creators.display, entry.year ?? "", entry.title, entry.citation]
-            let line = columns.map { $0.replacingTabs }.joined(separator: "\t")
-            output.append(contentsOf: line.utf8)
-            output.append(0x0A)
-            if output.count > 1 << 20 {
-                Console.write(output)
-                output.removeAll(keepingCapacity: true)
+        ParallelRendering.render(entries, render: { chunk in
+            var output: [UInt8] = []
+            output.reserveCapacity(chunk.count * 160)
+            for entry in chunk {
+                let columns = [entry.address, entry.creators.display, entry.year ?? "", entry.title, entry.citation]
+                output.append(contentsOf: columns.map { $0.replacingTabs }.joined(separator: "\t").utf8)
+                output.append(0x0A)
             }
-        }
-        Console.write(output)
+            return output
+        }, output: Console.write)
     }
 
     static func printAligned(_ entries: [Entry], width: Int) {

@@ -65,53 +65,23 @@ enum ReferenceJSON {
         json.endArray()
     }
 
-    /// Writes many references as a JSON array, one per line, using every core; bytes are handed
-    /// to `output` in order, a batch at a time, so memory stays bounded for huge libraries.
+    /// Writes many references as a JSON array, one per line, using every core.
     static func writeArray(_ entries: [Entry], output: ([UInt8]) -> Void) {
-        let chunkSize = 256
-        let chunkCount = (entries.count + chunkSize - 1) / chunkSize
-        let batch = 32
         output(Array("[\n".utf8))
         var wroteAny = false
-        for batchStart in stride(from: 0, to: chunkCount, by: batch) {
-            let batchEnd = min(chunkCount, batchStart + batch)
-            let results = ChunkResults(count: batchEnd - batchStart)
-            DispatchQueue.concurrentPerform(iterations: batchEnd - batchStart) { offset in
-                let chunk = batchStart + offset
-                var json = JSONWriter(capacity: 256 * 1024)
-                defer { json.deallocate() }
-                for index in (chunk * chunkSize)..<min(entries.count, (chunk + 1) * chunkSize) {
-                    if index > chunk * chunkSize { json.nextTopLevelItem() }
-                    write(entries[index], to: &json)
-                }
-                results.set(offset, json.bytes)
+        ParallelRendering.render(entries, render: { chunk in
+            var json = JSONWriter(capacity: 256 * 1024)
+            defer { json.deallocate() }
+            for index in chunk.indices {
+                if index > chunk.startIndex { json.nextTopLevelItem() }
+                write(chunk[index], to: &json)
             }
-            for bytes in results.all where !bytes.isEmpty {
-                if wroteAny { output(Array(",\n".utf8)) }
-                output(bytes)
-                wroteAny = true
-            }
-        }
+            return json.bytes
+        }, output: { bytes in
+            if wroteAny { output(Array(",\n".utf8)) }
+            output(bytes)
+            wroteAny = true
+        })
         output(Array("\n]\n".utf8))
-    }
-}
-
-/// Results of parallel chunks, one slot each.
-private final class ChunkResults: @unchecked Sendable {
-    private var slots: [[UInt8]]
-    private let lock = NSLock()
-
-    init(count: Int) { slots = Array(repeating: [], count: count) }
-
-    func set(_ index: Int, _ bytes: [UInt8]) {
-        lock.lock()
-        slots[index] = bytes
-        lock.unlock()
-    }
-
-    var all: [[UInt8]] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots
     }
 }
