@@ -150,6 +150,21 @@ public struct GroupContext: Sendable {
         facts.remember("pdf", position) { entry.links.files.contains { $0.isPDF && $0.exists } ? 1 : 0 } == 1
     }
 
+    /// A number worked out once per reference under `name` (NaN stands for "none").
+    func number(_ name: String, of entry: Entry, at position: Int, compute: () -> Double) -> Double {
+        facts.remember(name, position, compute: compute)
+    }
+
+    /// A field's decoded text, worked out once per reference and field.
+    func text(_ field: String, of entry: Entry, at position: Int, compute: () -> String) -> String {
+        facts.rememberText(field, position, compute: compute)
+    }
+
+    /// A field's decoded text in lower case, worked out once per reference and field.
+    func loweredText(_ field: String, of entry: Entry, at position: Int, compute: () -> String) -> String {
+        facts.rememberText("lowered " + field, position) { compute().lowercased() }
+    }
+
     /// Whether the reference's `Read` flag is set, looked up once per reference.
     func isRead(_ entry: Entry, at position: Int) -> Bool {
         facts.remember("read", position) { SmartCondition.isTrue(entry.value(named: "read") ?? "") ? 1 : 0 } == 1
@@ -188,6 +203,20 @@ public enum GroupCatalog {
         groups += JabRefGroups.groups(in: library)
         groups += fieldGroups(of: library)
         return groups
+    }
+
+    /// BibDesk smart groups with one condition of each kind, for the benchmark.
+    public static func smartGroupsForBenchmark() -> [Group] {
+        let conditions: [(String, [SmartCondition], Bool)] = [
+            ("Title contains algorithm", [SmartCondition(key: "Title", comparison: 2, value: "algorithm")], true),
+            ("Year smaller 1990", [SmartCondition(key: "Year", comparison: 8, value: "1990")], true),
+            ("Added in the last 2 years", [SmartCondition(key: "Date-Added", comparison: 5, value: "2 4")], true),
+            ("Read", [SmartCondition(key: "Read", comparison: 4, value: "1")], true),
+            ("Author in group Knuth or keyword TeX", [SmartCondition(key: "Author", comparison: 0, value: "Knuth"),
+                                                      SmartCondition(key: "Keywords", comparison: 2, value: "tex")], false),
+            ("Any field contains dynamic", [SmartCondition(key: "Any Field", comparison: 2, value: "dynamic")], true),
+        ]
+        return conditions.map { Group(name: $0.0, kind: .smart, rule: .smart($0.1, matchAll: $0.2)) }
     }
 
     static func builtInGroups() -> [Group] {
@@ -301,7 +330,26 @@ enum BibDeskGroups {
 /// and the reference's position in the library (a context serves one library).
 final class FactCache: @unchecked Sendable {
     private var values: [String: [Double]] = [:]
+    private var texts: [String: [String?]] = [:]
     private let lock = NSLock()
+
+    func rememberText(_ name: String, _ position: Int, compute: () -> String) -> String {
+        lock.lock()
+        if let column = texts[name], position < column.count, let known = column[position] {
+            lock.unlock()
+            return known
+        }
+        lock.unlock()
+        let value = compute()
+        lock.lock()
+        let count = texts[name, default: []].count
+        if count <= position {
+            texts[name, default: []] += [String?](repeating: nil, count: max(position + 1 - count, count))
+        }
+        texts[name, default: []][position] = value
+        lock.unlock()
+        return value
+    }
 
     func remember(_ name: String, _ position: Int, compute: () -> Double) -> Double {
         lock.lock()

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One condition of a BibDesk smart group: `key comparison value`, whose meaning depends on the
 /// kind of field (text, date, linked files, boolean), as BibDesk defines it.
@@ -27,7 +30,95 @@ public struct SmartCondition: Sendable, Equatable {
                 return span.contains(date)
             }
         }
-        return { entry, _ in self.matches(entry, context: context) }
+        switch field {
+        case "local file", "remote url":
+            return { entry, _ in self.matches(entry, context: context) }
+        default:
+            break
+        }
+        let isPerson = field == "author" || field == "editor"
+        if context.isBoolean(field) {
+            let wanted = SmartCondition.isTrue(value)
+            let negated = [1, 3, 5].contains(comparison)
+            return { entry, position in
+                let isTrue = context.number("yes " + field, of: entry, at: position) {
+                    SmartCondition.isTrue(self.fieldText(entry, field)) ? 1 : 0
+                } == 1
+                return (isTrue == wanted) != negated
+            }
+        }
+        if comparison == 0 || comparison == 1 {
+            // "In group": the field's parts (or people), lower case, each framed by U+0001.
+            let needle = Array("\u{1}\(value.lowercased())\u{1}".utf8)
+            return { entry, position in
+                let parts = context.text("parts " + field, of: entry, at: position) {
+                    let text = self.fieldText(entry, field)
+                    let names = isPerson ? NameList(raw: text).names : []
+                    let parts = isPerson
+                        ? names.map { $0.fullName.lowercased() } + names.map { $0.shortName.lowercased() }
+                        : text.lowercased().split(whereSeparator: { ",:;".contains($0) }).map { $0.trimmingCharacters(in: .whitespaces) }
+                    return "\u{1}" + parts.joined(separator: "\u{1}\u{1}") + "\u{1}"
+                }
+                let found = SmartCondition.contains(Array(parts.utf8), needle)
+                return comparison == 0 ? found : !found
+            }
+        }
+        if comparison == 8 || comparison == 9, let bound = Double(value) {
+            return { entry, position in
+                let number = context.number("number " + field, of: entry, at: position) {
+                    Double(self.fieldText(entry, field).trimmingCharacters(in: .whitespaces)) ?? .nan
+                }
+                if number.isNaN {
+                    return self.matchesText(context.text(field, of: entry, at: position) { self.fieldText(entry, field) }, isPerson: false)
+                }
+                return comparison == 8 ? number < bound : number > bound
+            }
+        }
+        if !isPerson, [2, 3, 4, 5, 6, 7].contains(comparison) {
+            // The common text comparisons, on the cached lower-case value, byte by byte.
+            let needle = Array(value.lowercased().utf8)
+            return { entry, position in
+                let haystack = context.loweredText(field, of: entry, at: position) { self.fieldText(entry, field) }
+                return SmartCondition.compare(Array(haystack.utf8), needle, comparison)
+            }
+        }
+        return { entry, position in
+            self.matchesText(context.text(field, of: entry, at: position) { self.fieldText(entry, field) }, isPerson: isPerson)
+        }
+    }
+
+    /// True when `needle` occurs in `haystack` (memchr for its first byte, then memcmp).
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first else { return true }
+        guard haystack.count >= needle.count else { return false }
+        return haystack.withUnsafeBufferPointer { hay in
+            needle.withUnsafeBufferPointer { pin in
+                guard let base = hay.baseAddress, let pinBase = pin.baseAddress else { return false }
+                var offset = 0
+                let last = hay.count - pin.count
+                while offset <= last, let found = memchr(base + offset, Int32(first), last - offset + 1) {
+                    let position = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                    if memcmp(base + position, pinBase, pin.count) == 0 { return true }
+                    offset = position + 1
+                }
+                return false
+            }
+        }
+    }
+
+    /// Comparisons 2 to 7 (contains, does not contain, equal, not equal, starts with, ends with)
+    /// on lower-case UTF-8 bytes.
+    static func compare(_ haystack: [UInt8], _ needle: [UInt8], _ comparison: Int) -> Bool {
+        switch comparison {
+        case 2, 3:
+            let found = SmartCondition.contains(haystack, needle)
+            return comparison == 2 ? found : !found
+        case 4: return haystack == needle
+        case 5: return haystack != needle
+        case 6: return haystack.starts(with: needle)
+        case 7: return haystack.count >= needle.count && haystack.suffix(needle.count).elementsEqual(needle)
+        default: return false
+        }
     }
 
     /// True when `entry` meets the condition (not a date condition: see `matcher`).
@@ -50,7 +141,7 @@ public struct SmartCondition: Sendable, Equatable {
         return matchesText(text, isPerson: field == "author" || field == "editor")
     }
 
-    private func fieldText(_ entry: Entry, _ field: String) -> String {
+    func fieldText(_ entry: Entry, _ field: String) -> String {
         switch field {
         case "cite key": return entry.key
         case "bibtex type": return entry.type
@@ -62,7 +153,7 @@ public struct SmartCondition: Sendable, Equatable {
 
     // MARK: - Text
 
-    private func matchesText(_ text: String, isPerson: Bool) -> Bool {
+    func matchesText(_ text: String, isPerson: Bool) -> Bool {
         let haystack = text.lowercased()
         let needle = value.lowercased()
         switch comparison {
@@ -99,7 +190,7 @@ public struct SmartCondition: Sendable, Equatable {
         ["1", "y", "yes", "true", "oui"].contains(text.trimmingCharacters(in: .whitespaces).lowercased())
     }
 
-    private func matchesBoolean(_ text: String) -> Bool {
+    func matchesBoolean(_ text: String) -> Bool {
         let fieldValue = SmartCondition.isTrue(text)
         let wanted = SmartCondition.isTrue(value)
         switch comparison {
