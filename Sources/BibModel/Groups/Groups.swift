@@ -131,7 +131,8 @@ public struct GroupContext: Sendable {
     public let now: Date
     public let calendar: Calendar
     private let booleanFields: Set<String>
-    private let facts = FactCache()
+    private let entries: [Entry]
+    private let columns = ColumnCache()
 
     /// A context for `library` at `now`, in `timeZone`.
     public init(library: Library, now: Date = Date(), timeZone: TimeZone = .current) {
@@ -140,42 +141,35 @@ public struct GroupContext: Sendable {
         calendar.timeZone = timeZone
         self.calendar = calendar
         booleanFields = GroupContext.booleanFields(in: library)
+        entries = library.entries
     }
 
     func isBoolean(_ field: String) -> Bool { booleanFields.contains(field) }
 
-    /// Whether a reference has a PDF on this machine; worked out once per reference (it looks at
-    /// the disk), then remembered for every later evaluation with this context.
-    func hasLocalPDF(_ entry: Entry, at position: Int) -> Bool {
-        facts.remember("pdf", position) { entry.links.files.contains { $0.isPDF && $0.exists } ? 1 : 0 } == 1
+    /// A number per reference (in library order), worked out for all of them the first time it
+    /// is asked for under `name` and remembered for every later evaluation with this context.
+    func numbers(_ name: String, compute: (Entry) -> Double) -> [Double] {
+        columns.column(name, entries: entries, compute: compute)
     }
 
-    /// A number worked out once per reference under `name` (NaN stands for "none").
-    func number(_ name: String, of entry: Entry, at position: Int, compute: () -> Double) -> Double {
-        facts.remember(name, position, compute: compute)
+    /// Text per reference, worked out once for all of them (see `numbers`).
+    func texts(_ name: String, compute: (Entry) -> String) -> [String] {
+        columns.column(name, entries: entries, compute: compute)
     }
 
-    /// A field's decoded text, worked out once per reference and field.
-    func text(_ field: String, of entry: Entry, at position: Int, compute: () -> String) -> String {
-        facts.rememberText(field, position, compute: compute)
+    /// UTF-8 bytes per reference, worked out once for all of them (see `numbers`).
+    func bytes(_ name: String, compute: (Entry) -> [UInt8]) -> [[UInt8]] {
+        columns.column(name, entries: entries, compute: compute)
     }
 
-    /// A field's decoded text in lower case, worked out once per reference and field.
-    func loweredText(_ field: String, of entry: Entry, at position: Int, compute: () -> String) -> String {
-        facts.rememberText("lowered " + field, position) { compute().lowercased() }
+    /// Whether each reference has a PDF on this machine (it looks at the disk, once).
+    var localPDFs: [Double] {
+        numbers("pdf") { entry in entry.links.files.contains { $0.isPDF && $0.exists } ? 1 : 0 }
     }
 
-    /// Whether the reference's `Read` flag is set, looked up once per reference.
-    func isRead(_ entry: Entry, at position: Int) -> Bool {
-        facts.remember("read", position) { SmartCondition.isTrue(entry.value(named: "read") ?? "") ? 1 : 0 } == 1
-    }
-
-    /// A BibDesk date field as seconds since 1970, parsed once per reference.
-    func date(_ field: String, of entry: Entry, at position: Int) -> Date? {
-        let seconds = facts.remember(field, position) {
-            entry.value(named: field).flatMap(BibDeskDate.parse)?.timeIntervalSince1970 ?? .nan
-        }
-        return seconds.isNaN ? nil : Date(timeIntervalSince1970: seconds)
+    /// Whether each reference's `Read` flag is set.
+    var readFlags: [Double] {
+        numbers("read") { entry in SmartCondition.isTrue(entry.value(named: "read") ?? "") ? 1 : 0 }
     }
 
     /// `read`, and every field whose values are all yes/no words.
@@ -222,9 +216,9 @@ public enum GroupCatalog {
     static func builtInGroups() -> [Group] {
         [
             Group(name: "All", kind: .builtin, rule: .all),
-            Group(name: "With PDF", kind: .builtin, rule: .predicate { entry, position, context in context.hasLocalPDF(entry, at: position) }),
-            Group(name: "Without PDF", kind: .builtin, rule: .predicate { entry, position, context in !context.hasLocalPDF(entry, at: position) }),
-            Group(name: "Unread", kind: .builtin, rule: .predicate { entry, position, context in !context.isRead(entry, at: position) }),
+            Group(name: "With PDF", kind: .builtin, rule: .predicate { _, position, context in context.localPDFs[position] == 1 }),
+            Group(name: "Without PDF", kind: .builtin, rule: .predicate { _, position, context in context.localPDFs[position] != 1 }),
+            Group(name: "Unread", kind: .builtin, rule: .predicate { _, position, context in context.readFlags[position] != 1 }),
             Group(name: "Recently added", kind: .builtin,
                   rule: .smart([SmartCondition(key: "Date-Added", comparison: 5, value: "30 1")], matchAll: true)),
         ]
@@ -326,46 +320,19 @@ enum BibDeskGroups {
     }
 }
 
-/// Facts about references that cost something to work out, remembered per context: by a name
-/// and the reference's position in the library (a context serves one library).
-final class FactCache: @unchecked Sendable {
-    private var values: [String: [Double]] = [:]
-    private var texts: [String: [String?]] = [:]
+/// Columns of facts about references that cost something to work out (values decoded and
+/// lowered, dates parsed, files checked on disk), computed for the whole library the first time
+/// they are needed and kept for the life of a `GroupContext`.
+final class ColumnCache: @unchecked Sendable {
+    private var columns: [String: Any] = [:]
     private let lock = NSLock()
 
-    func rememberText(_ name: String, _ position: Int, compute: () -> String) -> String {
+    func column<Value>(_ name: String, entries: [Entry], compute: (Entry) -> Value) -> [Value] {
         lock.lock()
-        if let column = texts[name], position < column.count, let known = column[position] {
-            lock.unlock()
-            return known
-        }
-        lock.unlock()
-        let value = compute()
-        lock.lock()
-        let count = texts[name, default: []].count
-        if count <= position {
-            texts[name, default: []] += [String?](repeating: nil, count: max(position + 1 - count, count))
-        }
-        texts[name, default: []][position] = value
-        lock.unlock()
-        return value
-    }
-
-    func remember(_ name: String, _ position: Int, compute: () -> Double) -> Double {
-        lock.lock()
-        if let known = values[name], position < known.count, !known[position].isInfinite {
-            lock.unlock()
-            return known[position]
-        }
-        lock.unlock()
-        let value = compute()
-        lock.lock()
-        let count = values[name, default: []].count
-        if count <= position {
-            values[name, default: []] += [Double](repeating: .infinity, count: max(position + 1 - count, count))
-        }
-        values[name, default: []][position] = value
-        lock.unlock()
-        return value
+        defer { lock.unlock() }
+        if let known = columns[name] as? [Value] { return known }
+        let column = entries.map(compute)
+        columns[name] = column
+        return column
     }
 }

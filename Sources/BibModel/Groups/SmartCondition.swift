@@ -25,9 +25,12 @@ public struct SmartCondition: Sendable, Equatable {
         if field.isEmpty { return { _, _ in true } }
         if SmartCondition.dateFields.contains(field) {
             guard let span = dateSpan(context: context) else { return { _, _ in false } }
-            return { entry, position in
-                guard let date = context.date(field, of: entry, at: position) else { return false }
-                return span.contains(date)
+            let dates = context.numbers("date " + field) { entry in
+                entry.value(named: field).flatMap(BibDeskDate.parse)?.timeIntervalSince1970 ?? .nan
+            }
+            return { _, position in
+                let seconds = dates[position]
+                return !seconds.isNaN && span.contains(Date(timeIntervalSince1970: seconds))
             }
         }
         switch field {
@@ -40,51 +43,43 @@ public struct SmartCondition: Sendable, Equatable {
         if context.isBoolean(field) {
             let wanted = SmartCondition.isTrue(value)
             let negated = [1, 3, 5].contains(comparison)
-            return { entry, position in
-                let isTrue = context.number("yes " + field, of: entry, at: position) {
-                    SmartCondition.isTrue(self.fieldText(entry, field)) ? 1 : 0
-                } == 1
-                return (isTrue == wanted) != negated
-            }
+            let flags = context.numbers("yes " + field) { entry in SmartCondition.isTrue(self.fieldText(entry, field)) ? 1 : 0 }
+            return { _, position in ((flags[position] == 1) == wanted) != negated }
         }
         if comparison == 0 || comparison == 1 {
             // "In group": the field's parts (or people), lower case, each framed by U+0001.
             let needle = Array("\u{1}\(value.lowercased())\u{1}".utf8)
-            return { entry, position in
-                let parts = context.text("parts " + field, of: entry, at: position) {
-                    let text = self.fieldText(entry, field)
-                    let names = isPerson ? NameList(raw: text).names : []
-                    let parts = isPerson
-                        ? names.map { $0.fullName.lowercased() } + names.map { $0.shortName.lowercased() }
-                        : text.lowercased().split(whereSeparator: { ",:;".contains($0) }).map { $0.trimmingCharacters(in: .whitespaces) }
-                    return "\u{1}" + parts.joined(separator: "\u{1}\u{1}") + "\u{1}"
-                }
-                let found = SmartCondition.contains(Array(parts.utf8), needle)
+            let parts = context.bytes("parts " + field) { entry in
+                let text = self.fieldText(entry, field)
+                let names = isPerson ? NameList(raw: text).names : []
+                let parts = isPerson
+                    ? names.map { $0.fullName.lowercased() } + names.map { $0.shortName.lowercased() }
+                    : text.lowercased().split(whereSeparator: { ",:;".contains($0) }).map { $0.trimmingCharacters(in: .whitespaces) }
+                return Array(("\u{1}" + parts.joined(separator: "\u{1}\u{1}") + "\u{1}").utf8)
+            }
+            return { _, position in
+                let found = SmartCondition.contains(parts[position], needle)
                 return comparison == 0 ? found : !found
             }
         }
+        let texts = context.texts(field) { entry in self.fieldText(entry, field) }
         if comparison == 8 || comparison == 9, let bound = Double(value) {
-            return { entry, position in
-                let number = context.number("number " + field, of: entry, at: position) {
-                    Double(self.fieldText(entry, field).trimmingCharacters(in: .whitespaces)) ?? .nan
-                }
-                if number.isNaN {
-                    return self.matchesText(context.text(field, of: entry, at: position) { self.fieldText(entry, field) }, isPerson: false)
-                }
+            let numbers = context.numbers("number " + field) { entry in
+                Double(self.fieldText(entry, field).trimmingCharacters(in: .whitespaces)) ?? .nan
+            }
+            return { _, position in
+                let number = numbers[position]
+                if number.isNaN { return self.matchesText(texts[position], isPerson: false) }
                 return comparison == 8 ? number < bound : number > bound
             }
         }
         if !isPerson, [2, 3, 4, 5, 6, 7].contains(comparison) {
-            // The common text comparisons, on the cached lower-case value, byte by byte.
+            // The common text comparisons, on the lower-case bytes.
             let needle = Array(value.lowercased().utf8)
-            return { entry, position in
-                let haystack = context.loweredText(field, of: entry, at: position) { self.fieldText(entry, field) }
-                return SmartCondition.compare(Array(haystack.utf8), needle, comparison)
-            }
+            let lowered = context.bytes("lowered " + field) { entry in Array(self.fieldText(entry, field).lowercased().utf8) }
+            return { _, position in SmartCondition.compare(lowered[position], needle, comparison) }
         }
-        return { entry, position in
-            self.matchesText(context.text(field, of: entry, at: position) { self.fieldText(entry, field) }, isPerson: isPerson)
-        }
+        return { _, position in self.matchesText(texts[position], isPerson: isPerson) }
     }
 
     /// True when `needle` occurs in `haystack` (memchr for its first byte, then memcmp).
