@@ -206,6 +206,18 @@ struct JabRefGroupTests {
         #expect(try members(tree, "Empty") == [])
     }
 
+    @Test func biberGroupstreeWithUnicodeNames() throws {
+        let library = Fixtures.library(at: Fixtures.corpus("bib/biber/t_tdata_tool.bib"))
+        let courses = try #require(Group.find("Doktorandkurser", in: GroupCatalog.groups(of: library)))
+        #expect(courses.kind == .jabref)
+        #expect(courses.children.map(\.name) == [
+            "Från könsroll till genus", "Historiska och filosofiska perspektiv på psykologi", "Kurs i introduktion",
+            "Fenomenologi, kön och genus", "Quantitative Research Methods", "Multivariate Analysis",
+        ])
+        // No entry of that file has a `course` field: every keyword group is empty, none fails.
+        #expect(courses.members(in: library, context: GroupContext(library: library)).isEmpty)
+    }
+
     @Test func realJabRefFilesFromTheCorpus() throws {
         let library = Fixtures.library(at: Fixtures.corpus("bib/zotero-bbt/import_Jabref_import_-_groups_lost__1730-3.bib"))
         let groups = GroupCatalog.groups(of: library)
