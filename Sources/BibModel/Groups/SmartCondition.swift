@@ -34,8 +34,10 @@ public struct SmartCondition: Sendable, Equatable {
             }
         }
         switch field {
-        case "local file", "remote url":
-            return { entry, _ in self.matches(entry, context: context) }
+        case "local file":
+            return { entry, _ in self.matchesLinked(entry.links.files.map(\.path)) }
+        case "remote url":
+            return { entry, _ in self.matchesLinked(entry.links.urls) }
         default:
             break
         }
@@ -116,26 +118,6 @@ public struct SmartCondition: Sendable, Equatable {
         }
     }
 
-    /// True when `entry` meets the condition (not a date condition: see `matcher`).
-    func matches(_ entry: Entry, context: GroupContext) -> Bool {
-        let field = key.lowercased()
-        if field.isEmpty { return true }
-        if SmartCondition.dateFields.contains(field) {
-            let date = entry.value(named: field).flatMap(BibDeskDate.parse)
-            return date.map { dateSpan(context: context)?.contains($0) ?? false } ?? false
-        }
-        switch field {
-        case "local file": return matchesLinked(entry.links.files.map(\.path))
-        case "remote url": return matchesLinked(entry.links.urls)
-        default: break
-        }
-        let text = fieldText(entry, field)
-        if context.isBoolean(field) {
-            return matchesBoolean(text)
-        }
-        return matchesText(text, isPerson: field == "author" || field == "editor")
-    }
-
     func fieldText(_ entry: Entry, _ field: String) -> String {
         switch field {
         case "cite key": return entry.key
@@ -178,20 +160,11 @@ public struct SmartCondition: Sendable, Equatable {
         }
     }
 
-    // MARK: - Boolean (`Read`, `Sync`, any yes/no field) and Rating
+    // MARK: - Yes/no fields (`Read`, `Sync`, any field whose values are yes or no)
 
     /// True for `1`, `y`, `yes`, `true`, `oui` in any case.
     static func isTrue(_ text: String) -> Bool {
         ["1", "y", "yes", "true", "oui"].contains(text.trimmingCharacters(in: .whitespaces).lowercased())
-    }
-
-    func matchesBoolean(_ text: String) -> Bool {
-        let fieldValue = SmartCondition.isTrue(text)
-        let wanted = SmartCondition.isTrue(value)
-        switch comparison {
-        case 5, 1, 3: return fieldValue != wanted
-        default: return fieldValue == wanted
-        }
     }
 
     // MARK: - Linked files and URLs
