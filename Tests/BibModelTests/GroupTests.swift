@@ -50,6 +50,9 @@ struct BibDeskGroupTests {
         ("Author", 0, "Lamport", ["a"]), ("Author", 0, "Kurt Gödel", ["b"]), ("Author", 0, "Lamp", []),
         ("Cite Key", 4, "b", ["b"]), ("BibTeX Type", 4, "book", ["b"]), ("Any Field", 2, "incompleteness", ["b"]),
         ("Any Field", 2, "tugboat", ["a"]), ("Rating", 9, "3", ["a"]), ("", 2, "anything", ["a", "b", "c", "d"]),
+        // Needles at the start and end of a value, all of it, longer than it, and absent.
+        ("Title", 2, "inco", ["b"]), ("Title", 2, "ness", ["b"]), ("Title", 2, "incompleteness", ["b"]),
+        ("Title", 2, "incompletenessx", []), ("Title", 2, "qz", []), ("Title", 2, "c n", ["c"]),
     ]
 
     @Test(arguments: text)

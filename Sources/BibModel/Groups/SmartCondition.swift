@@ -84,23 +84,43 @@ public struct SmartCondition: Sendable, Equatable {
         return { _, position in self.matchesText(texts[position], isPerson: isPerson) }
     }
 
-    /// True when `needle` occurs in `haystack` (memchr for its first byte, then memcmp).
+    /// True when `needle` occurs in `haystack`: memchr finds the needle's rarest byte (by English
+    /// letter frequency), then memcmp checks the whole needle around it.
     static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard let first = needle.first else { return true }
+        guard !needle.isEmpty else { return true }
         guard haystack.count >= needle.count else { return false }
+        let anchor = rarestIndex(of: needle)
+        let anchorByte = Int32(needle[anchor])
         return haystack.withUnsafeBufferPointer { hay in
             needle.withUnsafeBufferPointer { pin in
                 guard let base = hay.baseAddress, let pinBase = pin.baseAddress else { return false }
-                var offset = 0
-                let last = hay.count - pin.count
-                while offset <= last, let found = memchr(base + offset, Int32(first), last - offset + 1) {
+                // The anchor can only sit where the whole needle still fits around it.
+                var offset = anchor
+                let last = hay.count - pin.count + anchor
+                while offset <= last, let found = memchr(base + offset, anchorByte, last - offset + 1) {
                     let position = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                    if memcmp(base + position, pinBase, pin.count) == 0 { return true }
+                    if memcmp(base + position - anchor, pinBase, pin.count) == 0 { return true }
                     offset = position + 1
                 }
                 return false
             }
         }
+    }
+
+    /// The position of the needle's least common byte (letters ranked by English frequency;
+    /// anything else counts as rare).
+    private static func rarestIndex(of needle: [UInt8]) -> Int {
+        let common = Array("etaoinshrdlcumwfgypbvkjxqz".utf8)
+        var best = 0
+        var bestRank = -1
+        for (index, byte) in needle.enumerated() {
+            let rank = common.firstIndex(of: byte) ?? (byte == 0x20 ? -2 : 100)
+            if rank > bestRank {
+                best = index
+                bestRank = rank
+            }
+        }
+        return best
     }
 
     /// Comparisons 2 to 7 (contains, does not contain, equal, not equal, starts with, ends with)
