@@ -167,15 +167,18 @@ public struct Entry: Sendable {
         }
     }
 
-    /// Calls `body` with the raw UTF-8 bytes of a field's value, without copying them.
-    public func withRawBytes<Result>(of field: Field, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        switch field.storage {
-        case .text, .inherited:
-            var text = texts[Int(field.first)]
-            return text.withUTF8(body)
-        case .span:
-            return source.bytes.withUnsafeBufferPointer { buffer in
-                body(UnsafeBufferPointer(rebasing: buffer[Int(field.first)..<Int(field.first + field.second)]))
+    /// Calls `body` with each field and the raw UTF-8 bytes of its value, in order, opening the
+    /// source buffer once for all of them.
+    public func forEachRawField(_ body: (Field, UnsafeBufferPointer<UInt8>) -> Void) {
+        source.bytes.withUnsafeBufferPointer { buffer in
+            for field in fields {
+                switch field.storage {
+                case .span:
+                    body(field, UnsafeBufferPointer(rebasing: buffer[Int(field.first)..<Int(field.first + field.second)]))
+                case .text, .inherited:
+                    var text = texts[Int(field.first)]
+                    text.withUTF8 { body(field, $0) }
+                }
             }
         }
     }

@@ -48,6 +48,16 @@ struct JSONWriter {
         needsComma[needsComma.count - 1] = false
     }
 
+    /// Writes `"name":` for a key known to need no escaping (a literal of this program).
+    mutating func literalKey(_ name: StaticString) {
+        separate()
+        buffer.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { buffer.append($0) }
+        buffer.append(UInt8(ascii: "\""))
+        buffer.append(UInt8(ascii: ":"))
+        needsComma[needsComma.count - 1] = false
+    }
+
     mutating func string(_ value: String) {
         separate()
         writeString(value)

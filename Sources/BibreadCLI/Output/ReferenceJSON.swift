@@ -7,53 +7,49 @@ enum ReferenceJSON {
     /// Writes one reference as a JSON object.
     static func write(_ entry: Entry, to json: inout JSONWriter) {
         json.beginObject()
-        json.key("key"); json.string(entry.key)
-        json.key("address"); json.string(entry.address)
-        json.key("type"); json.string(entry.type)
+        json.literalKey("key"); json.string(entry.key)
+        json.literalKey("address"); json.string(entry.address)
+        json.literalKey("type"); json.string(entry.type)
         let authors = entry.authors
         let editors = entry.editors
-        json.key("authors"); writeNames(authors, to: &json)
-        json.key("editors"); writeNames(editors, to: &json)
-        json.key("creators"); json.string((authors.isEmpty ? editors : authors).display)
-        json.key("title"); json.string(entry.title)
-        json.key("year"); json.optionalString(entry.year)
-        json.key("citation"); json.string(entry.citation)
-        json.key("fields")
+        json.literalKey("authors"); writeNames(authors, to: &json)
+        json.literalKey("editors"); writeNames(editors, to: &json)
+        json.literalKey("creators"); json.string((authors.isEmpty ? editors : authors).display)
+        json.literalKey("title"); json.string(entry.title)
+        json.literalKey("year"); json.optionalString(entry.year)
+        json.literalKey("citation"); json.string(entry.citation)
+        json.literalKey("fields")
         json.beginObject()
-        for field in entry.fields {
+        entry.forEachRawField { field, bytes in
             json.key(entry.name(of: field))
             if field.isVerbatim {
                 json.string(entry.decodedText(of: field))
-                continue
-            }
-            // Most values need no decoding: copy their bytes straight from the file.
-            entry.withRawBytes(of: field) { bytes in
-                if LaTeX.isPlain(bytes) {
-                    json.string(bytes)
-                } else {
-                    json.string(LaTeX.decode(bytes))
-                }
+            } else if LaTeX.isPlain(bytes) {
+                // Most values need no decoding: copy their bytes straight from the file.
+                json.string(bytes)
+            } else {
+                json.string(LaTeX.decode(bytes))
             }
         }
         json.endObject()
         let links = entry.links
-        json.key("files")
+        json.literalKey("files")
         json.beginArray()
         for file in links.files {
             json.beginObject()
-            json.key("path"); json.string(file.path)
-            json.key("exists"); json.bool(file.exists)
+            json.literalKey("path"); json.string(file.path)
+            json.literalKey("exists"); json.bool(file.exists)
             json.endObject()
         }
         json.endArray()
-        json.key("urls")
+        json.literalKey("urls")
         json.beginArray()
         for url in links.urls { json.string(url) }
         json.endArray()
-        json.key("source")
+        json.literalKey("source")
         json.beginObject()
-        json.key("path"); json.string(entry.source.path)
-        json.key("line"); json.integer(entry.line)
+        json.literalKey("path"); json.string(entry.source.path)
+        json.literalKey("line"); json.integer(entry.line)
         json.endObject()
         json.endObject()
     }
