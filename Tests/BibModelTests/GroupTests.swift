@@ -162,6 +162,7 @@ struct JabRefGroupTests {
     1 KeywordGroup:Regex\\;0\\;title\\;^(Fo|Ty)\\;0\\;1\\;1\\;\\;\\;\\;;
     1 SearchGroup:Search\\;0\\;author = knuth and not title == Type\\;0\\;0\\;1\\;\\;\\;\\;;
     1 SearchGroup:Regex search\\;0\\;title =~ "^L.g"\\;0\\;1\\;1\\;\\;\\;\\;;
+    1 SearchGroup:Regex flag\\;0\\;title = ^lo\\;0\\;1\\;1\\;\\;\\;\\;;
     1 StaticGroup:Parent\\;2\\;1\\;\\;\\;\\;;
     2 StaticGroup:Other\\;0\\;1\\;\\;\\;\\;;
     1 AutomaticKeywordGroup:By keyword\\;0\\;keywords\\;,\\;>\\;1\\;\\;\\;\\;;
@@ -180,6 +181,7 @@ struct JabRefGroupTests {
         ("Regex", ["a", "c"]),
         ("Search", ["a"]),
         ("Regex search", ["b"]),
+        ("Regex flag", ["b"]),               // with the regex flag `=` takes a regular expression
         ("Parent", ["a", "b"]),              // union with its child Other
         ("By keyword/typesetting", ["a", "c"]),
         ("By author/Knuth", ["a", "c"]),

@@ -12,8 +12,12 @@ public struct Group: Sendable {
         case all
         case keys([String])
         case smart([SmartCondition], matchAll: Bool)
-        case predicate(@Sendable (Entry, Int, GroupContext) -> Bool)
-        case fieldValue(field: String, value: String)
+        /// A test made once per evaluation (so it can fetch cached columns once), then run on
+        /// each reference with its position.
+        case matcher(@Sendable (GroupContext) -> (Entry, Int) -> Bool)
+        /// References for which `extract` gives `value`, found through an index of all values
+        /// built once per context under `index` (field groups, JabRef automatic groups).
+        case value(String, index: String, extract: @Sendable (Entry) -> [String])
         case unavailable(String)
         /// JabRef: entries whose `groups` field lists the name, or whose key is listed inline.
         case jabrefStatic(name: String, keys: [String])
@@ -68,10 +72,11 @@ public struct Group: Sendable {
                 if matchers.isEmpty { return true }
                 return matchAll ? matchers.allSatisfy { $0(entry, index) } : matchers.contains { $0(entry, index) }
             }
-        case .predicate(let test):
-            return library.entries.indices.filter { test(library.entries[$0], $0, context) }
-        case .fieldValue(let field, let value):
-            return library.entries.indices.filter { GroupCatalog.values(of: library.entries[$0], field: field).contains(value) }
+        case .matcher(let make):
+            let test = make(context)
+            return library.entries.indices.filter { test(library.entries[$0], $0) }
+        case .value(let value, let index, let extract):
+            return context.valueIndex(index, extract: extract)[value] ?? []
         case .unavailable:
             return []
         case .jabrefStatic(let name, let keys):
@@ -91,8 +96,8 @@ public struct Group: Sendable {
                 guard let text = library.entries[index].value(named: field) else { return false }
                 return expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
             }
-        case .jabrefSearch(let query, let caseSensitive, _):
-            return library.entries.indices.filter { query.matches(library.entries[$0], caseSensitive: caseSensitive) }
+        case .jabrefSearch(let query, let caseSensitive, let regex):
+            return library.entries.indices.filter { query.matches(library.entries[$0], caseSensitive: caseSensitive, regex: regex) }
         case .intersection(let rules):
             var result: Set<Int>?
             for rule in rules {
@@ -115,7 +120,7 @@ public struct Group: Sendable {
             if parts.count == 1 { return group }
             if let found = find(parts[1], in: group.children) { return found }
         }
-        // A unique name deeper in the tree works without its parents.
+        // A name deeper in the tree works without its parents (the first such group).
         if parts.count == 1 {
             for group in groups {
                 if let found = find(path, in: group.children) { return found }
@@ -160,6 +165,17 @@ public struct GroupContext: Sendable {
     /// UTF-8 bytes per reference, worked out once for all of them (see `numbers`).
     func bytes(_ name: String, compute: (Entry) -> [UInt8]) -> [[UInt8]] {
         columns.column(name, entries: entries, compute: compute)
+    }
+
+    /// For each value `extract` gives, the positions of the references that have it (built once).
+    func valueIndex(_ name: String, extract: (Entry) -> [String]) -> [String: [Int]] {
+        columns.remember("index " + name) {
+            var index: [String: [Int]] = [:]
+            for (position, entry) in entries.enumerated() {
+                for value in Set(extract(entry)) { index[value, default: []].append(position) }
+            }
+            return index
+        }
     }
 
     /// Whether each reference has a PDF on this machine (it looks at the disk, once).
@@ -216,9 +232,18 @@ public enum GroupCatalog {
     static func builtInGroups() -> [Group] {
         [
             Group(name: "All", kind: .builtin, rule: .all),
-            Group(name: "With PDF", kind: .builtin, rule: .predicate { _, position, context in context.localPDFs[position] == 1 }),
-            Group(name: "Without PDF", kind: .builtin, rule: .predicate { _, position, context in context.localPDFs[position] != 1 }),
-            Group(name: "Unread", kind: .builtin, rule: .predicate { _, position, context in context.readFlags[position] != 1 }),
+            Group(name: "With PDF", kind: .builtin, rule: .matcher { context in
+                let flags = context.localPDFs
+                return { _, position in flags[position] == 1 }
+            }),
+            Group(name: "Without PDF", kind: .builtin, rule: .matcher { context in
+                let flags = context.localPDFs
+                return { _, position in flags[position] != 1 }
+            }),
+            Group(name: "Unread", kind: .builtin, rule: .matcher { context in
+                let flags = context.readFlags
+                return { _, position in flags[position] != 1 }
+            }),
             Group(name: "Recently added", kind: .builtin,
                   rule: .smart([SmartCondition(key: "Date-Added", comparison: 5, value: "30 1")], matchAll: true)),
         ]
@@ -232,9 +257,10 @@ public enum GroupCatalog {
             for entry in library.entries {
                 for value in values(of: entry, field: field) { counts[value, default: 0] += 1 }
             }
+            let extract: @Sendable (Entry) -> [String] = { values(of: $0, field: field) }
             let children = counts.keys.sorted { $0.localizedStandardCompare($1) == .orderedAscending }
-                .map { Group(name: $0, kind: .field, rule: .fieldValue(field: field, value: $0)) }
-            return Group(name: title, kind: .field, rule: .predicate { entry, _, _ in !values(of: entry, field: field).isEmpty },
+                .map { Group(name: $0, kind: .field, rule: .value($0, index: "field " + field, extract: extract)) }
+            return Group(name: title, kind: .field, rule: .matcher { _ in { entry, _ in !extract(entry).isEmpty } },
                          children: children)
         }
     }
@@ -328,11 +354,16 @@ final class ColumnCache: @unchecked Sendable {
     private let lock = NSLock()
 
     func column<Value>(_ name: String, entries: [Entry], compute: (Entry) -> Value) -> [Value] {
+        remember(name) { entries.map(compute) }
+    }
+
+    /// Anything worked out once under `name`.
+    func remember<Value>(_ name: String, compute: () -> Value) -> Value {
         lock.lock()
         defer { lock.unlock() }
-        if let known = columns[name] as? [Value] { return known }
-        let column = entries.map(compute)
-        columns[name] = column
-        return column
+        if let known = columns[name] as? Value { return known }
+        let value = compute()
+        columns[name] = value
+        return value
     }
 }

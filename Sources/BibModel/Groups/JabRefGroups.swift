@@ -129,28 +129,19 @@ enum JabRefGroups {
         switch node.type {
         case "AutomaticKeywordGroup":
             let delimiter = node.fields.count > 3 ? node.fields[3] : ","
-            var values = Set<String>()
-            for entry in library.entries {
-                for part in (entry.value(named: fieldName) ?? "").components(separatedBy: delimiter.isEmpty ? "," : delimiter) {
-                    let keyword = part.trimmingCharacters(in: .whitespaces)
-                    if !keyword.isEmpty { values.insert(keyword) }
-                }
+            let extract: @Sendable (Entry) -> [String] = { entry in
+                (entry.value(named: fieldName) ?? "").components(separatedBy: delimiter.isEmpty ? "," : delimiter)
+                    .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             }
+            let values = Set(library.entries.flatMap(extract))
             return values.sorted().map { value in
-                Group(name: value, kind: .jabref, rule: .predicate { entry, _, _ in
-                    (entry.value(named: fieldName) ?? "").components(separatedBy: delimiter.isEmpty ? "," : delimiter)
-                        .contains { $0.trimmingCharacters(in: .whitespaces) == value }
-                })
+                Group(name: value, kind: .jabref, rule: .value(value, index: "jabref keywords \(fieldName) \(delimiter)", extract: extract))
             }
         case "AutomaticPersonsGroup":
-            var values = Set<String>()
-            for entry in library.entries {
-                for name in NameList(raw: entry.raw(fieldName) ?? "").names { values.insert(name.last) }
-            }
+            let extract: @Sendable (Entry) -> [String] = { entry in NameList(raw: entry.raw(fieldName) ?? "").names.map(\.last) }
+            let values = Set(library.entries.flatMap(extract))
             return values.sorted().map { value in
-                Group(name: value, kind: .jabref, rule: .predicate { entry, _, _ in
-                    NameList(raw: entry.raw(fieldName) ?? "").names.contains { $0.last == value }
-                })
+                Group(name: value, kind: .jabref, rule: .value(value, index: "jabref persons \(fieldName)", extract: extract))
             }
         default:
             return []
@@ -248,7 +239,9 @@ indirect enum JabRefSearch: Sendable {
         }
     }
 
-    func matches(_ entry: Entry, caseSensitive: Bool) -> Bool {
+    /// True when the entry matches; with `regex`, plain `field = value` terms are regular
+    /// expressions, as JabRef's search groups with the regex flag treat them.
+    func matches(_ entry: Entry, caseSensitive: Bool, regex: Bool = false) -> Bool {
         func texts(_ field: String?) -> [String] {
             guard let field else { return [entry.key] + entry.fields.map { entry.decodedText(of: $0) } }
             return entry.value(named: field).map { [$0] } ?? []
@@ -256,6 +249,7 @@ indirect enum JabRefSearch: Sendable {
         func fold(_ text: String) -> String { caseSensitive ? text : text.lowercased() }
         switch self {
         case .contains(let field, let value):
+            if regex { return JabRefSearch.matches(field: field, pattern: value).matches(entry, caseSensitive: caseSensitive) }
             return texts(field).contains { fold($0).contains(fold(value)) }
         case .equals(let field, let value):
             return texts(field).contains { fold($0) == fold(value) }
@@ -265,11 +259,13 @@ indirect enum JabRefSearch: Sendable {
             }
             return texts(field).contains { regex.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil }
         case .and(let left, let right):
-            return left.matches(entry, caseSensitive: caseSensitive) && right.matches(entry, caseSensitive: caseSensitive)
+            return left.matches(entry, caseSensitive: caseSensitive, regex: regex)
+                && right.matches(entry, caseSensitive: caseSensitive, regex: regex)
         case .or(let left, let right):
-            return left.matches(entry, caseSensitive: caseSensitive) || right.matches(entry, caseSensitive: caseSensitive)
+            return left.matches(entry, caseSensitive: caseSensitive, regex: regex)
+                || right.matches(entry, caseSensitive: caseSensitive, regex: regex)
         case .not(let inner):
-            return !inner.matches(entry, caseSensitive: caseSensitive)
+            return !inner.matches(entry, caseSensitive: caseSensitive, regex: regex)
         }
     }
 }
