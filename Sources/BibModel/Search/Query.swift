@@ -189,7 +189,7 @@ private struct QueryParser {
             return try term(word, field: field, column: column)
         case .phrase(let phrase, let field):
             index += 1
-            let words = Array(FoldedWords(Folding.fold(LaTeX.decode(phrase))))
+            let words = FoldedWords.of(Folding.fold(LaTeX.decode(phrase)))
             return words.isEmpty ? .all : .phrase(field: field, words)
         case .close, .or:
             throw QueryError(column: column, message: "expected a search term")
@@ -201,7 +201,7 @@ private struct QueryParser {
         if let field, let range = try numericRange(word, column: column + field.count + 1) {
             return .range(field: field, lower: range.lower, upper: range.upper)
         }
-        let words = Array(FoldedWords(Folding.fold(LaTeX.decode(word))))
+        let words = FoldedWords.of(Folding.fold(LaTeX.decode(word)))
         if words.isEmpty { return .all }
         return .words(field: field, words)
     }

@@ -120,7 +120,7 @@ public struct SearchIndex: Sendable {
     private func containsPhrase(_ words: [String], in entry: Entry, field: String?) -> Bool {
         for (name, text) in SearchIndex.searchableTexts(of: entry) {
             if let field, SearchIndex.indexName(name) != SearchIndex.indexName(field) { continue }
-            let fieldWords = Array(FoldedWords(Folding.fold(text)))
+            let fieldWords = FoldedWords.of(Folding.fold(text))
             guard fieldWords.count >= words.count else { continue }
             for start in 0...(fieldWords.count - words.count) {
                 var matched = true
@@ -174,12 +174,15 @@ extension Entry {
 
 /// The words of folded text: runs of letters and digits of any script (so `c++` is `c`,
 /// `o'brien` is `o` and `brien`, and `日本語` is one word). Query and index split the same way.
-public struct FoldedWords: Sequence, IteratorProtocol {
-    private let bytes: [UInt8]
-    private var position = 0
-
-    public init(_ folded: String) {
-        bytes = Array(folded.utf8)
+public enum FoldedWords {
+    /// The words of folded text, as strings.
+    public static func of(_ folded: String) -> [String] {
+        var words: [String] = []
+        var text = folded
+        text.withUTF8 { bytes in
+            forEachWord(in: bytes) { words.append(String(decoding: $0, as: UTF8.self)) }
+        }
+        return words
     }
 
     /// Calls `body` with the bytes of each word of folded UTF-8 text, without copying.
@@ -218,31 +221,6 @@ public struct FoldedWords: Sequence, IteratorProtocol {
         guard length > 1, let scalar = Unicode.Scalar(value) else { return -length }
         let properties = scalar.properties
         return properties.isAlphabetic || properties.numericType != nil || properties.generalCategory == .nonspacingMark ? length : -length
-    }
-
-    public mutating func next() -> String? {
-        let result: String? = bytes.withUnsafeBufferPointer { text in
-            var found: Range<Int>?
-            var position = self.position
-            while position < text.count, found == nil {
-                let length = FoldedWords.wordScalarLength(text, position)
-                if length <= 0 {
-                    position += length == 0 ? 1 : -length
-                    continue
-                }
-                let start = position
-                position += length
-                while position < text.count {
-                    let next = FoldedWords.wordScalarLength(text, position)
-                    if next <= 0 { break }
-                    position += next
-                }
-                found = start..<position
-            }
-            self.position = position
-            return found.map { String(decoding: UnsafeBufferPointer(rebasing: text[$0]), as: UTF8.self) }
-        }
-        return result
     }
 }
 
