@@ -130,12 +130,12 @@ public struct Group: Sendable {
     }
 }
 
-/// What group evaluation needs besides the entries: the time (injectable for tests) and which
-/// fields hold booleans.
+/// What group evaluation needs besides the entries: the time (injectable for tests), and the
+/// facts about references it works out once and keeps (which fields hold yes/no values, decoded
+/// columns, value indexes).
 public struct GroupContext: Sendable {
     public let now: Date
     public let calendar: Calendar
-    private let booleanFields: Set<String>
     private let entries: [Entry]
     private let columns = ColumnCache()
 
@@ -145,11 +145,14 @@ public struct GroupContext: Sendable {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         self.calendar = calendar
-        booleanFields = GroupContext.booleanFields(in: library)
         entries = library.entries
     }
 
-    func isBoolean(_ field: String) -> Bool { booleanFields.contains(field) }
+    /// True for `read` and every field whose values are all yes/no words (worked out once, when
+    /// a smart condition first asks).
+    func isBoolean(_ field: String) -> Bool {
+        columns.remember("boolean fields") { GroupContext.booleanFields(in: entries) }.contains(field)
+    }
 
     /// A number per reference (in library order), worked out for all of them the first time it
     /// is asked for under `name` and remembered for every later evaluation with this context.
@@ -189,10 +192,10 @@ public struct GroupContext: Sendable {
     }
 
     /// `read`, and every field whose values are all yes/no words.
-    private static func booleanFields(in library: Library) -> Set<String> {
+    private static func booleanFields(in entries: [Entry]) -> Set<String> {
         let vocabulary: Set<String> = ["1", "0", "y", "n", "yes", "no", "true", "false", "oui", "non"]
         var candidates: [String: Bool] = [:]
-        for entry in library.entries {
+        for entry in entries {
             for field in entry.fields where !field.isVerbatim {
                 let name = entry.name(of: field)
                 if candidates[name] == false { continue }
