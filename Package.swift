@@ -29,6 +29,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // C shims: one per system library, nothing else in them. ncursesw is linked as usual;
@@ -45,7 +46,10 @@ let package = Package(
         .target(name: "BibModel"),
         .target(name: "PDFText", dependencies: ["CPoppler"]),
         .target(name: "SyncEngine", dependencies: ["CCurl", "BibModel"]),
-        .target(name: "Reader", dependencies: ["CCurses", "BibModel"]),
+        .target(name: "Reader", dependencies: [
+            "CCurses", "BibModel", "PDFText",
+            .product(name: "TOMLKit", package: "TOMLKit"),
+        ]),
         .target(name: "BibreadCLI", dependencies: [
             "BibModel", "Reader", "PDFText", "SyncEngine",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

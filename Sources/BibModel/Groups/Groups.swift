@@ -211,11 +211,13 @@ public struct GroupContext: Sendable {
 public enum GroupCatalog {
     /// The group tree, in the order `bibread groups` shows it.
     public static func groups(of library: Library) -> [Group] {
-        var groups = builtInGroups()
-        groups += BibDeskGroups.groups(in: library)
-        groups += JabRefGroups.groups(in: library)
-        groups += fieldGroups(of: library)
-        return groups
+        savedGroups(of: library) + fieldGroups(of: library)
+    }
+
+    /// The built-in groups and those the .bib files keep (BibDesk, JabRef): cheap to read, so
+    /// a screen can show them at once while `fieldGroups(of:)` reads every reference.
+    public static func savedGroups(of library: Library) -> [Group] {
+        builtInGroups() + BibDeskGroups.groups(in: library) + JabRefGroups.groups(in: library)
     }
 
     /// BibDesk smart groups with one condition of each kind, for the benchmark.
@@ -253,7 +255,7 @@ public enum GroupCatalog {
     }
 
     /// Browsable groups by author, keyword, year, journal and type: one child per value.
-    static func fieldGroups(of library: Library) -> [Group] {
+    public static func fieldGroups(of library: Library) -> [Group] {
         let fields = [("Authors", "author"), ("Keywords", "keywords"), ("Years", "year"), ("Journals", "journal"), ("Types", "type")]
         return fields.map { title, field in
             var counts: [String: Int] = [:]

@@ -183,7 +183,7 @@ public struct SmartCondition: Sendable, Equatable {
     // MARK: - Yes/no fields (`Read`, `Sync`, any field whose values are yes or no)
 
     /// True for `1`, `y`, `yes`, `true`, `oui` in any case.
-    static func isTrue(_ text: String) -> Bool {
+    public static func isTrue(_ text: String) -> Bool {
         ["1", "y", "yes", "true", "oui"].contains(text.trimmingCharacters(in: .whitespaces).lowercased())
     }
 

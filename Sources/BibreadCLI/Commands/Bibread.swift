@@ -1,4 +1,5 @@
 import ArgumentParser
+import Reader
 
 /// The `bibread` command: a terminal reader for BibTeX libraries.
 public struct Bibread: ParsableCommand {
@@ -24,21 +25,26 @@ public enum BibreadVersion {
     public static let string = "0.1.0"
 }
 
-/// `bibread [LIB.bib…]`: open the library. Until the full-screen reader lands, this lists it.
+/// `bibread [LIB.bib…]`: the full-screen reader.
 struct BrowseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "browse",
-        abstract: "Open a library (the default command; lists it until the full-screen reader lands).")
+        abstract: "Open a library in the full-screen reader (the default command).",
+        discussion: """
+        Without files, opens the default library of $XDG_CONFIG_HOME/bibread/config.toml \
+        (library = "~/papers/library.bib"), else the library opened last. Press ? in the reader \
+        for its keys.
+        """)
 
     @OptionGroup var library: LibraryOptions
 
-    func validate() throws {
-        if library.libraries.isEmpty {
-            throw ValidationError("name the .bib files to open, for example: bibread Samples/library.bib")
-        }
-    }
+    @Flag(name: .customLong("exit-after-first-screen"), help: .hidden)
+    var exitAfterFirstScreen = false
 
     func run() throws {
-        try ListCommand.list(paths: library.libraries, json: false)
+        var options = ReaderApp.Options(paths: library.libraries)
+        options.exitAfterFirstScreen = exitAfterFirstScreen
+        let status = ReaderApp.run(options)
+        if status != 0 { throw ExitCode(status) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Reader
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,17 +19,9 @@ enum Console {
 
     /// Writes all of `bytes` to standard output, retrying short writes and EINTR.
     static func write(_ bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { buffer in
+        bytes.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return }
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(STDOUT_FILENO, base + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return  // EPIPE and the like: the reader went away
-                }
-                offset += written
-            }
+            FileDescriptor.writeAll(STDOUT_FILENO, base, count: buffer.count)
         }
     }
 

@@ -1,0 +1,165 @@
+import BibModel
+import Foundation
+
+/// Draws a framed box and returns the rectangle inside the frame.
+enum Box {
+    static func draw(title: String, width: Int, height: Int, into screen: inout ScreenBuffer) -> Rect {
+        let boxWidth = min(screen.width - 2, width)
+        let boxHeight = min(screen.height - 2, height)
+        let x = (screen.width - boxWidth) / 2
+        let y = (screen.height - boxHeight) / 2
+        let style = Style(.overlay)
+        screen.fill(x: x, y: y, width: boxWidth, height: boxHeight, style: style)
+        let horizontal = String(repeating: "─", count: max(0, boxWidth - 2))
+        screen.write("┌" + horizontal + "┐", x: x, y: y, style: Style(.overlay))
+        screen.write("└" + horizontal + "┘", x: x, y: y + boxHeight - 1, style: Style(.overlay))
+        for row in (y + 1)..<max(y + 1, y + boxHeight - 1) {
+            screen.write("│", x: x, y: row, style: style)
+            screen.write("│", x: x + boxWidth - 1, y: row, style: style)
+        }
+        screen.write(" \(DisplayWidth.truncate(title, to: max(0, boxWidth - 6))) ", x: x + 2, y: y, style: Style(.overlay, bold: true))
+        return Rect(x: x + 2, y: y + 1, width: boxWidth - 4, height: boxHeight - 2)
+    }
+}
+
+/// The help screen, generated from the action table and the live key map.
+enum HelpOverlay {
+    static func lines(_ state: AppState) -> [(String, Style)] {
+        var lines: [(String, Style)] = []
+        for scope in ActionScope.allCases {
+            if !lines.isEmpty { lines.append(("", Style(.overlay))) }
+            lines.append((scope.rawValue, Style(.overlay, bold: true)))
+            for definition in ActionTable.definitions where definition.scope == scope {
+                let keys = state.keymap.keys(for: definition.action).map(\.description).joined(separator: " ")
+                lines.append(("  " + DisplayWidth.pad(keys.isEmpty ? "(unbound)" : keys, to: 18) + " " + definition.help, Style(.overlay)))
+            }
+        }
+        lines.append(("", Style(.overlay)))
+        lines.append(("Search bar", Style(.overlay, bold: true)))
+        for (keys, help) in [("Enter", "Keep the filter and return to the list"), ("Esc", "Clear the search"),
+                             ("C-u  C-w", "Clear the line / delete a word"), ("Up Down", "Move in the list while typing")] {
+            lines.append(("  " + DisplayWidth.pad(keys, to: 18) + " " + help, Style(.overlay)))
+        }
+        lines.append(("", Style(.overlay)))
+        lines.append(("Marks", Style(.overlay, bold: true)))
+        lines.append(("  ● has a PDF here   ✓ read   ★ bookmarked", Style(.overlay)))
+        lines.append(("", Style(.overlay)))
+        lines.append(("Search: words match prefixes; field:word (author, title, year, keywords, type, key…);", Style(.overlay)))
+        lines.append(("-word excludes; \"a phrase\"; year:1984..1990; OR between terms.", Style(.overlay)))
+        lines.append(("Keys can be changed in ~/.config/bibread/config.toml under [keys].", Style(.overlay)))
+        return lines
+    }
+
+    static func draw(_ state: AppState, into screen: inout ScreenBuffer) {
+        let content = lines(state)
+        let inner = Box.draw(title: "Help — any other key closes", width: 84, height: content.count + 2, into: &screen)
+        let top = min(state.helpScroll, max(0, content.count - inner.height))
+        for row in 0..<inner.height {
+            guard top + row < content.count else { break }
+            let (text, style) = content[top + row]
+            screen.write(text, x: inner.x, y: inner.y + row, style: style, limit: inner.width)
+        }
+    }
+}
+
+/// Which of several PDFs to open.
+enum ChooserOverlay {
+    static func draw(_ chooser: FileChooser, state: AppState, into screen: inout ScreenBuffer) {
+        let inner = Box.draw(title: "\(chooser.key) has \(chooser.files.count) PDFs — Enter opens, Esc cancels",
+                             width: 90, height: chooser.files.count + 2, into: &screen)
+        for (index, file) in chooser.files.enumerated() where index < inner.height {
+            let name = file.label.map { "\($0): " } ?? ""
+            let text = "\(index + 1). \(name)\(file.path)"
+            let style = index == chooser.selected ? Style(.selection) : Style(.overlay)
+            screen.fill(x: inner.x, y: inner.y + index, width: inner.width, height: 1, style: style)
+            screen.write(DisplayWidth.truncate(text, to: inner.width), x: inner.x, y: inner.y + index, style: style)
+        }
+    }
+}
+
+/// One page of a PDF's text, reflowed to the window.
+enum ReadingView {
+    static func draw(_ view: ReadingState, state: AppState, into screen: inout ScreenBuffer) {
+        let width = screen.width
+        let titleStyle = Style(.title, bold: true)
+        screen.fill(x: 0, y: 0, width: width, height: 1, style: titleStyle)
+        screen.write(DisplayWidth.truncate(view.title, to: width - 2), x: 1, y: 0, style: titleStyle)
+        let rows = screen.height - 3
+        if let error = view.error {
+            screen.write(DisplayWidth.truncate(error, to: width - 2), x: 1, y: 2, style: Style(.error, bold: true))
+        } else if let text = view.pageText {
+            let lines = ReadingText.lines(of: text, width: max(10, width - 2))
+            if lines.isEmpty {
+                screen.write("This page has no text layer (a scan or an image).", x: 1, y: 2, style: Style(.dim))
+            }
+            let top = min(view.scroll, max(0, lines.count - rows))
+            for row in 0..<max(0, rows) where top + row < lines.count {
+                screen.write(lines[top + row], x: 1, y: 1 + row, limit: width - 2)
+            }
+        } else {
+            screen.write("Reading page \(view.page)…", x: 1, y: 2, style: Style(.dim))
+        }
+        let status = Style(.status)
+        screen.fill(x: 0, y: screen.height - 1, width: width, height: 1, style: status)
+        let pages = view.pageCount.map { " / \($0)" } ?? ""
+        var left = "p. \(view.page)\(pages)"
+        if let count = view.pageCount, count > 0 { left += " · \(view.page * 100 / count)%" }
+        left += " · \(view.key)"
+        screen.write(DisplayWidth.truncate(left, to: width - 2), x: 1, y: screen.height - 1, style: status)
+        let hints = "[ ] page  ? help  q back"
+        if DisplayWidth.of(left) + DisplayWidth.of(hints) + 4 < width {
+            screen.write(hints, x: width - DisplayWidth.of(hints) - 1, y: screen.height - 1, style: Style(.statusKey))
+        }
+        if let message = state.message {
+            screen.write(DisplayWidth.truncate(message.text, to: width - 2), x: 1, y: screen.height - 2,
+                         style: Style(message.isError ? .error : .message))
+        }
+    }
+}
+
+/// Page text made readable in a terminal: paragraphs rewrapped to the window, words hyphenated
+/// at line ends joined, ligatures expanded.
+public enum ReadingText {
+    static let ligatures: [Character: String] = [
+        "\u{FB00}": "ff", "\u{FB01}": "fi", "\u{FB02}": "fl", "\u{FB03}": "ffi", "\u{FB04}": "ffl", "\u{FB05}": "st", "\u{FB06}": "st",
+    ]
+
+    /// The page's text as lines at most `width` columns wide.
+    public static func lines(of text: String, width: Int) -> [String] {
+        var output: [String] = []
+        for paragraph in paragraphs(of: text) {
+            if !output.isEmpty { output.append("") }
+            output += DisplayWidth.wrap(paragraph, to: width)
+        }
+        return output
+    }
+
+    /// Paragraphs: blank lines separate them; a line that ends with a hyphen after a letter
+    /// joins the next line without a space.
+    public static func paragraphs(of text: String) -> [String] {
+        var paragraphs: [String] = []
+        var current = ""
+        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = ""
+            for character in rawLine {
+                if let expanded = ligatures[character] { line += expanded } else if character == "\t" || character == "\r" { line += " " } else { line.append(character) }
+            }
+            line = line.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty {
+                if !current.isEmpty { paragraphs.append(current) }
+                current = ""
+                continue
+            }
+            if current.isEmpty {
+                current = line
+            } else if current.hasSuffix("-"), current.dropLast().last?.isLetter == true, line.first?.isLowercase == true {
+                current.removeLast()
+                current += line
+            } else {
+                current += " " + line
+            }
+        }
+        if !current.isEmpty { paragraphs.append(current) }
+        return paragraphs
+    }
+}

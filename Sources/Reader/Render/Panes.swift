@@ -1,0 +1,287 @@
+import BibModel
+import Foundation
+
+/// The group tree with member counts.
+enum GroupsPane {
+    static func draw(_ state: AppState, in rect: Rect, into screen: inout ScreenBuffer) {
+        let focused = state.focus == .groups && !state.searchFocused
+        AppState.drawTitle("Groups", focused: focused, in: rect, into: &screen)
+        let rows = rect.height - 1
+        guard rows > 0 else { return }
+        for offset in 0..<rows {
+            let index = state.groupCursor.top + offset
+            guard index < state.groupRows.count else { break }
+            let row = state.groupRows[index]
+            let y = rect.y + 1 + offset
+            let isActive = row.path == state.activeGroup
+            var style = Style(row.unavailableReason == nil ? .normal : .dim, bold: isActive)
+            let count: String
+            if row.unavailableReason != nil {
+                count = "–"
+            } else if row.path == "All" {
+                count = Count.format(state.totalCount)
+            } else {
+                count = state.groupCounts[row.path].map(Count.format) ?? "…"
+            }
+            let marker = row.hasChildren ? (state.expandedGroups.contains(row.path) ? "▾ " : "▸ ") : "  "
+            let indent = String(repeating: "  ", count: min(row.depth, 6))
+            let countWidth = DisplayWidth.of(count)
+            let nameRoom = rect.width - 2 - countWidth - 1
+            if index == state.groupCursor.selected {
+                style = state.selectionStyle(focused: focused)
+                style.bold = isActive
+                screen.fill(x: rect.x, y: y, width: rect.width, height: 1, style: style)
+            }
+            screen.write(DisplayWidth.truncate(indent + marker + row.name, to: max(0, nameRoom)), x: rect.x + 1, y: y, style: style)
+            var countStyle = style
+            if index != state.groupCursor.selected { countStyle.role = .dim }
+            screen.write(count, x: rect.x + rect.width - countWidth - 1, y: y, style: countStyle)
+        }
+    }
+}
+
+/// The reference list: marks, authors, year, title, citation.
+enum ListPane {
+    struct Columns {
+        var authors: Int
+        var title: Int
+        var citation: Int
+
+        static let marks = 3
+        static let year = 4
+
+        init(width: Int) {
+            let room = max(0, width - Columns.marks - Columns.year - 4)
+            authors = min(30, max(8, room * 27 / 100))
+            citation = width >= 100 ? room * 28 / 100 : 0
+            title = max(0, room - authors - citation - (citation > 0 ? 1 : 0))
+        }
+    }
+
+    static func draw(_ state: AppState, in rect: Rect, into screen: inout ScreenBuffer) {
+        let focused = state.focus == .list && !state.searchFocused
+        let arrow = state.sortDescending ? "▼" : "▲"
+        let sorting = state.sortRank == nil ? " (sorting…)" : ""
+        AppState.drawTitle("References", right: "sorted by \(state.sort.label) \(arrow)\(sorting)", focused: focused, in: rect, into: &screen)
+        guard rect.height > 1 else { return }
+        let columns = Columns(width: rect.width)
+        let headerStyle = Style(.header, underline: true)
+        screen.fill(x: rect.x, y: rect.y + 1, width: rect.width, height: 1, style: headerStyle)
+        func header(_ title: String, _ key: SortKey?) -> String {
+            key == state.sort ? "\(title) \(arrow)" : title
+        }
+        var x = rect.x + 1 + Columns.marks
+        screen.write(header("Authors", .author), x: x, y: rect.y + 1, style: headerStyle, limit: columns.authors)
+        x += columns.authors + 1
+        screen.write(header("Year", .year), x: x, y: rect.y + 1, style: headerStyle, limit: Columns.year + 2)
+        x += Columns.year + 1
+        screen.write(header("Title", .title), x: x, y: rect.y + 1, style: headerStyle, limit: columns.title)
+        x += columns.title + 1
+        if columns.citation > 0 {
+            screen.write("Citation", x: x, y: rect.y + 1, style: headerStyle, limit: columns.citation)
+        }
+        let rows = rect.height - 2
+        guard let library = state.library else { return }
+        if state.visible.isEmpty && rows > 0 {
+            let note: String
+            if state.groupMembers == nil {
+                note = "Working out the members of \(state.activeGroup)…"
+            } else if state.searchMatches != nil {
+                note = "Nothing matches the search"
+            } else if state.totalCount == 0 {
+                note = "This library has no references"
+            } else {
+                note = "This group is empty"
+            }
+            screen.write(note, x: rect.x + 2, y: rect.y + 2, style: Style(.dim), limit: rect.width - 3)
+            return
+        }
+        for offset in 0..<max(0, rows) {
+            let index = state.listCursor.top + offset
+            guard index < state.visible.count else { break }
+            let position = state.visible[index]
+            let entry = library.entries[position]
+            let y = rect.y + 2 + offset
+            let selected = index == state.listCursor.selected
+            let style = selected ? state.selectionStyle(focused: focused) : Style()
+            if selected { screen.fill(x: rect.x, y: y, width: rect.width, height: 1, style: style) }
+            let marks = state.marks.map { position < $0.count ? $0[position] : [] } ?? []
+            var markText = ""
+            markText += marks.contains(.hasPDF) ? "●" : " "
+            markText += marks.contains(.read) ? "✓" : " "
+            markText += marks.contains(.bookmarked) ? "★" : " "
+            screen.write(markText, x: rect.x + 1, y: y, style: selected ? style : Style(.mark))
+            var x = rect.x + 1 + Columns.marks
+            screen.write(DisplayWidth.truncate(entry.creators.display, to: columns.authors), x: x, y: y, style: style)
+            x += columns.authors + 1
+            screen.write(entry.year.map { String($0.prefix(Columns.year)) } ?? "", x: x, y: y, style: style)
+            x += Columns.year + 1
+            screen.write(DisplayWidth.truncate(entry.title, to: columns.title), x: x, y: y, style: style)
+            x += columns.title + 1
+            if columns.citation > 0 {
+                var citationStyle = style
+                if !selected { citationStyle.role = .dim }
+                screen.write(DisplayWidth.truncate(entry.citation, to: columns.citation), x: x, y: y, style: citationStyle)
+            }
+        }
+    }
+}
+
+/// Every field of the selected reference, its files and their state, its abstract.
+enum DetailsPane {
+    struct Line {
+        var text: String
+        var style: Style
+    }
+
+    static func draw(_ state: AppState, in rect: Rect, into screen: inout ScreenBuffer) {
+        let focused = state.focus == .details && !state.searchFocused
+        guard let entry = state.selectedEntry else {
+            AppState.drawTitle("Details", focused: focused, in: rect, into: &screen)
+            return
+        }
+        AppState.drawTitle(entry.address, right: "@\(entry.type)", focused: focused, in: rect, into: &screen)
+        let lines = content(of: entry, width: rect.width - 2, fileExists: state.fileExists)
+        let rows = rect.height - 1
+        let top = min(state.detailsScroll, max(0, lines.count - rows))
+        for offset in 0..<max(0, rows) {
+            let index = top + offset
+            guard index < lines.count else { break }
+            screen.write(lines[index].text, x: rect.x + 1, y: rect.y + 1 + offset, style: lines[index].style, limit: rect.width - 2)
+        }
+        if lines.count > rows && rows > 0 {
+            let more = top + rows < lines.count ? "↓" : "↑"
+            screen.write(more, x: rect.x + rect.width - 1, y: rect.y + rect.height - 1, style: Style(.dim))
+        }
+    }
+
+    /// The details as wrapped, styled lines for a pane `width` columns wide.
+    static func content(of entry: Entry, width: Int, fileExists: (String) -> Bool) -> [Line] {
+        var lines: [Line] = []
+        let width = max(10, width)
+        func add(_ text: String, _ style: Style = Style(), indent: Int = 0) {
+            let pad = String(repeating: " ", count: indent)
+            for line in DisplayWidth.wrap(text, to: width - indent) { lines.append(Line(text: pad + line, style: style)) }
+        }
+        add(entry.title.isEmpty ? "(no title)" : entry.title, Style(.accent, bold: true))
+        let authors = entry.authors.names.map(\.fullName) + (entry.authors.hasOthers ? ["et al."] : [])
+        if !authors.isEmpty { add(authors.joined(separator: "; ")) }
+        let editors = entry.editors.names.map(\.fullName) + (entry.editors.hasOthers ? ["et al."] : [])
+        if !editors.isEmpty { add("Edited by " + editors.joined(separator: "; ")) }
+        let citation = entry.citation
+        if !citation.isEmpty { add(citation, Style(.dim)) }
+        let links = entry.links
+        if !links.files.isEmpty {
+            lines.append(Line(text: "", style: Style()))
+            add("Files", Style(.header, bold: true))
+            let folder = (entry.source.path as NSString).deletingLastPathComponent + "/"
+            for file in links.files {
+                let exists = fileExists(file.path)
+                let shown = file.path.hasPrefix(folder) ? String(file.path.dropFirst(folder.count)) : file.path
+                add("\(exists ? "●" : "○") \(exists ? "local  " : "missing")  \(shown)", Style(exists ? .normal : .error), indent: 1)
+            }
+        }
+        if !links.urls.isEmpty {
+            lines.append(Line(text: "", style: Style()))
+            add("Links", Style(.header, bold: true))
+            for url in links.urls { add(url, indent: 1) }
+        }
+        lines.append(Line(text: "", style: Style()))
+        add("Fields", Style(.header, bold: true))
+        let nameWidth = min(14, entry.fields.map { DisplayWidth.of(entry.spelledName(of: $0)) }.max() ?? 8)
+        var abstract: String?
+        for field in entry.fields {
+            let name = entry.name(of: field)
+            if name == "abstract" {
+                abstract = entry.decodedText(of: field)
+                continue
+            }
+            if name.hasPrefix("bdsk-file-") { continue }
+            let value = entry.decodedText(of: field) + (entry.parent(of: field).map { " (from \($0))" } ?? "")
+            let valueWidth = max(8, width - nameWidth - 3)
+            for (index, line) in DisplayWidth.wrap(value, to: valueWidth).enumerated() {
+                let label = index == 0 ? DisplayWidth.pad(entry.spelledName(of: field), to: nameWidth) : String(repeating: " ", count: nameWidth)
+                lines.append(Line(text: " \(label)  \(line)", style: Style()))
+            }
+        }
+        if let abstract, !abstract.isEmpty {
+            lines.append(Line(text: "", style: Style()))
+            add("Abstract", Style(.header, bold: true))
+            add(abstract)
+        }
+        return lines
+    }
+}
+
+/// The search bar: the query, its problems, the hint when empty.
+enum SearchBar {
+    static func draw(_ state: AppState, in rect: Rect, into screen: inout ScreenBuffer) {
+        let style = Style(.searchBar)
+        screen.fill(x: rect.x, y: rect.y, width: rect.width, height: 1, style: style)
+        guard state.library != nil else { return }
+        let prompt = "/ "
+        screen.write(prompt, x: rect.x, y: rect.y, style: Style(.searchBar, bold: true))
+        let start = rect.x + prompt.count
+        if state.searchText.isEmpty && !state.searchFocused {
+            screen.write("press / to search: words, author:knuth, -errata, year:1984..1990",
+                         x: start, y: rect.y, style: Style(.dim))
+            return
+        }
+        var note = ""
+        var noteStyle = Style(.dim)
+        if let error = state.searchError {
+            note = error
+            noteStyle = Style(.error)
+        } else if state.searchIndex == nil && !state.searchText.isEmpty {
+            note = "indexing…"
+        } else if let matches = state.searchMatches {
+            note = "\(Count.format(matches.count)) match\(matches.count == 1 ? "" : "es")"
+        }
+        let noteWidth = DisplayWidth.of(note)
+        let room = max(1, rect.width - prompt.count - noteWidth - 2)
+        // Show the end of a long query: that is where the typing happens.
+        var shown = state.searchText
+        while DisplayWidth.of(shown) > room - 1, !shown.isEmpty { shown.removeFirst() }
+        let written = screen.write(shown, x: start, y: rect.y, style: Style(.searchBar))
+        if state.searchFocused { screen.cursor = (x: start + written, y: rect.y) }
+        if !note.isEmpty { screen.write(note, x: rect.x + rect.width - noteWidth - 1, y: rect.y, style: noteStyle) }
+    }
+}
+
+/// The bottom line: counts, group and search, messages, key hints.
+enum StatusLine {
+    static func draw(_ state: AppState, in rect: Rect, into screen: inout ScreenBuffer) {
+        let style = Style(.status)
+        screen.fill(x: rect.x, y: rect.y, width: rect.width, height: 1, style: style)
+        let hints: [(String, String)] = state.searchFocused
+            ? [("Enter", "keep"), ("Esc", "clear")]
+            : [(keyName(.search, state), "search"), (keyName(.cycleSort, state), "sort"), (keyName(.help, state), "help"), (keyName(.quit, state), "quit")]
+        var hintText: [(String, Style)] = []
+        for (key, label) in hints where !key.isEmpty {
+            hintText.append((key, Style(.statusKey, bold: true)))
+            hintText.append((" \(label)  ", style))
+        }
+        let hintWidth = hintText.reduce(0) { $0 + DisplayWidth.of($1.0) }
+        let left: String
+        var leftStyle = style
+        if let message = state.message {
+            left = message.text
+            leftStyle = Style(message.isError ? .error : .message, bold: message.isError)
+        } else {
+            var parts = ["\(Count.format(state.visible.count)) of \(Count.format(state.totalCount))"]
+            parts.append(state.activeGroup)
+            if !state.searchText.isEmpty { parts.append("search: \(state.searchText)") }
+            left = parts.joined(separator: " · ")
+        }
+        let showHints = rect.width - hintWidth > 30
+        let leftRoom = rect.width - 2 - (showHints ? hintWidth : 0)
+        screen.write(DisplayWidth.truncate(left, to: max(0, leftRoom)), x: rect.x + 1, y: rect.y, style: leftStyle)
+        guard showHints else { return }
+        var x = rect.x + rect.width - hintWidth
+        for (text, textStyle) in hintText { x += screen.write(text, x: x, y: rect.y, style: textStyle) }
+    }
+
+    private static func keyName(_ action: Action, _ state: AppState) -> String {
+        state.keymap.keys(for: action).first?.description ?? ""
+    }
+}

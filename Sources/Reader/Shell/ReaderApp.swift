@@ -1,0 +1,228 @@
+import BibModel
+import Foundation
+import Synchronization
+
+/// Events posted from background work, waiting for the event loop.
+final class Mailbox: Sendable {
+    private let events = Mutex<[Event]>([])
+    private let wakeDescriptor: Int32
+
+    init(wakeDescriptor: Int32) {
+        self.wakeDescriptor = wakeDescriptor
+    }
+
+    func post(_ event: Event) {
+        events.withLock { $0.append(event) }
+        var byte: UInt8 = 1
+        _ = write(wakeDescriptor, &byte, 1)
+    }
+
+    func take() -> [Event] {
+        events.withLock { pending in
+            defer { pending = [] }
+            return pending
+        }
+    }
+}
+
+/// The full-screen reader: loads the library, then runs the event loop that feeds terminal
+/// input and background results to `update` and draws what `render` makes.
+public enum ReaderApp {
+    /// Options from the command line.
+    public struct Options: Sendable {
+        public var paths: [String]
+        /// Exit right after the first screen is drawn (for the start-up benchmark).
+        public var exitAfterFirstScreen = false
+
+        public init(paths: [String]) {
+            self.paths = paths
+        }
+    }
+
+    /// Runs the reader; returns the exit status.
+    public static func run(_ options: Options) -> Int32 {
+        let directories = Directories()
+        let config = Config.load(from: directories.config)
+        var keymap = Keymap()
+        var problems = config.problems + keymap.rebind(config.keys)
+        let store = SessionStore(directory: directories.state)
+
+        var paths = options.paths.map(absolutePath)
+        if paths.isEmpty { paths = config.libraries }
+        if paths.isEmpty, let last = store.lastLibrary(), last.allSatisfy({ FileManager.default.fileExists(atPath: $0) }) {
+            paths = last
+        }
+
+        var library: Library?
+        if !paths.isEmpty {
+            let (loaded, failures) = LibraryLoader.load(paths: paths)
+            if failures.count == paths.count {
+                for failure in failures { printError("bibread: \(failure)") }
+                return 2
+            }
+            problems += failures.map { "\($0)" }
+            if loaded.errorCount + loaded.warningCount > 0 {
+                problems.append("\(loaded.errorCount) errors, \(loaded.warningCount) warnings while reading; run 'bibread check' for details")
+            }
+            library = loaded
+        }
+
+        var state = AppState(library: library, paths: paths, width: 80, height: 24, keymap: keymap)
+        let session = store.session(for: paths)
+        if let library {
+            state.groups = GroupCatalog.savedGroups(of: library)
+            restore(session, into: &state)
+        }
+        state.message = problems.first.map { StatusMessage($0, isError: true) }
+
+        let screen: CursesScreen
+        do {
+            screen = try CursesScreen(color: config.color)
+        } catch {
+            printError("bibread: \(error)")
+            return 2
+        }
+        try? FileManager.default.createDirectory(at: directories.state, withIntermediateDirectories: true)
+        TerminalGuard.captureStandardError(to: directories.state.appendingPathComponent("stderr.log").path)
+        defer {
+            screen.close()
+            TerminalGuard.releaseStandardError()
+        }
+        let size = screen.size
+        state.width = size.width
+        state.height = size.height
+
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else { return 2 }
+        _ = fcntl(pipeEnds[0], F_SETFL, O_NONBLOCK)
+        _ = fcntl(pipeEnds[1], F_SETFL, O_NONBLOCK)
+        TerminalGuard.wakeWriteDescriptor = pipeEnds[1]
+        let mailbox = Mailbox(wakeDescriptor: pipeEnds[1])
+        let work = library.map { BackgroundWork(library: $0, groups: state.groups, lastRead: session.lastRead ?? [:]) }
+        let runner = EffectRunner(work: work, mailbox: mailbox)
+
+        var lastRead = session.lastRead ?? [:]
+        func save() {
+            guard state.library != nil else { return }
+            var session = LibrarySession(group: state.activeGroup, selection: state.selectedEntry?.address ?? state.pendingSelection,
+                                         sort: state.sort.rawValue, descending: state.sortDescending, lastRead: lastRead)
+            if lastRead.isEmpty { session.lastRead = nil }
+            do {
+                try store.save(session, for: paths)
+            } catch {
+                state.message = StatusMessage("\(error)", isError: true)
+            }
+        }
+
+        screen.draw(state.render())
+        if options.exitAfterFirstScreen { return 0 }
+        var effects = state.start()
+        var running = true
+        var needsFullRedraw = false
+        while running {
+            for effect in effects {
+                switch effect {
+                case .quit: running = false
+                case .saveSession: save()
+                case .redrawAll: needsFullRedraw = true
+                case .recordReading(let key):
+                    let now = Date().timeIntervalSince1970
+                    lastRead[key] = now
+                    work?.recordReading(key, at: now)
+                    save()
+                default: runner.run(effect)
+                }
+            }
+            effects = []
+            guard running else { break }
+            if needsFullRedraw {
+                screen.invalidate()
+                needsFullRedraw = false
+            }
+            screen.draw(state.render())
+
+            var descriptors = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: pipeEnds[0], events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&descriptors, 2, -1)
+            if ready < 0 && errno != EINTR { break }
+            var drain = [UInt8](repeating: 0, count: 256)
+            while read(pipeEnds[0], &drain, 256) > 0 {}
+            if TerminalGuard.pendingSignal != 0 {
+                effects += state.update(.terminate)
+                continue
+            }
+            if descriptors[0].revents & Int16(POLLHUP | POLLERR) != 0 {
+                // The terminal went away (a closed SSH session): save and leave.
+                effects += state.update(.terminate)
+                continue
+            }
+            for event in mailbox.take() { effects += state.update(event) }
+            // A resize arrives as input (ncurses turns SIGWINCH into KEY_RESIZE).
+            var inputs = 0
+            while inputs < 512, let event = screen.nextInput() {
+                effects += state.update(event)
+                inputs += 1
+            }
+        }
+        let signal = TerminalGuard.pendingSignal
+        if signal != 0 {
+            screen.close()
+            TerminalGuard.releaseStandardError()
+            return 128 + signal
+        }
+        return 0
+    }
+
+    /// Brings back the group, selection and sort of the last session.
+    static func restore(_ session: LibrarySession, into state: inout AppState) {
+        if let sort = session.sort.flatMap(SortKey.init(rawValue:)) {
+            state.sort = sort
+            state.sortDescending = session.descending ?? sort.startsDescending
+        }
+        if let group = session.group, group != "All" {
+            state.activeGroup = group
+            state.groupMembers = nil
+            state.visible = []
+        }
+        state.pendingSelection = session.selection
+        state.lastRead = session.lastRead ?? [:]
+    }
+
+    static func absolutePath(_ path: String) -> String {
+        if path.hasPrefix("/") { return (path as NSString).standardizingPath }
+        let joined = (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
+        return (joined as NSString).standardizingPath
+    }
+
+    static func printError(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}
+
+/// Runs effects on background queues: interactive work (a group's members, the sort) never
+/// waits behind bulk work (counting every group, the search index, PDF pages).
+final class EffectRunner: Sendable {
+    private let work: BackgroundWork?
+    private let mailbox: Mailbox
+    private let interactive = DispatchQueue(label: "bibread.interactive", qos: .userInitiated)
+    private let bulk = DispatchQueue(label: "bibread.bulk", qos: .utility)
+    private let index = DispatchQueue(label: "bibread.index", qos: .userInitiated)
+    private let documents = DispatchQueue(label: "bibread.documents", qos: .userInitiated)
+
+    init(work: BackgroundWork?, mailbox: Mailbox) {
+        self.work = work
+        self.mailbox = mailbox
+    }
+
+    func run(_ effect: Effect) {
+        guard let work else { return }
+        let queue: DispatchQueue
+        switch effect {
+        case .computeGroupMembers, .computeSort: queue = interactive
+        case .buildSearchIndex: queue = index
+        case .openDocument, .extractPage: queue = documents
+        default: queue = bulk
+        }
+        let mailbox = self.mailbox
+        queue.async { work.perform(effect) { mailbox.post($0) } }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// What comes back on the next start, per library: the group, the selected reference, the sort,
+/// and when each reference was last opened for reading.
+public struct LibrarySession: Codable, Sendable, Equatable {
+    public var group: String?
+    public var selection: String?
+    public var sort: String?
+    public var descending: Bool?
+    public var lastRead: [String: Double]?
+
+    public init(group: String? = nil, selection: String? = nil, sort: String? = nil, descending: Bool? = nil, lastRead: [String: Double]? = nil) {
+        self.group = group
+        self.selection = selection
+        self.sort = sort
+        self.descending = descending
+        self.lastRead = lastRead
+    }
+}
+
+/// The state file, `$XDG_STATE_HOME/bibread/state.json`, written atomically.
+public struct SessionStore: Sendable {
+    struct Contents: Codable {
+        var lastLibrary: [String]?
+        var libraries: [String: LibrarySession]?
+    }
+
+    public let url: URL
+
+    public init(directory: URL) {
+        url = directory.appendingPathComponent("state.json")
+    }
+
+    /// The library opened last (absolute paths), if any.
+    public func lastLibrary() -> [String]? {
+        read().lastLibrary
+    }
+
+    /// The saved session of a library (named by its absolute paths).
+    public func session(for paths: [String]) -> LibrarySession {
+        read().libraries?[SessionStore.key(paths)] ?? LibrarySession()
+    }
+
+    /// Saves a library's session and marks it as the last library.
+    public func save(_ session: LibrarySession, for paths: [String]) throws {
+        var contents = read()
+        contents.lastLibrary = paths
+        var libraries = contents.libraries ?? [:]
+        libraries[SessionStore.key(paths)] = session
+        contents.libraries = libraries
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try AtomicFile.write(try encoder.encode(contents), to: url)
+    }
+
+    private func read() -> Contents {
+        guard let data = FileManager.default.contents(atPath: url.path),
+              let contents = try? JSONDecoder().decode(Contents.self, from: data) else { return Contents() }
+        return contents
+    }
+
+    private static func key(_ paths: [String]) -> String {
+        paths.joined(separator: "\n")
+    }
+}
+
+/// Writes files so that a reader sees the old contents or the new, never a part: a temporary
+/// file in the same folder, flushed to disk, then renamed over the target.
+public enum AtomicFile {
+    public struct WriteError: Error, CustomStringConvertible {
+        public let path: String
+        public let reason: String
+        public var description: String { "cannot write \(path): \(reason)" }
+    }
+
+    public static func write(_ data: Data, to url: URL) throws {
+        let folder = url.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw WriteError(path: temporary.path, reason: String(cString: strerror(errno))) }
+        var failure: String?
+        data.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let error = FileDescriptor.writeAll(descriptor, base, count: buffer.count)
+            if error != 0 { failure = String(cString: strerror(error)) }
+        }
+        if failure == nil && fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
+        close(descriptor)
+        if let failure {
+            unlink(temporary.path)
+            throw WriteError(path: url.path, reason: failure)
+        }
+        guard rename(temporary.path, url.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary.path)
+            throw WriteError(path: url.path, reason: reason)
+        }
+        let folderDescriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folderDescriptor >= 0 {
+            fsync(folderDescriptor)
+            close(folderDescriptor)
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import BibModel
+import Foundation
+
+/// The panes of the library view.
+public enum Pane: String, Sendable, CaseIterable {
+    case groups, list, details
+}
+
+/// The orders the reference list can be sorted in (`s` cycles through them).
+public enum SortKey: String, Sendable, CaseIterable {
+    case author, year, title, dateAdded = "date-added", lastRead = "last-read"
+
+    /// The name shown in the list header.
+    public var label: String {
+        switch self {
+        case .author: return "author"
+        case .year: return "year"
+        case .title: return "title"
+        case .dateAdded: return "date added"
+        case .lastRead: return "last read"
+        }
+    }
+
+    /// The order a new sort starts in: newest first for dates, A to Z otherwise.
+    public var startsDescending: Bool {
+        switch self {
+        case .year, .dateAdded, .lastRead: return true
+        case .author, .title: return false
+        }
+    }
+}
+
+/// One visible row of the groups pane (the tree flattened by what is expanded).
+public struct GroupRow: Sendable, Equatable {
+    public let path: String
+    public let name: String
+    public let depth: Int
+    public let kind: Group.Kind
+    public let hasChildren: Bool
+    public let unavailableReason: String?
+}
+
+/// A message on the status line.
+public struct StatusMessage: Sendable, Equatable {
+    public let text: String
+    public let isError: Bool
+
+    public init(_ text: String, isError: Bool = false) {
+        self.text = text
+        self.isError = isError
+    }
+}
+
+/// Marks shown before a reference in the list.
+public struct ReferenceMarks: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let hasPDF = ReferenceMarks(rawValue: 1)
+    public static let read = ReferenceMarks(rawValue: 2)
+    public static let bookmarked = ReferenceMarks(rawValue: 4)
+}
+
+/// A list position: the selected row and the first row shown.
+public struct ListCursor: Sendable, Equatable {
+    public var selected = 0
+    public var top = 0
+
+    /// Keeps `selected` within `count` rows and on screen in a window of `rows` rows.
+    mutating func clamp(count: Int, rows: Int) {
+        selected = count == 0 ? 0 : min(max(0, selected), count - 1)
+        let rows = max(1, rows)
+        if selected < top { top = selected }
+        if selected >= top + rows { top = selected - rows + 1 }
+        top = max(0, min(top, max(0, count - rows)))
+    }
+}
+
+/// The PDF reading view: one page of text at a time.
+public struct ReadingState: Sendable, Equatable {
+    public let path: String
+    public let key: String
+    public var title: String
+    public var pageCount: Int?
+    public var page: Int
+    public var pageText: String?
+    public var scroll = 0
+    public var error: String?
+}
+
+/// The file chooser shown when a reference has several PDFs.
+public struct FileChooser: Sendable, Equatable {
+    public let key: String
+    public let files: [LinkedFile]
+    public var selected = 0
+}
+
+/// Everything the screen shows, as a value: `update` changes it, `render` draws it.
+public struct AppState: Sendable {
+    // Terminal
+    public var width: Int
+    public var height: Int
+
+    // Library
+    public var library: Library?
+    public var libraryPaths: [String]
+    public var libraryTitle: String
+    public let keymap: Keymap
+
+    // Groups
+    public var groups: [Group] = []
+    public var expandedGroups: Set<String> = []
+    public var groupRows: [GroupRow] = []
+    public var groupCursor = ListCursor()
+    public var groupCounts: [String: Int] = [:]
+    public var activeGroup = "All"
+    /// Members of the active group (positions in `library.entries`); nil while they are worked out.
+    public var groupMembers: [Int]?
+
+    // Search
+    public var searchText = ""
+    public var searchIndex: SearchIndex?
+    public var searchMatches: [Int]?
+    public var searchError: String?
+
+    // Sort
+    public var sort: SortKey = .author
+    public var sortDescending = false
+    /// Rank of each entry in the current sort (ascending); nil while it is worked out.
+    public var sortRank: [Int32]?
+    public var lastRead: [String: Double] = [:]
+    /// Until the first sort arrives the list is in file order; then the top row is selected.
+    var awaitingFirstSort = true
+
+    // List
+    public var visible: [Int] = []
+    public var listCursor = ListCursor()
+    /// The reference to select once the list is known (restored from the last session).
+    public var pendingSelection: String?
+    public var marks: [ReferenceMarks]?
+
+    // Details
+    public var detailsScroll = 0
+
+    // Focus and overlays
+    public var focus: Pane = .list
+    public var searchFocused = false
+    public var showingHelp = false
+    public var helpScroll = 0
+    public var chooser: FileChooser?
+    public var reading: ReadingState?
+    public var message: StatusMessage?
+    public var isQuitting = false
+
+    /// Whether a file exists (injected so that update and render stay free of I/O in tests).
+    public var fileExists: @Sendable (String) -> Bool = { path in
+        var status = stat()
+        return stat(path, &status) == 0
+    }
+
+    /// A state for `library` (nil: nothing to open; the screen says how to open one).
+    public init(library: Library?, paths: [String], width: Int, height: Int, keymap: Keymap = Keymap()) {
+        self.library = library
+        self.libraryPaths = paths
+        self.width = width
+        self.height = height
+        self.keymap = keymap
+        libraryTitle = paths.map { $0.split(separator: "/").last.map(String.init) ?? $0 }.joined(separator: " + ")
+        if let library {
+            groupMembers = Array(library.entries.indices)
+            visible = Array(library.entries.indices)
+        }
+    }
+
+    /// The entry under the list's selection.
+    public var selectedEntry: Entry? {
+        guard let library, listCursor.selected < visible.count else { return nil }
+        return library.entries[visible[listCursor.selected]]
+    }
+
+    /// The total number of references.
+    public var totalCount: Int { library?.entries.count ?? 0 }
+}

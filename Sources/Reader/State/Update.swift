@@ -1,0 +1,598 @@
+import BibModel
+import Foundation
+
+extension AppState {
+    /// The work to start right after the first screen: everything that reads the whole library.
+    public mutating func start() -> [Effect] {
+        guard library != nil else { return [] }
+        rebuildGroupRows()
+        var effects: [Effect] = [.loadFieldGroups, .buildSearchIndex, .computeMarks, .computeSort(sort)]
+        effects.append(.countGroups(groupRows.map(\.path)))
+        if activeGroup != "All" { effects.append(.computeGroupMembers(path: activeGroup)) }
+        return effects
+    }
+
+    /// Applies one event; returns the work to do outside (pure: no I/O, no clock).
+    public mutating func update(_ event: Event) -> [Effect] {
+        switch event {
+        case .key(let key):
+            message = nil
+            return handle(key)
+        case .mouse(let mouse):
+            return handle(mouse)
+        case .resize(let newWidth, let newHeight):
+            width = max(1, newWidth)
+            height = max(1, newHeight)
+            clampCursors()
+            return [.redrawAll]
+        case .groupsReady(let loaded):
+            groups = loaded
+            rebuildGroupRows()
+            let uncounted = groupRows.map(\.path).filter { groupCounts[$0] == nil }
+            var effects: [Effect] = uncounted.isEmpty ? [] : [.countGroups(uncounted)]
+            // A group restored from the last session may only exist now, or not at all.
+            if groupMembers == nil && activeGroup != "All" {
+                if AppState.groupExists(activeGroup, in: groups) {
+                    effects.append(.computeGroupMembers(path: activeGroup))
+                } else {
+                    message = StatusMessage("The group \(activeGroup) is gone; showing All")
+                    effects += activateGroup("All")
+                }
+            }
+            return effects
+        case .groupCounts(let counts):
+            groupCounts.merge(counts) { _, new in new }
+            return []
+        case .groupMembers(let path, let members):
+            guard path == activeGroup else { return [] }
+            groupMembers = members
+            refreshVisible()
+            return []
+        case .searchIndexReady(let index):
+            searchIndex = index
+            if !searchText.isEmpty { applySearch() }
+            return []
+        case .sortReady(let key, let rank):
+            guard key == sort else { return [] }
+            sortRank = rank
+            refreshVisible()
+            if awaitingFirstSort && pendingSelection == nil { listCursor = ListCursor() }
+            awaitingFirstSort = false
+            return []
+        case .marksReady(let newMarks):
+            marks = newMarks
+            return []
+        case .documentOpened(let path, let pageCount, let title):
+            guard var view = reading, view.path == path else { return [] }
+            view.pageCount = pageCount
+            if let title, !title.isEmpty { view.title = title }
+            view.page = min(view.page, max(1, pageCount))
+            reading = view
+            return [.extractPage(path: path, page: view.page)]
+        case .pageText(let path, let page, let text):
+            guard var view = reading, view.path == path, view.page == page else { return [] }
+            view.pageText = text
+            reading = view
+            return []
+        case .documentFailed(let path, let text):
+            guard var view = reading, view.path == path else { return [] }
+            view.error = text
+            reading = view
+            return []
+        case .terminate:
+            isQuitting = true
+            return [.saveSession, .quit]
+        }
+    }
+
+    // MARK: - Keys
+
+    private mutating func handle(_ key: Key) -> [Effect] {
+        if showingHelp { return handleHelp(key) }
+        if reading != nil { return handleReading(key) }
+        if chooser != nil { return handleChooser(key) }
+        if searchFocused { return handleSearchInput(key) }
+        guard let action = keymap.action(for: key, in: .browse) else {
+            if case .character(let character) = key, library != nil {
+                message = StatusMessage("'\(character)' does nothing here; press ? for help")
+            }
+            return []
+        }
+        return perform(action)
+    }
+
+    private mutating func perform(_ action: Action) -> [Effect] {
+        switch action {
+        case .quit:
+            isQuitting = true
+            return [.saveSession, .quit]
+        case .help:
+            showingHelp = true
+            helpScroll = 0
+            return []
+        case .redraw:
+            return [.redrawAll]
+        default:
+            break
+        }
+        guard library != nil else { return [] }
+        switch action {
+        case .moveDown: return move(by: 1)
+        case .moveUp: return move(by: -1)
+        case .pageDown: return move(by: max(1, pageRows(focus) - 1))
+        case .pageUp: return move(by: -max(1, pageRows(focus) - 1))
+        case .halfPageDown: return move(by: max(1, pageRows(focus) / 2))
+        case .halfPageUp: return move(by: -max(1, pageRows(focus) / 2))
+        case .moveFirst: return move(by: Int.min / 2)
+        case .moveLast: return move(by: Int.max / 2)
+        case .nextPane: cyclePane(by: 1)
+        case .previousPane: cyclePane(by: -1)
+        case .left:
+            if focus == .groups {
+                collapseOrGoToParent()
+            } else {
+                focus = focus == .details ? .list : .groups
+            }
+        case .right:
+            if focus == .groups, let row = selectedGroupRow, row.hasChildren, !expandedGroups.contains(row.path) {
+                return expand(row.path)
+            }
+            focus = focus == .groups ? .list : .details
+        case .open:
+            return open()
+        case .search:
+            searchFocused = true
+            if searchIndex == nil { message = StatusMessage("Indexing the library for search…") }
+        case .clearSearch:
+            if !searchText.isEmpty {
+                searchText = ""
+                applySearch()
+            }
+        case .cycleSort:
+            let all = SortKey.allCases
+            let next = all[((all.firstIndex(of: sort) ?? 0) + 1) % all.count]
+            return setSort(next, descending: next.startsDescending)
+        case .reverseSort:
+            sortDescending.toggle()
+            refreshVisible()
+            return [.saveSession]
+        default:
+            break
+        }
+        return []
+    }
+
+    /// Switches the sort; the order arrives as `sortReady`.
+    mutating func setSort(_ key: SortKey, descending: Bool) -> [Effect] {
+        sort = key
+        sortDescending = descending
+        sortRank = nil
+        message = StatusMessage("Sorted by \(key.label)")
+        return [.computeSort(key), .saveSession]
+    }
+
+    private func pageRows(_ pane: Pane) -> Int {
+        Layout(width: width, height: height, focus: focus).contentRows(of: pane)
+    }
+
+    private mutating func move(by delta: Int) -> [Effect] {
+        switch focus {
+        case .groups:
+            groupCursor.selected = clampedAdd(groupCursor.selected, delta)
+            groupCursor.clamp(count: groupRows.count, rows: pageRows(.groups))
+        case .list:
+            let before = listCursor.selected
+            listCursor.selected = clampedAdd(listCursor.selected, delta)
+            listCursor.clamp(count: visible.count, rows: pageRows(.list))
+            if listCursor.selected != before { detailsScroll = 0 }
+        case .details:
+            detailsScroll = max(0, clampedAdd(detailsScroll, delta))
+        }
+        return []
+    }
+
+    private func clampedAdd(_ value: Int, _ delta: Int) -> Int {
+        let (sum, overflow) = value.addingReportingOverflow(delta)
+        return overflow ? (delta > 0 ? Int.max / 2 : 0) : max(0, sum)
+    }
+
+    private mutating func cyclePane(by step: Int) {
+        let order: [Pane] = Pane.allCases.filter { pane in
+            Layout(width: width, height: height, focus: pane).rect(of: pane) != nil
+        }
+        guard let index = order.firstIndex(of: focus) else {
+            focus = .list
+            return
+        }
+        focus = order[(index + step + order.count) % order.count]
+    }
+
+    // MARK: - Groups
+
+    var selectedGroupRow: GroupRow? {
+        groupCursor.selected < groupRows.count ? groupRows[groupCursor.selected] : nil
+    }
+
+    /// Flattens the group tree by what is expanded.
+    mutating func rebuildGroupRows() {
+        let selectedPath = selectedGroupRow?.path
+        var rows: [GroupRow] = []
+        func add(_ group: Group, parent: String?, depth: Int) {
+            let path = parent.map { "\($0)/\(group.name)" } ?? group.name
+            rows.append(GroupRow(path: path, name: group.name, depth: depth, kind: group.kind,
+                                 hasChildren: !group.children.isEmpty, unavailableReason: group.unavailableReason))
+            if expandedGroups.contains(path) {
+                for child in group.children { add(child, parent: path, depth: depth + 1) }
+            }
+        }
+        for group in groups { add(group, parent: nil, depth: 0) }
+        groupRows = rows
+        if let selectedPath, let index = rows.firstIndex(where: { $0.path == selectedPath }) {
+            groupCursor.selected = index
+        } else if let index = rows.firstIndex(where: { $0.path == activeGroup }) {
+            groupCursor.selected = index
+        }
+        groupCursor.clamp(count: rows.count, rows: pageRows(.groups))
+    }
+
+    /// Whether a group path (`Parent/Child`) names a group of the tree.
+    static func groupExists(_ path: String, in groups: [Group], parent: String? = nil) -> Bool {
+        groups.contains { group in
+            let own = parent.map { "\($0)/\(group.name)" } ?? group.name
+            return own == path || (path.hasPrefix(own + "/") && groupExists(path, in: group.children, parent: own))
+        }
+    }
+
+    private mutating func expand(_ path: String) -> [Effect] {
+        expandedGroups.insert(path)
+        rebuildGroupRows()
+        let children = groupRows.filter { $0.path.hasPrefix(path + "/") && groupCounts[$0.path] == nil }.map(\.path)
+        return children.isEmpty ? [] : [.countGroups(children)]
+    }
+
+    private mutating func collapseOrGoToParent() {
+        guard let row = selectedGroupRow else { return }
+        if row.hasChildren && expandedGroups.contains(row.path) {
+            expandedGroups.remove(row.path)
+            rebuildGroupRows()
+        } else if row.depth > 0, let parent = groupRows[..<groupCursor.selected].lastIndex(where: { $0.depth < row.depth }) {
+            groupCursor.selected = parent
+            groupCursor.clamp(count: groupRows.count, rows: pageRows(.groups))
+        }
+    }
+
+    /// Shows the members of the group at `path` in the list.
+    mutating func activateGroup(_ path: String) -> [Effect] {
+        if let row = groupRows.first(where: { $0.path == path }), let reason = row.unavailableReason {
+            message = StatusMessage(reason, isError: true)
+            return []
+        }
+        activeGroup = path
+        listCursor = ListCursor()
+        detailsScroll = 0
+        if path == "All", let library {
+            groupMembers = Array(library.entries.indices)
+            refreshVisible()
+            return [.saveSession]
+        }
+        groupMembers = nil
+        refreshVisible()
+        return [.computeGroupMembers(path: path), .saveSession]
+    }
+
+    // MARK: - Opening
+
+    private mutating func open() -> [Effect] {
+        switch focus {
+        case .groups:
+            guard let row = selectedGroupRow else { return [] }
+            var effects = activateGroup(row.path)
+            if row.unavailableReason == nil {
+                focus = .list
+                if row.hasChildren && !expandedGroups.contains(row.path) { effects += expand(row.path) }
+            }
+            return effects
+        case .list, .details:
+            guard let entry = selectedEntry else { return [] }
+            let files = entry.links.files.filter(\.isPDF)
+            let local = files.filter { fileExists($0.path) }
+            if local.isEmpty {
+                if let missing = files.first {
+                    message = StatusMessage("The PDF of \(entry.address) is not on this machine: \(missing.path)", isError: true)
+                } else {
+                    message = StatusMessage("\(entry.address) has no linked PDF", isError: true)
+                }
+                return []
+            }
+            if local.count > 1 {
+                chooser = FileChooser(key: entry.address, files: local)
+                return []
+            }
+            return openDocument(local[0], entry: entry)
+        }
+    }
+
+    private mutating func openDocument(_ file: LinkedFile, entry: Entry) -> [Effect] {
+        reading = ReadingState(path: file.path, key: entry.address, title: entry.title, pageCount: nil, page: 1)
+        return [.openDocument(path: file.path), .recordReading(key: entry.address)]
+    }
+
+    private mutating func handleChooser(_ key: Key) -> [Effect] {
+        guard var current = chooser else { return [] }
+        switch key {
+        case .escape, .character("q"):
+            chooser = nil
+        case .enter:
+            chooser = nil
+            guard let entry = selectedEntry, current.selected < current.files.count else { return [] }
+            return openDocument(current.files[current.selected], entry: entry)
+        case .character(let character) where character.isNumber:
+            if let number = character.wholeNumberValue, number >= 1, number <= current.files.count {
+                current.selected = number - 1
+                chooser = current
+                return handleChooser(.enter)
+            }
+        default:
+            switch keymap.action(for: key, in: .browse) {
+            case .moveDown: current.selected = min(current.files.count - 1, current.selected + 1)
+            case .moveUp: current.selected = max(0, current.selected - 1)
+            default: break
+            }
+            chooser = current
+        }
+        return []
+    }
+
+    // MARK: - Help
+
+    private mutating func handleHelp(_ key: Key) -> [Effect] {
+        let action = keymap.action(for: key, in: .browse)
+        switch action {
+        case .moveDown: helpScroll += 1
+        case .moveUp: helpScroll = max(0, helpScroll - 1)
+        case .pageDown: helpScroll += max(1, height - 4)
+        case .pageUp: helpScroll = max(0, helpScroll - max(1, height - 4))
+        case .quit where key == .control("c"):
+            isQuitting = true
+            return [.saveSession, .quit]
+        default:
+            showingHelp = false
+        }
+        return []
+    }
+
+    // MARK: - Search
+
+    private mutating func handleSearchInput(_ key: Key) -> [Effect] {
+        switch key {
+        case .escape:
+            searchFocused = false
+            if !searchText.isEmpty {
+                searchText = ""
+                applySearch()
+            }
+        case .enter:
+            searchFocused = false
+            focus = .list
+        case .backspace:
+            guard !searchText.isEmpty else { return [] }
+            searchText.removeLast()
+            applySearch()
+        case .control("u"):
+            searchText = ""
+            applySearch()
+        case .control("w"):
+            var text = searchText
+            while text.last == " " { text.removeLast() }
+            while let last = text.last, last != " " { text.removeLast() }
+            searchText = text
+            applySearch()
+        case .control("c"):
+            isQuitting = true
+            return [.saveSession, .quit]
+        case .character(let character):
+            searchText.append(character)
+            applySearch()
+        case .down, .up, .pageDown, .pageUp:
+            let saved = focus
+            focus = .list
+            let action = keymap.action(for: key, in: .browse) ?? .moveDown
+            _ = perform(action)
+            focus = saved
+        default:
+            break
+        }
+        return []
+    }
+
+    /// Filters the list by the search text (when the index is ready; it applies on arrival).
+    mutating func applySearch() {
+        let trimmed = searchText.trimmingCharacters(in: .whitespaces)
+        searchError = nil
+        if trimmed.isEmpty {
+            searchMatches = nil
+            refreshVisible()
+            return
+        }
+        let query: Query
+        do {
+            query = try Query(parsing: searchText)
+        } catch let error as QueryError {
+            searchError = error.description
+            return
+        } catch {
+            searchError = "\(error)"
+            return
+        }
+        guard let searchIndex else { return }
+        searchMatches = searchIndex.search(query)
+        refreshVisible()
+    }
+
+    // MARK: - The visible list
+
+    /// Recomputes the list from the group, the search and the sort, keeping the selected
+    /// reference selected when it is still shown.
+    mutating func refreshVisible() {
+        let previous = selectedEntryPosition
+        var rows = groupMembers ?? []
+        if let matches = searchMatches {
+            rows = AppState.intersect(rows, matches)
+        }
+        if let rank = sortRank {
+            let descending = sortDescending
+            rows.sort { descending ? rank[$0] > rank[$1] : rank[$0] < rank[$1] }
+        } else if sortDescending && sort.startsDescending == false {
+            rows.reverse()
+        }
+        visible = rows
+        if let pending = pendingSelection, let library, groupMembers != nil {
+            if let index = rows.firstIndex(where: { library.entries[$0].address == pending }) {
+                listCursor.selected = index
+                listCursor.top = max(0, index - pageRows(.list) / 2)
+                pendingSelection = nil
+            } else if sortRank != nil {
+                pendingSelection = nil
+            }
+        } else if let previous, let index = rows.firstIndex(of: previous) {
+            listCursor.selected = index
+        } else {
+            listCursor = ListCursor()
+        }
+        listCursor.clamp(count: rows.count, rows: pageRows(.list))
+    }
+
+    private var selectedEntryPosition: Int? {
+        listCursor.selected < visible.count ? visible[listCursor.selected] : nil
+    }
+
+    /// The common elements of two ascending position lists.
+    static func intersect(_ first: [Int], _ second: [Int]) -> [Int] {
+        var result: [Int] = []
+        result.reserveCapacity(min(first.count, second.count))
+        var i = 0, j = 0
+        while i < first.count && j < second.count {
+            if first[i] == second[j] {
+                result.append(first[i])
+                i += 1
+                j += 1
+            } else if first[i] < second[j] {
+                i += 1
+            } else {
+                j += 1
+            }
+        }
+        return result
+    }
+
+    mutating func clampCursors() {
+        listCursor.clamp(count: visible.count, rows: pageRows(.list))
+        groupCursor.clamp(count: groupRows.count, rows: pageRows(.groups))
+        if Layout(width: width, height: height, focus: focus).rect(of: focus) == nil { focus = .list }
+    }
+
+    // MARK: - Mouse
+
+    private mutating func handle(_ mouse: MouseEvent) -> [Effect] {
+        guard library != nil, reading == nil, chooser == nil else {
+            if reading != nil {
+                switch mouse.kind {
+                case .wheelDown: return handleReading(.down)
+                case .wheelUp: return handleReading(.up)
+                default: return []
+                }
+            }
+            return []
+        }
+        if showingHelp {
+            showingHelp = false
+            return []
+        }
+        let layout = Layout(width: width, height: height, focus: focus)
+        if layout.searchBar.contains(x: mouse.x, y: mouse.y) {
+            searchFocused = true
+            return []
+        }
+        for pane in layout.visiblePanes {
+            guard let rect = layout.rect(of: pane), rect.contains(x: mouse.x, y: mouse.y) else { continue }
+            searchFocused = false
+            focus = pane
+            switch mouse.kind {
+            case .wheelDown: return move(by: 3)
+            case .wheelUp: return move(by: -3)
+            case .click, .doubleClick:
+                let firstRow = rect.y + (pane == .list ? 2 : 1)
+                let offset = mouse.y - firstRow
+                guard offset >= 0 else { return [] }
+                switch pane {
+                case .groups:
+                    let index = groupCursor.top + offset
+                    guard index < groupRows.count else { return [] }
+                    groupCursor.selected = index
+                    groupCursor.clamp(count: groupRows.count, rows: pageRows(.groups))
+                    return mouse.kind == .doubleClick ? open() : activateGroup(groupRows[index].path)
+                case .list:
+                    let index = listCursor.top + offset
+                    guard index < visible.count else { return [] }
+                    if listCursor.selected != index { detailsScroll = 0 }
+                    listCursor.selected = index
+                    listCursor.clamp(count: visible.count, rows: pageRows(.list))
+                    return mouse.kind == .doubleClick ? open() : []
+                case .details:
+                    return []
+                }
+            }
+        }
+        return []
+    }
+
+    // MARK: - Reading view
+
+    private mutating func handleReading(_ key: Key) -> [Effect] {
+        guard var view = reading else { return [] }
+        let action = keymap.action(for: key, in: .reading)
+        let rows = max(1, height - 3)
+        var effects: [Effect] = []
+        func go(toPage page: Int, scrollToEnd: Bool = false) {
+            let last = view.pageCount ?? 1
+            let target = min(max(1, page), last)
+            guard target != view.page else { return }
+            view.page = target
+            view.pageText = nil
+            view.scroll = scrollToEnd ? Int.max / 2 : 0
+            effects.append(.extractPage(path: view.path, page: target))
+        }
+        let lineCount = readingLineCount(view)
+        let maxScroll = max(0, lineCount - rows)
+        switch action {
+        case .back, .quit:
+            reading = nil
+            return [.saveSession]
+        case .help:
+            showingHelp = true
+            helpScroll = 0
+        case .moveDown: view.scroll = min(maxScroll, view.scroll + 1)
+        case .moveUp: view.scroll = max(0, min(view.scroll, maxScroll) - 1)
+        case .halfPageDown: view.scroll = min(maxScroll, view.scroll + rows / 2)
+        case .halfPageUp: view.scroll = max(0, min(view.scroll, maxScroll) - rows / 2)
+        case .pageDown:
+            if view.scroll >= maxScroll { go(toPage: view.page + 1) } else { view.scroll = min(maxScroll, view.scroll + rows - 1) }
+        case .pageUp:
+            if view.scroll == 0 { go(toPage: view.page - 1, scrollToEnd: true) } else { view.scroll = max(0, min(view.scroll, maxScroll) - rows + 1) }
+        case .nextPage: go(toPage: view.page + 1)
+        case .previousPage: go(toPage: view.page - 1)
+        case .moveFirst: go(toPage: 1)
+        case .moveLast: go(toPage: view.pageCount ?? 1)
+        case .redraw: effects.append(.redrawAll)
+        default: break
+        }
+        reading = view
+        return effects
+    }
+
+    /// The number of wrapped lines of the page shown (for scrolling limits).
+    func readingLineCount(_ view: ReadingState) -> Int {
+        guard let text = view.pageText else { return 0 }
+        return ReadingText.lines(of: text, width: max(10, width - 2)).count
+    }
+}

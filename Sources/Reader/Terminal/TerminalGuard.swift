@@ -1,0 +1,125 @@
+import Foundation
+
+/// Puts the terminal back the way the shell had it, whatever ends the program.
+///
+/// Terminating signals (SIGINT, SIGTERM, SIGHUP) only set a flag and wake the event loop, which
+/// then leaves curses normally. Crashes (SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE) run
+/// a handler that uses only async-signal-safe calls: it writes the escape sequences that leave
+/// the alternate screen and show the cursor, restores the saved terminal modes, replays what
+/// was written to standard error while the screen was up (the crash message), and re-raises.
+public enum TerminalGuard {
+    /// Set by a terminating signal; the event loop checks it.
+    nonisolated(unsafe) static var pendingSignal: Int32 = 0
+    /// Written to by signal handlers and background work to wake the event loop's poll.
+    nonisolated(unsafe) static var wakeWriteDescriptor: Int32 = -1
+    nonisolated(unsafe) private static var savedModes = termios()
+    nonisolated(unsafe) private static var haveSavedModes = false
+    nonisolated(unsafe) private static var restoreBytes: UnsafeMutablePointer<UInt8>?
+    nonisolated(unsafe) private static var restoreCount = 0
+    nonisolated(unsafe) private static var terminalDescriptor: Int32 = 1
+    nonisolated(unsafe) private static var capturedErrors: Int32 = -1
+    nonisolated(unsafe) private static var originalErrors: Int32 = -1
+    nonisolated(unsafe) private static var replayBuffer: UnsafeMutableRawPointer?
+    private static let replaySize = 4096
+
+    /// The handlers that were there before, by signal number (Swift's backtracer among them).
+    nonisolated(unsafe) static let previousActions: UnsafeMutablePointer<sigaction> = {
+        let actions = UnsafeMutablePointer<sigaction>.allocate(capacity: 32)
+        actions.initialize(repeating: sigaction(), count: 32)
+        return actions
+    }()
+    static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
+    static let terminatingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    /// Saves the terminal modes; call before curses starts.
+    static func saveModes(descriptor: Int32) {
+        terminalDescriptor = descriptor
+        haveSavedModes = tcgetattr(descriptor, &savedModes) == 0
+    }
+
+    /// The bytes that undo full-screen mode: mouse reporting off, attributes reset, cursor shown,
+    /// alternate screen left (from terminfo when it knows them).
+    static func setRestoreSequence(_ text: String) {
+        let bytes = Array(text.utf8)
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, bytes.count))
+        buffer.initialize(from: bytes, count: bytes.count)
+        restoreBytes = buffer
+        restoreCount = bytes.count
+    }
+
+    /// Sends standard error to `logPath` while the screen is up, so that messages from
+    /// libraries never scribble over it (the file is replayed after a crash).
+    static func captureStandardError(to logPath: String) {
+        let descriptor = open(logPath, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return }
+        originalErrors = dup(2)
+        capturedErrors = descriptor
+        replayBuffer = UnsafeMutableRawPointer.allocate(byteCount: replaySize, alignment: 1)
+        dup2(descriptor, 2)
+    }
+
+    /// Puts standard error back.
+    static func releaseStandardError() {
+        guard originalErrors >= 0 else { return }
+        dup2(originalErrors, 2)
+        close(originalErrors)
+        originalErrors = -1
+        if capturedErrors >= 0 { close(capturedErrors) }
+        capturedErrors = -1
+    }
+
+    /// Installs the handlers.
+    static func install() {
+        for signal in terminatingSignals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { number in
+                TerminalGuard.pendingSignal = number
+                var byte: UInt8 = 1
+                if TerminalGuard.wakeWriteDescriptor >= 0 { _ = write(TerminalGuard.wakeWriteDescriptor, &byte, 1) }
+            }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            sigaction(signal, &action, nil)
+        }
+        for signal in crashSignals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { number in
+                TerminalGuard.restoreFromSignal()
+                TerminalGuard.replayCapturedErrors(signal: number)
+                // Hand the signal to whoever handled it before (Swift's backtracer), now that
+                // the terminal is usable: the faulting instruction runs again, or abort() raises
+                // again, and that handler or the default action takes it.
+                if number >= 0 && number < 32 {
+                    sigaction(number, TerminalGuard.previousActions + Int(number), nil)
+                } else {
+                    Glibc.signal(number, SIG_DFL)
+                }
+            }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = 0
+            sigaction(signal, &action, previousActions + Int(signal))
+        }
+    }
+
+    /// Removes the crash handlers (after a normal exit from curses).
+    static func uninstall() {
+        for signal in crashSignals { sigaction(signal, previousActions + Int(signal), nil) }
+        for signal in terminatingSignals { Glibc.signal(signal, SIG_DFL) }
+    }
+
+    /// Async-signal-safe: writes the restore sequence and restores the saved modes.
+    static func restoreFromSignal() {
+        if let restoreBytes, restoreCount > 0 { _ = write(terminalDescriptor, restoreBytes, restoreCount) }
+        if haveSavedModes { tcsetattr(terminalDescriptor, TCSANOW, &savedModes) }
+    }
+
+    /// Async-signal-safe: copies the end of the captured standard error to the real one.
+    private static func replayCapturedErrors(signal: Int32) {
+        guard capturedErrors >= 0, originalErrors >= 0, let replayBuffer else { return }
+        let end = lseek(capturedErrors, 0, SEEK_END)
+        lseek(capturedErrors, max(0, end - off_t(replaySize)), SEEK_SET)
+        let count = read(capturedErrors, replayBuffer, replaySize)
+        if count > 0 { _ = write(originalErrors, replayBuffer, count) }
+        dup2(originalErrors, 2)
+    }
+}
