@@ -3,8 +3,8 @@ import Foundation
 
 /// Draws a framed box and returns the rectangle inside the frame.
 enum Box {
-    static func draw(title: String, width: Int, height: Int, into screen: inout ScreenBuffer) -> Rect {
-        let boxWidth = min(screen.width - 2, width)
+    static func draw(title: String, width: Int, height: Int, footer: String = "", into screen: inout ScreenBuffer) -> Rect {
+        let boxWidth = min(screen.width, width)
         let boxHeight = min(screen.height - 2, height)
         let x = (screen.width - boxWidth) / 2
         let y = (screen.height - boxHeight) / 2
@@ -18,6 +18,9 @@ enum Box {
             screen.write("│", x: x + boxWidth - 1, y: row, style: style)
         }
         screen.write(" \(DisplayWidth.truncate(title, to: max(0, boxWidth - 6))) ", x: x + 2, y: y, style: Style(.overlay, bold: true))
+        if !footer.isEmpty && DisplayWidth.of(footer) + 6 < boxWidth {
+            screen.write(" \(footer) ", x: x + boxWidth - DisplayWidth.of(footer) - 4, y: y + boxHeight - 1, style: Style(.overlay))
+        }
         return Rect(x: x + 2, y: y + 1, width: boxWidth - 4, height: boxHeight - 2)
     }
 }
@@ -52,8 +55,10 @@ enum HelpOverlay {
 
     static func draw(_ state: AppState, into screen: inout ScreenBuffer) {
         let content = lines(state)
-        let inner = Box.draw(title: "Help — any other key closes", width: 84, height: content.count + 2, into: &screen)
-        let top = min(state.helpScroll, max(0, content.count - inner.height))
+        let fits = content.count + 2 <= screen.height - 2
+        let top = min(state.helpScroll, max(0, content.count - (screen.height - 4)))
+        let footer = fits ? "" : (top + screen.height - 4 < content.count ? "↓ j/k scroll" : "↑ j/k scroll")
+        let inner = Box.draw(title: "Help — any other key closes", width: 84, height: content.count + 2, footer: footer, into: &screen)
         for row in 0..<inner.height {
             guard top + row < content.count else { break }
             let (text, style) = content[top + row]

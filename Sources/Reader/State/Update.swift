@@ -181,6 +181,7 @@ extension AppState {
             groupCursor.selected = clampedAdd(groupCursor.selected, delta)
             groupCursor.clamp(count: groupRows.count, rows: pageRows(.groups))
         case .list:
+            awaitingFirstSort = false
             let before = listCursor.selected
             listCursor.selected = clampedAdd(listCursor.selected, delta)
             listCursor.clamp(count: visible.count, rows: pageRows(.list))
@@ -451,6 +452,7 @@ extension AppState {
                 listCursor.selected = index
                 listCursor.top = max(0, index - pageRows(.list) / 2)
                 pendingSelection = nil
+                awaitingFirstSort = false
             } else if sortRank != nil {
                 pendingSelection = nil
             }

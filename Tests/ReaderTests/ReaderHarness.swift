@@ -1,0 +1,56 @@
+import BibModel
+import BibreadTestSupport
+import Foundation
+@testable import Reader
+
+/// Drives the pure reader the way the app does, with background work run inline: every effect
+/// is performed at once and its events applied, until nothing is left to do.
+struct ReaderHarness {
+    var state: AppState
+    let work: BackgroundWork
+    private(set) var savedSessions = 0
+
+    /// A fixed "now", so that date groups (Recently added) count the same on every run.
+    static let now = Date(timeIntervalSince1970: 1_790_000_000)
+
+    init(library: Library, paths: [String] = ["library.bib"], width: Int, height: Int, keymap: Keymap = Keymap()) {
+        state = AppState(library: library, paths: paths, width: width, height: height, keymap: keymap)
+        state.groups = GroupCatalog.savedGroups(of: library)
+        work = BackgroundWork(library: library, groups: state.groups, now: ReaderHarness.now)
+        run(state.start())
+    }
+
+    /// The sample library.
+    static func samples(width: Int = 120, height: Int = 40) -> ReaderHarness {
+        ReaderHarness(library: Fixtures.library(at: Fixtures.samples.appendingPathComponent("library.bib")), width: width, height: height)
+    }
+
+    mutating func run(_ effects: [Effect]) {
+        var pending = effects
+        while !pending.isEmpty {
+            let effect = pending.removeFirst()
+            if effect == .saveSession { savedSessions += 1 }
+            var events: [Event] = []
+            work.perform(effect) { events.append($0) }
+            for event in events { pending += state.update(event) }
+        }
+    }
+
+    mutating func send(_ event: Event) {
+        run(state.update(event))
+    }
+
+    /// Presses keys written as in config.toml (`j`, `Down`, `C-d`), or typed text when `text`.
+    mutating func press(_ names: String...) {
+        for name in names {
+            guard let key = Key(name: name) else { fatalError("no key named \(name)") }
+            send(.key(key))
+        }
+    }
+
+    mutating func type(_ text: String) {
+        for character in text { send(.key(.character(character))) }
+    }
+
+    var screen: String { state.render().text }
+}

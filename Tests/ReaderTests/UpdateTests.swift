@@ -1,0 +1,203 @@
+import BibModel
+import BibreadTestSupport
+import Testing
+@testable import Reader
+
+/// What keys, mouse and background results do to the state.
+@Suite("update")
+struct UpdateTests {
+    @Test func movingTheSelectionStaysWithinTheList() {
+        var harness = ReaderHarness.samples(width: 120, height: 40)
+        harness.press("k")
+        #expect(harness.state.listCursor.selected == 0)
+        harness.press("j", "j")
+        #expect(harness.state.listCursor.selected == 2)
+        harness.press("G")
+        #expect(harness.state.listCursor.selected == 24)
+        harness.press("j")
+        #expect(harness.state.listCursor.selected == 24)
+        harness.press("g")
+        #expect(harness.state.listCursor.selected == 0)
+        harness.press("PgDn")
+        #expect(harness.state.listCursor.selected > 10)
+    }
+
+    @Test func searchFiltersAsYouTypeAndEscapeClears() {
+        var harness = ReaderHarness.samples()
+        harness.press("/")
+        #expect(harness.state.searchFocused)
+        harness.type("knu")
+        #expect(harness.state.visible.count == 3)
+        harness.type("th year:1984")
+        #expect(harness.state.visible.count == 1)
+        harness.press("Backspace", "Backspace", "Backspace", "Backspace", "Backspace", "Backspace", "Backspace", "Backspace", "Backspace", "Backspace")
+        #expect(harness.state.searchText == "knuth")
+        #expect(harness.state.visible.count == 3)
+        harness.press("Enter")
+        #expect(!harness.state.searchFocused)
+        #expect(harness.state.visible.count == 3)
+        harness.press("Esc")
+        #expect(harness.state.searchText.isEmpty)
+        #expect(harness.state.visible.count == 25)
+    }
+
+    @Test func aBadQuerySaysWhereAndKeepsTheList() {
+        var harness = ReaderHarness.samples()
+        harness.press("/")
+        harness.type("knuth")
+        #expect(harness.state.visible.count == 3)
+        harness.type(" \"unclosed")
+        #expect(harness.state.searchError?.contains("column 7") == true)
+        // The last good filter stays while the query is being finished.
+        #expect(harness.state.visible.count == 3)
+        #expect(harness.screen.contains("this quote is never closed"))
+    }
+
+    @Test func searchTypedBeforeTheIndexIsReadyAppliesWhenItArrives() {
+        let library = Fixtures.library(at: Fixtures.samples.appendingPathComponent("library.bib"))
+        var state = AppState(library: library, paths: [], width: 100, height: 30)
+        _ = state.update(.key(.character("/")))
+        for character in "shannon" { _ = state.update(.key(.character(character))) }
+        #expect(state.visible.count == 25)
+        #expect(state.render().text.contains("indexing…"))
+        _ = state.update(.searchIndexReady(SearchIndex(entries: library.entries)))
+        #expect(state.visible.count == 1)
+    }
+
+    @Test func enterOnAGroupShowsItsMembers() {
+        var harness = ReaderHarness.samples()
+        harness.press("S-Tab")
+        while harness.state.groupRows[harness.state.groupCursor.selected].name != "Classics" { harness.press("j") }
+        harness.press("Enter")
+        #expect(harness.state.activeGroup == "Classics")
+        #expect(harness.state.visible.count == 3)
+        #expect(harness.state.focus == .list)
+        #expect(harness.screen.contains("3 of 25 · Classics"))
+    }
+
+    @Test func groupAndSearchCombine() {
+        var harness = ReaderHarness.samples()
+        harness.press("/")
+        harness.type("knuth")
+        harness.press("Enter")
+        let searched = Set(harness.state.visible)
+        harness.press("Esc", "S-Tab")
+        while harness.state.groupRows[harness.state.groupCursor.selected].name != "Typesetting" { harness.press("j") }
+        harness.press("Enter")
+        let grouped = Set(harness.state.visible)
+        harness.press("/")
+        harness.type("knuth")
+        #expect(!harness.state.visible.isEmpty)
+        #expect(Set(harness.state.visible) == searched.intersection(grouped))
+        #expect(harness.state.visible.count < searched.count || harness.state.visible.count < grouped.count)
+    }
+
+    @Test func sortCyclesThroughEveryOrderAndShowsItInTheHeader() {
+        var harness = ReaderHarness.samples()
+        var seen: [SortKey] = [harness.state.sort]
+        for _ in 0..<SortKey.allCases.count {
+            harness.press("s")
+            seen.append(harness.state.sort)
+            #expect(harness.screen.contains("sorted by \(harness.state.sort.label)"))
+        }
+        #expect(Set(seen) == Set(SortKey.allCases))
+        #expect(seen.first == seen.last)
+    }
+
+    @Test func sortByYearPutsTheNewestFirst() {
+        var harness = ReaderHarness.samples()
+        while harness.state.sort != .year { harness.press("s") }
+        let years = harness.state.visible.compactMap { harness.state.library!.entries[$0].year.flatMap { Int($0) } }
+        #expect(years == years.sorted(by: >))
+        harness.press("S")
+        let reversed = harness.state.visible.compactMap { harness.state.library!.entries[$0].year.flatMap { Int($0) } }
+        #expect(reversed == reversed.sorted())
+    }
+
+    @Test func theSelectedReferenceStaysSelectedWhenTheOrderChanges() {
+        var harness = ReaderHarness.samples()
+        harness.press("j", "j", "j")
+        let key = harness.state.selectedEntry?.key
+        harness.press("s")
+        #expect(harness.state.selectedEntry?.key == key)
+    }
+
+    @Test func mouseClickSelectsAndTheWheelScrolls() {
+        var harness = ReaderHarness.samples(width: 120, height: 40)
+        let layout = Layout(width: 120, height: 40, focus: .list)
+        let list = layout.list!
+        harness.send(.mouse(MouseEvent(.click, x: list.x + 5, y: list.y + 2 + 4)))
+        #expect(harness.state.listCursor.selected == 4)
+        harness.send(.mouse(MouseEvent(.wheelDown, x: list.x + 5, y: list.y + 5)))
+        #expect(harness.state.listCursor.selected == 7)
+        let groups = layout.groups!
+        let classics = harness.state.groupRows.firstIndex { $0.name == "Classics" }!
+        harness.send(.mouse(MouseEvent(.click, x: groups.x + 3, y: groups.y + 1 + classics)))
+        #expect(harness.state.activeGroup == "Classics")
+    }
+
+    @Test func resizeKeepsTheSelectionOnScreen() {
+        var harness = ReaderHarness.samples(width: 120, height: 40)
+        harness.press("G")
+        harness.send(.resize(width: 80, height: 24))
+        let rows = Layout(width: 80, height: 24, focus: .list).contentRows(of: .list)
+        #expect(harness.state.listCursor.selected == 24)
+        #expect(harness.state.listCursor.top <= 24 && 24 < harness.state.listCursor.top + rows)
+        #expect(harness.state.render().lines.count == 24)
+    }
+
+    @Test func enterWithoutALocalPDFSaysSo() {
+        var harness = ReaderHarness.samples()
+        harness.press("/")
+        harness.type("key:cook1971complexity")
+        harness.press("Enter", "Enter")
+        #expect(harness.state.reading == nil)
+        #expect(harness.state.message?.isError == true)
+    }
+
+    @Test func severalPDFsAskWhichOne() {
+        let library = Fixtures.library("""
+        @article{two, title = {Two files}, file = {:\(Fixtures.samples.path)/papers/tex-tour.pdf:PDF;:\(Fixtures.samples.path)/papers/incompleteness.pdf:PDF}}
+        """)
+        var harness = ReaderHarness(library: library, width: 100, height: 30)
+        harness.press("Enter")
+        #expect(harness.state.chooser?.files.count == 2)
+        #expect(harness.screen.contains("has 2 PDFs"))
+        harness.press("j", "Enter")
+        #expect(harness.state.reading?.path.hasSuffix("incompleteness.pdf") == true)
+        #expect(harness.state.reading?.pageCount == 11)
+    }
+
+    @Test func quitSavesTheSession() {
+        var harness = ReaderHarness.samples()
+        let effects = harness.state.update(.key(.character("q")))
+        #expect(effects == [.saveSession, .quit])
+        #expect(harness.state.isQuitting)
+    }
+
+    @Test func aRestoredGroupThatIsGoneFallsBackToAll() {
+        let library = Fixtures.library(at: Fixtures.samples.appendingPathComponent("library.bib"))
+        var state = AppState(library: library, paths: [], width: 100, height: 30)
+        state.groups = GroupCatalog.savedGroups(of: library)
+        ReaderApp.restore(LibrarySession(group: "No such group", selection: "turing1936computable"), into: &state)
+        var harness = ReaderHarness(library: library, width: 100, height: 30)
+        harness.state = state
+        harness.run(harness.state.start())
+        #expect(harness.state.activeGroup == "All")
+        #expect(harness.state.visible.count == 25)
+        #expect(harness.state.selectedEntry?.key == "turing1936computable")
+    }
+
+    @Test func aRestoredFieldGroupComesBackOnceFieldGroupsAreLoaded() {
+        let library = Fixtures.library(at: Fixtures.samples.appendingPathComponent("library.bib"))
+        var harness = ReaderHarness(library: library, width: 100, height: 30)
+        var state = AppState(library: library, paths: [], width: 100, height: 30)
+        state.groups = GroupCatalog.savedGroups(of: library)
+        ReaderApp.restore(LibrarySession(group: "Years/1959", sort: "title", descending: false), into: &state)
+        harness.state = state
+        harness.run(harness.state.start())
+        #expect(harness.state.activeGroup == "Years/1959")
+        #expect(harness.state.visible.count == 2)
+        #expect(harness.state.sort == .title)
+    }
+}
