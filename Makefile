@@ -14,6 +14,7 @@ bench: release
 	scripts/install-deps.sh bench
 	bench/parse-bench.sh
 	bench/search-bench.sh
+	bench/reader-bench.sh
 
 samples:
 	/usr/bin/python3 Samples/make-samples.py

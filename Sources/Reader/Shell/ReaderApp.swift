@@ -41,6 +41,7 @@ public enum ReaderApp {
 
     /// Runs the reader; returns the exit status.
     public static func run(_ options: Options) -> Int32 {
+        let timing = LoopTiming()
         let directories = Directories()
         let config = Config.load(from: directories.config)
         var keymap = Keymap()
@@ -115,6 +116,7 @@ public enum ReaderApp {
         }
 
         screen.draw(state.render())
+        timing.milestone("first screen drawn")
         if options.exitAfterFirstScreen { return 0 }
         var effects = state.start()
         var running = true
@@ -140,6 +142,7 @@ public enum ReaderApp {
                 needsFullRedraw = false
             }
             screen.draw(state.render())
+            timing.endInputs()
 
             var descriptors = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: pipeEnds[0], events: Int16(POLLIN), revents: 0)]
             let ready = poll(&descriptors, 2, -1)
@@ -155,10 +158,14 @@ public enum ReaderApp {
                 effects += state.update(.terminate)
                 continue
             }
-            for event in mailbox.take() { effects += state.update(event) }
+            for event in mailbox.take() {
+                timing.milestone(event.name)
+                effects += state.update(event)
+            }
             // A resize arrives as input (ncurses turns SIGWINCH into KEY_RESIZE).
             var inputs = 0
             while inputs < 512, let event = screen.nextInput() {
+                timing.beginInput(event.name)
                 effects += state.update(event)
                 inputs += 1
             }
@@ -224,5 +231,61 @@ final class EffectRunner: Sendable {
         }
         let mailbox = self.mailbox
         queue.async { work.perform(effect) { mailbox.post($0) } }
+    }
+}
+
+/// With `BIBREAD_TIMINGS` set, writes to standard error (the state folder's stderr.log while the
+/// screen is up) when background results arrive and how long each input took to show.
+final class LoopTiming {
+    private let enabled = ProcessInfo.processInfo.environment["BIBREAD_TIMINGS"] != nil
+    private let start = ContinuousClock.now
+    private var inputs: [(String, ContinuousClock.Instant)] = []
+
+    func milestone(_ name: String) {
+        guard enabled else { return }
+        log("timing: \(name) at \(LoopTiming.milliseconds(ContinuousClock.now - start)) ms")
+    }
+
+    func beginInput(_ name: String) {
+        guard enabled else { return }
+        inputs.append((name, ContinuousClock.now))
+    }
+
+    /// The inputs read in one go are on screen now.
+    func endInputs() {
+        guard enabled, !inputs.isEmpty else { return }
+        let now = ContinuousClock.now
+        for (name, began) in inputs { log("timing: input \(name) shown after \(LoopTiming.milliseconds(now - began)) ms") }
+        inputs = []
+    }
+
+    private func log(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    static func milliseconds(_ duration: Duration) -> String {
+        let value = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+        return String(format: "%.2f", value)
+    }
+}
+
+extension Event {
+    /// A short name for logs.
+    var name: String {
+        switch self {
+        case .key(let key): return "key \(key)"
+        case .mouse: return "mouse"
+        case .resize: return "resize"
+        case .groupsReady: return "field groups ready"
+        case .groupCounts: return "group counts"
+        case .groupMembers(let path, _): return "members of \(path)"
+        case .searchIndexReady: return "search index ready"
+        case .sortReady(let key, _): return "sort by \(key.rawValue) ready"
+        case .marksReady: return "marks ready"
+        case .documentOpened: return "document opened"
+        case .pageText(_, let page, _): return "page \(page) text"
+        case .documentFailed: return "document failed"
+        case .terminate: return "terminate"
+        }
     }
 }
