@@ -17,10 +17,24 @@ struct CommandTests {
         #expect(result.standardError.isEmpty)
     }
 
-    @Test func theDefaultCommandOpensTheLibrary() throws {
+    @Test func theDefaultCommandPrintsTheListWhenPiped() throws {
         let result = try ProcessRunner.bibread([sample])
         #expect(result.status == 0)
         #expect(result.standardOutput.split(separator: "\n").count == 25)
+    }
+
+    @Test func theReaderWithoutALibraryOrTerminalSaysWhatToDo() throws {
+        let state = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let result = try ProcessRunner.bibread([], environment: ["XDG_STATE_HOME": state.path, "XDG_CONFIG_HOME": state.path])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("needs a terminal"))
+    }
+
+    @Test func theReaderRefusesALibraryThatCannotBeRead() throws {
+        let result = try ProcessRunner.bibread(["/nonexistent/library.bib"], environment: ["COLUMNS": "80"])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("/nonexistent/library.bib"))
     }
 
     @Test func listJSONHasTheDocumentedShape() throws {

@@ -33,7 +33,8 @@ struct BrowseCommand: ParsableCommand {
         discussion: """
         Without files, opens the default library of $XDG_CONFIG_HOME/bibread/config.toml \
         (library = "~/papers/library.bib"), else the library opened last. Press ? in the reader \
-        for its keys.
+        for its keys. When standard output is not a terminal, prints the list as 'bibread list' \
+        does.
         """)
 
     @OptionGroup var library: LibraryOptions
@@ -42,6 +43,12 @@ struct BrowseCommand: ParsableCommand {
     var exitAfterFirstScreen = false
 
     func run() throws {
+        // Piped or redirected, there is no screen to draw on: print the list instead, as
+        // `bibread list` would (so `bibread lib.bib | grep knuth` does the obvious thing).
+        if !Console.isTerminal && !library.libraries.isEmpty {
+            try ListCommand.list(paths: library.libraries, json: false)
+            return
+        }
         var options = ReaderApp.Options(paths: library.libraries)
         options.exitAfterFirstScreen = exitAfterFirstScreen
         let status = ReaderApp.run(options)

@@ -165,6 +165,12 @@ public enum ReaderApp {
             // A resize arrives as input (ncurses turns SIGWINCH into KEY_RESIZE).
             var inputs = 0
             while inputs < 512, let event = screen.nextInput() {
+                if case .key(.control("z")) = event {
+                    screen.suspend()
+                    let size = screen.size
+                    effects += state.update(.resize(width: size.width, height: size.height))
+                    continue
+                }
                 timing.beginInput(event.name)
                 effects += state.update(event)
                 inputs += 1

@@ -105,6 +105,18 @@ public final class CursesScreen {
         previous = buffer
     }
 
+    /// Ctrl-Z: gives the terminal back to the shell and stops; on `fg`, takes it again and
+    /// repaints everything.
+    public func suspend() {
+        def_prog_mode()
+        endwin()
+        Glibc.signal(SIGTSTP, SIG_DFL)
+        kill(0, SIGTSTP)
+        // Stopped here until the shell continues us.
+        reset_prog_mode()
+        invalidate()
+    }
+
     /// Forgets what was drawn, so the next draw repaints every cell (Ctrl-L, resize).
     public func invalidate() {
         previous = nil
