@@ -30,6 +30,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // C shims: one per system library, nothing else in them. ncursesw is linked as usual;
@@ -49,6 +50,7 @@ let package = Package(
         .target(name: "Reader", dependencies: [
             "CCurses", "BibModel", "PDFText",
             .product(name: "TOMLKit", package: "TOMLKit"),
+            .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "BibreadCLI", dependencies: [
             "BibModel", "Reader", "PDFText", "SyncEngine",

@@ -3,14 +3,29 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <poppler.h>
+
+_Static_assert(sizeof(cpoppler_rect) == sizeof(PopplerRectangle), "cpoppler_rect must match PopplerRectangle");
 
 // Each function is declared with its real prototype (__typeof__), resolved with dlsym.
 #define CPOPPLER_SYMBOLS(X) \
     X(poppler_document_new_from_file) \
     X(poppler_document_get_n_pages) \
     X(poppler_document_get_page) \
-    X(poppler_page_get_text) \
+    X(poppler_page_get_text_for_area) \
+    X(poppler_page_get_text_layout_for_area) \
+    X(poppler_page_get_label) \
+    X(poppler_document_get_title) \
+    X(poppler_document_find_dest) \
+    X(poppler_dest_free) \
+    X(poppler_action_free) \
+    X(poppler_index_iter_new) \
+    X(poppler_index_iter_get_child) \
+    X(poppler_index_iter_get_action) \
+    X(poppler_index_iter_next) \
+    X(poppler_index_iter_free) \
     X(poppler_get_version) \
     X(poppler_error_quark) \
     X(g_object_unref) \
@@ -74,5 +89,99 @@ cpoppler_page *cpoppler_document_page(cpoppler_document *document, int index) {
     return api.poppler_document_get_page(document, index);
 }
 void cpoppler_page_release(cpoppler_page *page) { api.g_object_unref(page); }
-char *cpoppler_page_text(cpoppler_page *page) { return api.poppler_page_get_text(page); }
 void cpoppler_free(void *memory) { api.g_free(memory); }
+
+char *cpoppler_page_text_with_layout(cpoppler_page *page, cpoppler_rect **rects, unsigned *count) {
+    // An area far larger than any page: poppler_page_get_text stops at the crop box, pdftotext
+    // does not (some pages have text beyond it, such as a clipped picture of a page).
+    PopplerRectangle everything = { -1e6, -1e6, 1e6, 1e6 };
+    PopplerRectangle *layout = NULL;
+    guint n = 0;
+    *rects = NULL;
+    *count = 0;
+    char *text = api.poppler_page_get_text_for_area(page, &everything);
+    if (text == NULL) { return NULL; }
+    if (api.poppler_page_get_text_layout_for_area(page, &everything, &layout, &n) && layout != NULL) {
+        *rects = (cpoppler_rect *)layout;
+        *count = n;
+    } else if (layout != NULL) {
+        api.g_free(layout);
+    }
+    return text;
+}
+
+char *cpoppler_page_label(cpoppler_page *page) { return api.poppler_page_get_label(page); }
+
+char *cpoppler_document_title(cpoppler_document *document) { return api.poppler_document_get_title(document); }
+
+// ---- outline ------------------------------------------------------------------------------
+
+/// Outlines nest rarely beyond 10; these bounds only stop a malicious file.
+enum { OUTLINE_MAX_DEPTH = 64, OUTLINE_MAX_ITEMS = 1 << 20 };
+
+typedef struct {
+    cpoppler_outline_item *items;
+    int count;
+    int capacity;
+    int failed;
+} outline_list;
+
+/// The 1-based page a GOTO_DEST action leads to, or 0.
+static int action_page(PopplerDocument *document, PopplerAction *action) {
+    if (action == NULL || action->type != POPPLER_ACTION_GOTO_DEST || action->goto_dest.dest == NULL) { return 0; }
+    PopplerDest *dest = action->goto_dest.dest;
+    if (dest->type != POPPLER_DEST_NAMED) { return dest->page_num > 0 ? dest->page_num : 0; }
+    if (dest->named_dest == NULL) { return 0; }
+    PopplerDest *resolved = api.poppler_document_find_dest(document, dest->named_dest);
+    if (resolved == NULL) { return 0; }
+    int page = resolved->page_num > 0 ? resolved->page_num : 0;
+    api.poppler_dest_free(resolved);
+    return page;
+}
+
+static void outline_append(outline_list *list, const char *title, int level, int page) {
+    if (list->failed) { return; }
+    if (list->count == list->capacity) {
+        int capacity = list->capacity == 0 ? 64 : list->capacity * 2;
+        cpoppler_outline_item *grown = realloc(list->items, (size_t)capacity * sizeof *grown);
+        if (grown == NULL) { list->failed = 1; return; }
+        list->items = grown;
+        list->capacity = capacity;
+    }
+    char *copy = strdup(title != NULL ? title : "");
+    if (copy == NULL) { list->failed = 1; return; }
+    list->items[list->count++] = (cpoppler_outline_item){ copy, level, page };
+}
+
+static void outline_walk(PopplerDocument *document, PopplerIndexIter *iter, int level, outline_list *list) {
+    do {
+        if (list->failed || list->count >= OUTLINE_MAX_ITEMS) { return; }
+        PopplerAction *action = api.poppler_index_iter_get_action(iter);
+        outline_append(list, action != NULL ? action->any.title : NULL, level, action_page(document, action));
+        if (action != NULL) { api.poppler_action_free(action); }
+        if (level + 1 < OUTLINE_MAX_DEPTH) {
+            PopplerIndexIter *child = api.poppler_index_iter_get_child(iter);
+            if (child != NULL) {
+                outline_walk(document, child, level + 1, list);
+                api.poppler_index_iter_free(child);
+            }
+        }
+    } while (api.poppler_index_iter_next(iter));
+}
+
+cpoppler_outline_item *cpoppler_document_outline(cpoppler_document *document, int *count) {
+    *count = 0;
+    PopplerIndexIter *iter = api.poppler_index_iter_new(document);
+    if (iter == NULL) { return NULL; }
+    outline_list list = { NULL, 0, 0, 0 };
+    outline_walk(document, iter, 0, &list);
+    api.poppler_index_iter_free(iter);
+    *count = list.count;
+    return list.items;
+}
+
+void cpoppler_outline_free(cpoppler_outline_item *items, int count) {
+    if (items == NULL) { return; }
+    for (int i = 0; i < count; i++) { free(items[i].title); }
+    free(items);
+}

@@ -1,30 +1,31 @@
 import CPoppler
 import Foundation
 
-/// Why a PDF could not be opened or read.
-public enum PDFError: Error, Equatable, CustomStringConvertible {
-    case libraryUnavailable(String)
-    case cannotOpen(path: String, reason: String)
-    case encrypted(path: String)
-    case pageOutOfRange(page: Int, count: Int)
-
-    public var description: String {
-        switch self {
-        case .libraryUnavailable(let reason): return "cannot read PDFs: \(reason)"
-        case .cannotOpen(let path, let reason): return "\(path): cannot open PDF: \(reason)"
-        case .encrypted(let path): return "\(path): the PDF is encrypted; a password is needed"
-        case .pageOutOfRange(let page, let count): return "page \(page) is out of range (the document has \(count) pages)"
-        }
-    }
-}
-
 /// A PDF opened with poppler-glib; the document is released when the last reference goes.
+///
+/// A poppler document must not be used from two threads at once, so every call on a
+/// `PDFDocument` holds its lock: callers on different queues are safe, and their calls run one
+/// after another. To extract pages in parallel, open one `PDFDocument` per thread.
+///
+/// A page with no text (a scanned or image-only page) gives empty text: callers that need to
+/// know check whether `text(ofPage:)`, trimmed of whitespace, is empty.
 public final class PDFDocument: @unchecked Sendable {
+    // @unchecked Sendable: `document` and `labelCache` are only touched while `lock` is held.
     private let document: OpaquePointer
+    private let lock = NSLock()
+    private var labelCache: [String]?
+
     /// The path the document was opened from.
     public let path: String
+    /// The number of pages.
+    public let pageCount: Int
 
-    /// Opens the PDF at `path`, with an optional password.
+    /// Opens the PDF at `path`, with an optional password (the user or the owner password).
+    ///
+    /// - Throws: `PDFError.encrypted` when the PDF needs a password and none (or an empty one) was
+    ///   given, `.wrongPassword` when the password given is wrong, `.cannotOpen` with poppler's
+    ///   message when the file is missing, truncated, damaged or not a PDF, and
+    ///   `.libraryUnavailable` when poppler-glib cannot be loaded.
     public init(path: String, password: String? = nil) throws {
         try Poppler.ensureLoaded()
         self.path = path
@@ -33,43 +34,147 @@ public final class PDFDocument: @unchecked Sendable {
         var message: UnsafeMutablePointer<CChar>?
         guard let handle = cpoppler_document_open(uri, password, &status, &message) else {
             defer { cpoppler_free(message) }
-            if status == CPOPPLER_ERROR_ENCRYPTED { throw PDFError.encrypted(path: path) }
+            if status == CPOPPLER_ERROR_ENCRYPTED {
+                // poppler says "encrypted" whether the password is missing or wrong.
+                if let password, !password.isEmpty { throw PDFError.wrongPassword(path: path) }
+                throw PDFError.encrypted(path: path)
+            }
             throw PDFError.cannotOpen(path: path, reason: message.map { String(cString: $0) } ?? "unknown error")
         }
         document = handle
+        pageCount = max(0, Int(cpoppler_document_page_count(handle)))
     }
 
     deinit {
         cpoppler_document_release(document)
     }
 
-    /// The number of pages.
-    public var pageCount: Int { Int(cpoppler_document_page_count(document)) }
+    /// The document's title from its information dictionary, or nil when it has none.
+    public var title: String? {
+        locked {
+            guard let title = cpoppler_document_title(document) else { return nil }
+            defer { cpoppler_free(title) }
+            let text = String(cString: title).trimmingCharacters(in: .whitespacesAndNewlines)
+            return text.isEmpty ? nil : text
+        }
+    }
 
-    /// The text of page `number` (1-based) in poppler's reading order.
+    /// The text of page `number` (1-based) in reading order, as `pdftotext` prints it: blocks in
+    /// poppler's reading order, lines ending in a hyphen joined to the next, text outside the
+    /// crop box included. An image-only page gives empty (or whitespace-only) text.
     public func text(ofPage number: Int) throws -> String {
-        guard number >= 1 && number <= pageCount, let page = cpoppler_document_page(document, Int32(number - 1)) else {
+        try glyphs(ofPage: number).readingText
+    }
+
+    /// The text of page `number` (1-based) in its physical layout, like `pdftotext -layout`:
+    /// rows by baseline, words placed in columns by their x position over the page's mean
+    /// character width, so that columns stay side by side; no trailing spaces.
+    public func layoutText(ofPage number: Int) throws -> String {
+        try glyphs(ofPage: number).layoutText
+    }
+
+    /// The text of page `number` (1-based) in `mode`.
+    public func text(ofPage number: Int, mode: PageTextMode) throws -> String {
+        switch mode {
+        case .reading: return try text(ofPage: number)
+        case .layout: return try layoutText(ofPage: number)
+        }
+    }
+
+    /// Poppler's text of a page and the box of each character, copied out of poppler.
+    private func glyphs(ofPage number: Int) throws -> PageGlyphs {
+        try withPage(number) { page in
+            var rects: UnsafeMutablePointer<cpoppler_rect>?
+            var count: UInt32 = 0
+            let text = cpoppler_page_text_with_layout(page, &rects, &count)
+            defer {
+                cpoppler_free(text)
+                cpoppler_free(rects)
+            }
+            guard let text else { return PageGlyphs(utf8: [], boxes: []) }
+            let utf8 = Array(UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self),
+                                                 count: strlen(text)))
+            let boxes = UnsafeBufferPointer(start: rects, count: rects == nil ? 0 : Int(count))
+                .map { GlyphBox(x1: $0.x1, y1: $0.y1, x2: $0.x2, y2: $0.y2) }
+            return PageGlyphs(utf8: utf8, boxes: boxes)
+        }
+    }
+
+    /// Runs `body` with the lock held.
+    func locked<Result>(_ body: () throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        #if DEBUG
+        probe.enter()
+        defer { probe.leave() }
+        #endif
+        return try body()
+    }
+
+    #if DEBUG
+    /// For tests: the most calls that were ever inside the lock at once (1 while it works:
+    /// poppler 22.12 happens not to crash when one document is used from two threads, so the
+    /// tests cannot tell a missing lock from the results alone).
+    var mostCallsAtOnce: Int { probe.most }
+    private let probe = ConcurrencyProbe()
+    #endif
+
+    /// Runs `body` with the lock held; the label cache is only read and written in it.
+    func withLabelCache<Result>(_ body: (inout [String]?) throws -> Result) rethrows -> Result {
+        try locked { try body(&labelCache) }
+    }
+
+    /// Runs `body` on page `number` (1-based) with the lock held.
+    func withPage<Result>(_ number: Int, _ body: (OpaquePointer) throws -> Result) throws -> Result {
+        guard number >= 1 && number <= pageCount else { throw PDFError.pageOutOfRange(page: number, count: pageCount) }
+        return try locked {
+            try withPageLocked(number, body)
+        }
+    }
+
+    /// `withPage` for callers that already hold the lock.
+    func withPageLocked<Result>(_ number: Int, _ body: (OpaquePointer) throws -> Result) throws -> Result {
+        guard let page = cpoppler_document_page(document, Int32(number - 1)) else {
             throw PDFError.pageOutOfRange(page: number, count: pageCount)
         }
         defer { cpoppler_page_release(page) }
-        guard let text = cpoppler_page_text(page) else { return "" }
-        defer { cpoppler_free(text) }
-        return String(cString: text)
+        return try body(page)
+    }
+
+    /// Runs `body` on the poppler document with the lock held.
+    func withDocument<Result>(_ body: (OpaquePointer) throws -> Result) rethrows -> Result {
+        try locked { try body(document) }
     }
 }
 
-/// The poppler-glib library, opened on first use.
-public enum Poppler {
-    /// Opens poppler-glib if it is not open yet.
-    public static func ensureLoaded() throws {
-        if let reason = cpoppler_load() { throw PDFError.libraryUnavailable(String(cString: reason)) }
-    }
+/// Which text of a page: in reading order, or in its physical layout.
+public enum PageTextMode: String, Sendable, Hashable, CaseIterable {
+    /// `PDFDocument.text(ofPage:)`.
+    case reading
+    /// `PDFDocument.layoutText(ofPage:)`.
+    case layout
+}
 
-    /// The poppler version, such as `22.12.0`.
-    public static var version: String {
-        get throws {
-            try ensureLoaded()
-            return cpoppler_version().map { String(cString: $0) } ?? "unknown"
+#if DEBUG
+/// Counts the callers inside a section, with its own lock (see `PDFDocument.mostCallsAtOnce`).
+final class ConcurrencyProbe: @unchecked Sendable {
+    // @unchecked Sendable: `inside` and `peak` are only touched with `lock` held.
+    private let lock = NSLock()
+    private var inside = 0
+    private var peak = 0
+
+    func enter() {
+        lock.withLock {
+            inside += 1
+            peak = max(peak, inside)
         }
     }
+
+    func leave() {
+        lock.withLock { inside -= 1 }
+    }
+
+    /// The most callers that were inside at once.
+    var most: Int { lock.withLock { peak } }
 }
+#endif

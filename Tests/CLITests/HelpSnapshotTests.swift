@@ -6,7 +6,7 @@ import BibreadTestSupport
 /// Run with `BIBREAD_RECORD_SNAPSHOTS=1` to write new ones after an intended change.
 @Suite("help snapshots")
 struct HelpSnapshotTests {
-    static let commands: [[String]] = [["--help"], ["list", "--help"], ["show", "--help"], ["check", "--help"]]
+    static let commands: [[String]] = [["--help"], ["list", "--help"], ["show", "--help"], ["read", "--help"], ["check", "--help"]]
 
     @Test(arguments: commands)
     func helpMatchesSnapshot(_ arguments: [String]) throws {

@@ -14,7 +14,7 @@ public struct Bibread: ParsableCommand {
         file cannot be read; 64 on a usage error.
         """,
         version: BibreadVersion.string,
-        subcommands: [BrowseCommand.self, ListCommand.self, ShowCommand.self, CheckCommand.self, GroupsCommand.self, SearchLatencyCommand.self],
+        subcommands: [BrowseCommand.self, ListCommand.self, ShowCommand.self, ReadCommand.self, CheckCommand.self, GroupsCommand.self, SearchLatencyCommand.self, PDFExtractCommand.self],
         defaultSubcommand: BrowseCommand.self)
 
     public init() {}

@@ -47,6 +47,18 @@ struct LoadedLibrary {
         Console.error("bibread: \(parts.joined(separator: ", ")) while reading; run 'bibread check \(paths.joined(separator: " "))' for details")
     }
 
+    /// The entry `key` addresses (`KEY` or `KEY#2`); else says so, with similar keys, and exits
+    /// with status 1 (or 2 when a file could not be read).
+    func entry(addressedBy key: String, paths: [String]) throws -> Entry {
+        if let entry = library.entry(addressedBy: key) { return entry }
+        try exitIfSomeFilesFailed()
+        var message = "bibread: no reference with key '\(key)' in \(paths.joined(separator: ", "))"
+        let similar = ShowCommand.similarKeys(to: key, in: library)
+        if !similar.isEmpty { message += "; did you mean \(similar.map { "'\($0)'" }.joined(separator: ", "))?" }
+        Console.error(message)
+        throw ExitStatus.problems
+    }
+
     /// Exits with status 2 when a file could not be read (after the command printed what it could).
     func exitIfSomeFilesFailed() throws {
         if !failures.isEmpty { throw ExitStatus.unreadable }

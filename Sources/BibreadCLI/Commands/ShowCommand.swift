@@ -26,14 +26,7 @@ struct ShowCommand: ParsableCommand {
         let paths = Array(arguments.dropLast())
         let key = arguments[arguments.count - 1]
         let loaded = LoadedLibrary.load(paths: paths)
-        guard let entry = loaded.library.entry(addressedBy: key) else {
-            try loaded.exitIfSomeFilesFailed()
-            var message = "bibread: no reference with key '\(key)' in \(paths.joined(separator: ", "))"
-            let similar = Self.similarKeys(to: key, in: loaded.library)
-            if !similar.isEmpty { message += "; did you mean \(similar.map { "'\($0)'" }.joined(separator: ", "))?" }
-            Console.error(message)
-            throw ExitStatus.problems
-        }
+        let entry = try loaded.entry(addressedBy: key, paths: paths)
         let sameKey = loaded.library.entries(withKey: entry.key)
         if sameKey.count > 1 && entry.occurrence == 1 && !key.contains("#") {
             Console.error("bibread: note: \(sameKey.count) entries have the key '\(entry.key)'; showing the first (the others are \(sameKey.dropFirst().map(\.address).joined(separator: ", ")))")

@@ -17,11 +17,31 @@ typedef struct _PopplerDocument cpoppler_document;
 typedef struct _PopplerPage cpoppler_page;
 
 /// What went wrong opening a document.
+///
+/// poppler reports a missing password and a wrong one alike (POPPLER_ERROR_ENCRYPTED), and a
+/// truncated file, a damaged one and a file that is no PDF at all alike (POPPLER_ERROR_DAMAGED,
+/// "PDF document is damaged"); the caller tells the first two apart by whether it gave a password.
 typedef enum {
     CPOPPLER_OK = 0,
     CPOPPLER_ERROR_ENCRYPTED = 1,
     CPOPPLER_ERROR_OTHER = 2,
 } cpoppler_status;
+
+/// A rectangle in points, origin at the top left of the page, y growing downwards
+/// (the layout of PopplerRectangle).
+typedef struct {
+    double x1, y1, x2, y2;
+} cpoppler_rect;
+
+/// One entry of a document's outline (bookmarks), flattened depth-first.
+typedef struct {
+    /// The title in UTF-8 (never NULL).
+    char *title;
+    /// The depth: 0 for a top-level entry.
+    int level;
+    /// The 1-based page it leads to, or 0 when it leads to no page of this document.
+    int page;
+} cpoppler_outline_item;
 
 /// Opens poppler-glib once; returns NULL when it is ready, else why it cannot be used.
 const char *cpoppler_load(void);
@@ -40,8 +60,23 @@ int cpoppler_document_page_count(cpoppler_document *document);
 cpoppler_page *cpoppler_document_page(cpoppler_document *document, int index);
 void cpoppler_page_release(cpoppler_page *page);
 
-/// The page's text in reading order; the caller frees it with cpoppler_free.
-char *cpoppler_page_text(cpoppler_page *page);
+/// All the page's text in reading order, including text that lies outside the crop box (as
+/// pdftotext prints it), with one rectangle per character (Unicode scalar, separators included)
+/// in `*rects`. Returns the text or NULL; the caller frees the text and `*rects` with
+/// cpoppler_free. `*rects` is NULL and `*count` 0 when poppler gives no rectangles.
+char *cpoppler_page_text_with_layout(cpoppler_page *page, cpoppler_rect **rects, unsigned *count);
+
+/// The page's label (such as "iv" or "A-3"), or NULL; poppler gives the page number as a
+/// string when the document has no labels. The caller frees it with cpoppler_free.
+char *cpoppler_page_label(cpoppler_page *page);
+
+/// The document's title from its information dictionary, or NULL; free it with cpoppler_free.
+char *cpoppler_document_title(cpoppler_document *document);
+
+/// The outline flattened depth-first, `*count` entries (NULL and 0 when there is none); named
+/// destinations are resolved. Free it with cpoppler_outline_free.
+cpoppler_outline_item *cpoppler_document_outline(cpoppler_document *document, int *count);
+void cpoppler_outline_free(cpoppler_outline_item *items, int count);
 
 /// Frees memory poppler or GLib allocated.
 void cpoppler_free(void *memory);

@@ -12,6 +12,9 @@ public enum Action: String, CaseIterable, Sendable {
     case cycleSort = "cycle-sort", reverseSort = "reverse-sort"
     case help, redraw, quit
     case nextPage = "next-page", previousPage = "previous-page"
+    case goToPage = "go-to-page", toggleLayout = "toggle-layout", outline
+    case searchDocument = "search-document", nextMatch = "next-match", previousMatch = "previous-match"
+    case scrollLeft = "scroll-left", scrollRight = "scroll-right"
     case back
 }
 
@@ -55,6 +58,14 @@ public enum ActionTable {
         .init(action: .quit, scope: .browse, help: "Quit", defaultKeys: [.character("q"), .control("c")]),
         .init(action: .nextPage, scope: .reading, help: "Next page", defaultKeys: [.character("]")]),
         .init(action: .previousPage, scope: .reading, help: "Previous page", defaultKeys: [.character("[")]),
+        .init(action: .goToPage, scope: .reading, help: "Go to a page number or label (xii), then Enter", defaultKeys: [.character(":")]),
+        .init(action: .outline, scope: .reading, help: "Table of contents: jump to a section", defaultKeys: [.character("o")]),
+        .init(action: .searchDocument, scope: .reading, help: "Search the document", defaultKeys: [.character("/")]),
+        .init(action: .nextMatch, scope: .reading, help: "Next match", defaultKeys: [.character("n")]),
+        .init(action: .previousMatch, scope: .reading, help: "Previous match", defaultKeys: [.character("N")]),
+        .init(action: .toggleLayout, scope: .reading, help: "Reflowed text / the page's physical layout", defaultKeys: [.character("t")]),
+        .init(action: .scrollLeft, scope: .reading, help: "Scroll left (layout)", defaultKeys: [.left, .character("h")]),
+        .init(action: .scrollRight, scope: .reading, help: "Scroll right (layout)", defaultKeys: [.right, .character("l")]),
         .init(action: .back, scope: .reading, help: "Back to the library", defaultKeys: [.character("q"), .escape]),
     ]
 

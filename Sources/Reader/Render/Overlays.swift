@@ -82,46 +82,6 @@ enum ChooserOverlay {
     }
 }
 
-/// One page of a PDF's text, reflowed to the window.
-enum ReadingView {
-    static func draw(_ view: ReadingState, state: AppState, into screen: inout ScreenBuffer) {
-        let width = screen.width
-        let titleStyle = Style(.title, bold: true)
-        screen.fill(x: 0, y: 0, width: width, height: 1, style: titleStyle)
-        screen.write(DisplayWidth.truncate(view.title, to: width - 2), x: 1, y: 0, style: titleStyle)
-        let rows = screen.height - 3
-        if let error = view.error {
-            screen.write(DisplayWidth.truncate(error, to: width - 2), x: 1, y: 2, style: Style(.error, bold: true))
-        } else if let text = view.pageText {
-            let lines = ReadingText.lines(of: text, width: max(10, width - 2))
-            if lines.isEmpty {
-                screen.write("This page has no text layer (a scan or an image).", x: 1, y: 2, style: Style(.dim))
-            }
-            let top = min(view.scroll, max(0, lines.count - rows))
-            for row in 0..<max(0, rows) where top + row < lines.count {
-                screen.write(lines[top + row], x: 1, y: 1 + row, limit: width - 2)
-            }
-        } else {
-            screen.write("Reading page \(view.page)…", x: 1, y: 2, style: Style(.dim))
-        }
-        let status = Style(.status)
-        screen.fill(x: 0, y: screen.height - 1, width: width, height: 1, style: status)
-        let pages = view.pageCount.map { " / \($0)" } ?? ""
-        var left = "p. \(view.page)\(pages)"
-        if let count = view.pageCount, count > 0 { left += " · \(view.page * 100 / count)%" }
-        left += " · \(view.key)"
-        screen.write(DisplayWidth.truncate(left, to: width - 2), x: 1, y: screen.height - 1, style: status)
-        let hints = "[ ] page  ? help  q back"
-        if DisplayWidth.of(left) + DisplayWidth.of(hints) + 4 < width {
-            screen.write(hints, x: width - DisplayWidth.of(hints) - 1, y: screen.height - 1, style: Style(.statusKey))
-        }
-        if let message = state.message {
-            screen.write(DisplayWidth.truncate(message.text, to: width - 2), x: 1, y: screen.height - 2,
-                         style: Style(message.isError ? .error : .message))
-        }
-    }
-}
-
 /// Page text made readable in a terminal: paragraphs rewrapped to the window, words hyphenated
 /// at line ends joined, ligatures expanded.
 public enum ReadingText {
@@ -139,17 +99,43 @@ public enum ReadingText {
         return output
     }
 
-    /// Paragraphs: blank lines separate them; a line that ends with a hyphen after a letter
-    /// joins the next line without a space.
+    /// Where `query` occurs in `line`, ignoring case and accents.
+    public static func matches(of query: String, in line: String) -> [Range<String.Index>] {
+        guard !query.isEmpty else { return [] }
+        var ranges: [Range<String.Index>] = []
+        var searchRange = line.startIndex..<line.endIndex
+        while let found = line.range(of: query, options: [.caseInsensitive, .diacriticInsensitive], range: searchRange) {
+            ranges.append(found)
+            guard found.upperBound < line.endIndex else { break }
+            searchRange = found.upperBound..<line.endIndex
+        }
+        return ranges
+    }
+
+    /// Paragraphs: blank lines separate them, and so does a line much shorter than the page's
+    /// usual line (the last line of a paragraph, a heading); a line that ends with a hyphen
+    /// after a letter joins the next line without a space.
     public static func paragraphs(of text: String) -> [String] {
-        var paragraphs: [String] = []
-        var current = ""
+        var lines: [String] = []
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
             var line = ""
             for character in rawLine {
-                if let expanded = ligatures[character] { line += expanded } else if character == "\t" || character == "\r" { line += " " } else { line.append(character) }
+                if let expanded = ligatures[character] {
+                    line += expanded
+                } else if character == "\t" || character == "\r" || character == "\u{0C}" {
+                    line += " "
+                } else {
+                    line.append(character)
+                }
             }
-            line = line.trimmingCharacters(in: .whitespaces)
+            lines.append(line.trimmingCharacters(in: .whitespaces))
+        }
+        // The usual length of a full line: the 75th percentile of the page's line lengths.
+        let lengths = lines.map(\.count).filter { $0 > 0 }.sorted()
+        let usual = lengths.isEmpty ? 0 : lengths[min(lengths.count - 1, lengths.count * 3 / 4)]
+        var paragraphs: [String] = []
+        var current = ""
+        for line in lines {
             if line.isEmpty {
                 if !current.isEmpty { paragraphs.append(current) }
                 current = ""
@@ -162,6 +148,10 @@ public enum ReadingText {
                 current += line
             } else {
                 current += " " + line
+            }
+            if Double(line.count) < Double(usual) * 0.7 {
+                paragraphs.append(current)
+                current = ""
             }
         }
         if !current.isEmpty { paragraphs.append(current) }

@@ -10,13 +10,27 @@ public final class BackgroundWork: @unchecked Sendable {
     private let lock = NSLock()
     private var groupsByPath: [String: Group] = [:]
     private var lastRead: [String: Double]
-    private var documents: [String: PDFDocument] = [:]
+    private var documents: [String: OpenDocument] = [:]
+    private let pages = PageTextCache(capacity: 256)
+    private let store: ReadingStore?
+    private let libraryName: String
+    private let clock: @Sendable () -> Double
 
-    /// Work for `library`; `lastRead` gives the last reading time per reference address.
-    public init(library: Library, groups: [Group], lastRead: [String: Double] = [:], now: Date = Date()) {
+    private struct OpenDocument {
+        let document: PDFDocument
+        let fingerprint: String
+    }
+
+    /// Work for `library`; positions and reading times go to `store` under `libraryName`.
+    public init(library: Library, groups: [Group], store: ReadingStore? = nil, libraryName: String = "",
+                lastRead: [String: Double] = [:], now: Date = Date(),
+                clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         self.library = library
         context = GroupContext(library: library, now: now)
+        self.store = store
+        self.libraryName = libraryName
         self.lastRead = lastRead
+        self.clock = clock
         register(groups)
     }
 
@@ -30,11 +44,6 @@ public final class BackgroundWork: @unchecked Sendable {
         }
         for group in groups { add(group, parent: nil) }
         lock.withLock { groupsByPath.merge(paths) { old, _ in old } }
-    }
-
-    /// Notes that a reference was just opened for reading.
-    public func recordReading(_ address: String, at time: Double) {
-        lock.withLock { lastRead[address] = time }
     }
 
     /// Performs one effect, posting its results (several for long work such as counting).
@@ -67,24 +76,78 @@ public final class BackgroundWork: @unchecked Sendable {
             post(.sortReady(key, rank: SortOrder.rank(library.entries, by: key, lastRead: lock.withLock { lastRead })))
         case .computeMarks:
             post(.marksReady(library.entries.map(BackgroundWork.marks(of:))))
-        case .openDocument(let path):
+        case .openDocument(let path, let password):
+            openDocument(path, password: password, post: post)
+        case .extractPage(let path, let page, let mode):
             do {
-                let document = try PDFDocument(path: path)
-                lock.withLock { documents[path] = document }
-                post(.documentOpened(path: path, pageCount: document.pageCount, title: nil))
-            } catch {
-                post(.documentFailed(path: path, message: "Cannot open \(path): \(error)"))
-            }
-        case .extractPage(let path, let page):
-            guard let document = lock.withLock({ documents[path] }) else { return }
-            do {
-                post(.pageText(path: path, page: page, text: try document.text(ofPage: page)))
+                post(.pageText(path: path, page: page, mode: mode, text: try text(of: path, page: page, mode: mode)))
             } catch {
                 post(.documentFailed(path: path, message: "Page \(page): \(error)"))
             }
-        case .saveSession, .recordReading, .redrawAll, .quit:
+        case .findInDocument(let path, let query, let fromPage, let forward):
+            post(.searchResult(path: path, query: query, page: find(query, in: path, from: fromPage, forward: forward)))
+        case .savePosition(let path, let page, let scroll):
+            guard let store, let fingerprint = lock.withLock({ documents[path]?.fingerprint }) else { return }
+            try? store.save(ReadingPosition(fingerprint: fingerprint, path: path, page: page, scroll: scroll, updatedAt: clock()))
+        case .recordReading(let key):
+            let time = clock()
+            lock.withLock { lastRead[key] = time }
+            try? store?.recordReading(library: libraryName, key: key, at: time)
+            post(.readingRecorded(key: key, time: time))
+        case .saveSession, .redrawAll, .quit:
             break
         }
+    }
+
+    // MARK: - Documents
+
+    private func openDocument(_ path: String, password: String?, post: (Event) -> Void) {
+        do {
+            let document = try PDFDocument(path: path, password: password)
+            let fingerprint = (try? PDFFingerprint.of(path: path)) ?? "path:" + path
+            lock.withLock { documents[path] = OpenDocument(document: document, fingerprint: fingerprint) }
+            let info = DocumentInfo(pageCount: document.pageCount, title: document.title, labels: document.pageLabels,
+                                    outline: document.outline.map { OutlineEntry(title: $0.title, level: $0.level, page: $0.page) })
+            let position = try? store?.position(fingerprint: fingerprint)
+            post(.documentOpened(path: path, info: info, resumePage: position?.page, resumeScroll: position?.scroll ?? 0))
+        } catch PDFError.encrypted {
+            post(.documentNeedsPassword(path: path, wrong: false))
+        } catch PDFError.wrongPassword {
+            post(.documentNeedsPassword(path: path, wrong: true))
+        } catch {
+            post(.documentFailed(path: path, message: "\(error)"))
+        }
+    }
+
+    /// A page's text from the cache, else from poppler (then cached).
+    func text(of path: String, page: Int, mode: ReadingMode) throws -> String {
+        guard let open = lock.withLock({ documents[path] }) else { throw PDFError.cannotOpen(path: path, reason: "not open") }
+        let key = PageTextCache.Key(document: open.fingerprint, page: page, mode: mode == .layout ? .layout : .reading)
+        if let cached = pages.text(for: key) { return cached }
+        let text = mode == .layout ? try open.document.layoutText(ofPage: page) : try open.document.text(ofPage: page)
+        pages.insert(text, for: key)
+        return text
+    }
+
+    /// Extracts the pages after `page` ahead of need (the app runs this at low priority).
+    public func prefetch(_ path: String, after page: Int, mode: ReadingMode, count: Int = 2) {
+        guard let pageCount = lock.withLock({ documents[path]?.document.pageCount }) else { return }
+        for next in (page + 1)..<min(pageCount + 1, page + 1 + count) {
+            _ = try? text(of: path, page: next, mode: mode)
+        }
+    }
+
+    /// The first page from `start` on (or back) whose text contains `query`, ignoring case and accents.
+    func find(_ query: String, in path: String, from start: Int, forward: Bool) -> Int? {
+        guard let pageCount = lock.withLock({ documents[path]?.document.pageCount }) else { return nil }
+        let pagesToSearch = forward ? Array(stride(from: max(1, start), through: pageCount, by: 1))
+                                    : Array(stride(from: min(start, pageCount), through: 1, by: -1))
+        for page in pagesToSearch {
+            guard let text = try? text(of: path, page: page, mode: .reflow) else { continue }
+            let joined = ReadingText.paragraphs(of: text).joined(separator: " ")
+            if !ReadingText.matches(of: query, in: joined).isEmpty { return page }
+        }
+        return nil
     }
 
     private func group(at path: String) -> Group? {

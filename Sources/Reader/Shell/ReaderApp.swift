@@ -99,15 +99,24 @@ public enum ReaderApp {
         _ = fcntl(pipeEnds[1], F_SETFL, O_NONBLOCK)
         TerminalGuard.wakeWriteDescriptor = pipeEnds[1]
         let mailbox = Mailbox(wakeDescriptor: pipeEnds[1])
-        let work = library.map { BackgroundWork(library: $0, groups: state.groups, lastRead: session.lastRead ?? [:]) }
+        var readingStore: ReadingStore?
+        do {
+            readingStore = try ReadingStore(directory: directories.state)
+        } catch {
+            state.message = StatusMessage("Reading positions will not be kept: \(error)", isError: true)
+        }
+        let libraryName = paths.joined(separator: "\n")
+        let lastRead = (try? readingStore?.lastRead(library: libraryName)) ?? [:]
+        state.lastRead = lastRead
+        let work = library.map {
+            BackgroundWork(library: $0, groups: state.groups, store: readingStore, libraryName: libraryName, lastRead: lastRead)
+        }
         let runner = EffectRunner(work: work, mailbox: mailbox)
 
-        var lastRead = session.lastRead ?? [:]
         func save() {
             guard state.library != nil else { return }
-            var session = LibrarySession(group: state.activeGroup, selection: state.selectedEntry?.address ?? state.pendingSelection,
-                                         sort: state.sort.rawValue, descending: state.sortDescending, lastRead: lastRead)
-            if lastRead.isEmpty { session.lastRead = nil }
+            let session = LibrarySession(group: state.activeGroup, selection: state.selectedEntry?.address ?? state.pendingSelection,
+                                         sort: state.sort.rawValue, descending: state.sortDescending)
             do {
                 try store.save(session, for: paths)
             } catch {
@@ -127,11 +136,6 @@ public enum ReaderApp {
                 case .quit: running = false
                 case .saveSession: save()
                 case .redrawAll: needsFullRedraw = true
-                case .recordReading(let key):
-                    let now = Date().timeIntervalSince1970
-                    lastRead[key] = now
-                    work?.recordReading(key, at: now)
-                    save()
                 default: runner.run(effect)
                 }
             }
@@ -197,7 +201,6 @@ public enum ReaderApp {
             state.visible = []
         }
         state.pendingSelection = session.selection
-        state.lastRead = session.lastRead ?? [:]
     }
 
     static func absolutePath(_ path: String) -> String {
@@ -220,6 +223,7 @@ final class EffectRunner: Sendable {
     private let bulk = DispatchQueue(label: "bibread.bulk", qos: .utility)
     private let index = DispatchQueue(label: "bibread.index", qos: .userInitiated)
     private let documents = DispatchQueue(label: "bibread.documents", qos: .userInitiated)
+    private let prefetch = DispatchQueue(label: "bibread.prefetch", qos: .utility)
 
     init(work: BackgroundWork?, mailbox: Mailbox) {
         self.work = work
@@ -232,11 +236,18 @@ final class EffectRunner: Sendable {
         switch effect {
         case .computeGroupMembers, .computeSort: queue = interactive
         case .buildSearchIndex: queue = index
-        case .openDocument, .extractPage: queue = documents
+        case .openDocument, .extractPage, .findInDocument, .savePosition: queue = documents
         default: queue = bulk
         }
         let mailbox = self.mailbox
-        queue.async { work.perform(effect) { mailbox.post($0) } }
+        let prefetch = self.prefetch
+        queue.async {
+            work.perform(effect) { mailbox.post($0) }
+            // Read the next pages ahead, at low priority, so that turning the page is instant.
+            if case .extractPage(let path, let page, let mode) = effect {
+                prefetch.async { work.prefetch(path, after: page, mode: mode) }
+            }
+        }
     }
 }
 
@@ -289,7 +300,10 @@ extension Event {
         case .sortReady(let key, _): return "sort by \(key.rawValue) ready"
         case .marksReady: return "marks ready"
         case .documentOpened: return "document opened"
-        case .pageText(_, let page, _): return "page \(page) text"
+        case .documentNeedsPassword: return "document needs a password"
+        case .searchResult: return "search result"
+        case .readingRecorded: return "reading recorded"
+        case .pageText(_, let page, _, _): return "page \(page) text"
         case .documentFailed: return "document failed"
         case .terminate: return "terminate"
         }

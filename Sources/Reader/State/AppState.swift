@@ -76,18 +76,6 @@ public struct ListCursor: Sendable, Equatable {
     }
 }
 
-/// The PDF reading view: one page of text at a time.
-public struct ReadingState: Sendable, Equatable {
-    public let path: String
-    public let key: String
-    public var title: String
-    public var pageCount: Int?
-    public var page: Int
-    public var pageText: String?
-    public var scroll = 0
-    public var error: String?
-}
-
 /// The file chooser shown when a reference has several PDFs.
 public struct FileChooser: Sendable, Equatable {
     public let key: String

@@ -12,9 +12,14 @@ public enum Event: Sendable {
     case searchIndexReady(SearchIndex)
     case sortReady(SortKey, rank: [Int32])
     case marksReady([ReferenceMarks])
-    case documentOpened(path: String, pageCount: Int, title: String?)
-    case pageText(path: String, page: Int, text: String)
+    /// A document is open; `resumePage` and `resumeScroll` say where it was last read.
+    case documentOpened(path: String, info: DocumentInfo, resumePage: Int?, resumeScroll: Double)
+    case documentNeedsPassword(path: String, wrong: Bool)
+    case pageText(path: String, page: Int, mode: ReadingMode, text: String)
     case documentFailed(path: String, message: String)
+    /// The first page at or after (or before) the start that contains the query; nil if none.
+    case searchResult(path: String, query: String, page: Int?)
+    case readingRecorded(key: String, time: Double)
     /// A terminating signal (SIGINT, SIGTERM, SIGHUP) arrived.
     case terminate
 }
@@ -27,8 +32,12 @@ public enum Effect: Sendable, Equatable {
     case buildSearchIndex
     case computeSort(SortKey)
     case computeMarks
-    case openDocument(path: String)
-    case extractPage(path: String, page: Int)
+    case openDocument(path: String, password: String?)
+    case extractPage(path: String, page: Int, mode: ReadingMode)
+    /// Find the query in the pages from `fromPage` on (or back, when not `forward`).
+    case findInDocument(path: String, query: String, fromPage: Int, forward: Bool)
+    /// Save where the reader is in a document (page, and 0…1 down the page).
+    case savePosition(path: String, page: Int, scroll: Double)
     /// Write the session (library, group, selection, sort) to the state file.
     case saveSession
     case recordReading(key: String)

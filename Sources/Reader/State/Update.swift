@@ -8,7 +8,12 @@ extension AppState {
         rebuildGroupRows()
         var effects: [Effect] = [.loadFieldGroups, .buildSearchIndex, .computeMarks, .computeSort(sort)]
         effects.append(.countGroups(groupRows.map(\.path)))
-        if activeGroup != "All" { effects.append(.computeGroupMembers(path: activeGroup)) }
+        groupCounts[AppState.recentlyRead] = lastRead.count
+        if activeGroup == AppState.recentlyRead {
+            refreshRecentlyRead()
+        } else if activeGroup != "All" {
+            effects.append(.computeGroupMembers(path: activeGroup))
+        }
         return effects
     }
 
@@ -31,7 +36,7 @@ extension AppState {
             let uncounted = groupRows.map(\.path).filter { groupCounts[$0] == nil }
             var effects: [Effect] = uncounted.isEmpty ? [] : [.countGroups(uncounted)]
             // A group restored from the last session may only exist now, or not at all.
-            if groupMembers == nil && activeGroup != "All" {
+            if groupMembers == nil && activeGroup != "All" && activeGroup != AppState.recentlyRead {
                 if AppState.groupExists(activeGroup, in: groups) {
                     effects.append(.computeGroupMembers(path: activeGroup))
                 } else {
@@ -62,22 +67,12 @@ extension AppState {
         case .marksReady(let newMarks):
             marks = newMarks
             return []
-        case .documentOpened(let path, let pageCount, let title):
-            guard var view = reading, view.path == path else { return [] }
-            view.pageCount = pageCount
-            if let title, !title.isEmpty { view.title = title }
-            view.page = min(view.page, max(1, pageCount))
-            reading = view
-            return [.extractPage(path: path, page: view.page)]
-        case .pageText(let path, let page, let text):
-            guard var view = reading, view.path == path, view.page == page else { return [] }
-            view.pageText = text
-            reading = view
-            return []
-        case .documentFailed(let path, let text):
-            guard var view = reading, view.path == path else { return [] }
-            view.error = text
-            reading = view
+        case .documentOpened, .documentNeedsPassword, .pageText, .documentFailed, .searchResult:
+            return updateReading(event)
+        case .readingRecorded(let key, let time):
+            lastRead[key] = time
+            groupCounts[AppState.recentlyRead] = lastRead.count
+            if activeGroup == AppState.recentlyRead { refreshRecentlyRead() }
             return []
         case .terminate:
             isQuitting = true
@@ -227,6 +222,10 @@ extension AppState {
             }
         }
         for group in groups { add(group, parent: nil, depth: 0) }
+        // bibread's own "Recently read" goes after the other built-in groups.
+        let afterBuiltIns = rows.lastIndex { $0.kind == .builtin && $0.depth == 0 }.map { $0 + 1 } ?? 0
+        rows.insert(GroupRow(path: AppState.recentlyRead, name: AppState.recentlyRead, depth: 0, kind: .builtin,
+                             hasChildren: false, unavailableReason: nil), at: afterBuiltIns)
         groupRows = rows
         if let selectedPath, let index = rows.firstIndex(where: { $0.path == selectedPath }) {
             groupCursor.selected = index
@@ -276,6 +275,10 @@ extension AppState {
             refreshVisible()
             return [.saveSession]
         }
+        if path == AppState.recentlyRead {
+            refreshRecentlyRead()
+            return [.saveSession]
+        }
         groupMembers = nil
         refreshVisible()
         return [.computeGroupMembers(path: path), .saveSession]
@@ -314,8 +317,8 @@ extension AppState {
     }
 
     private mutating func openDocument(_ file: LinkedFile, entry: Entry) -> [Effect] {
-        reading = ReadingState(path: file.path, key: entry.address, title: entry.title, pageCount: nil, page: 1)
-        return [.openDocument(path: file.path), .recordReading(key: entry.address)]
+        reading = ReadingState(path: file.path, key: entry.address, title: entry.title.isEmpty ? entry.address : entry.title)
+        return [.openDocument(path: file.path, password: nil), .recordReading(key: entry.address)]
     }
 
     private mutating func handleChooser(_ key: Key) -> [Effect] {
@@ -440,7 +443,9 @@ extension AppState {
         if let matches = searchMatches {
             rows = AppState.intersect(rows, matches)
         }
-        if let rank = sortRank {
+        if activeGroup == AppState.recentlyRead {
+            // This group's order is its point: the most recently read first.
+        } else if let rank = sortRank {
             let descending = sortDescending
             rows.sort { descending ? rank[$0] > rank[$1] : rank[$0] < rank[$1] }
         } else if sortDescending && sort.startsDescending == false {
@@ -546,55 +551,5 @@ extension AppState {
             }
         }
         return []
-    }
-
-    // MARK: - Reading view
-
-    private mutating func handleReading(_ key: Key) -> [Effect] {
-        guard var view = reading else { return [] }
-        let action = keymap.action(for: key, in: .reading)
-        let rows = max(1, height - 3)
-        var effects: [Effect] = []
-        func go(toPage page: Int, scrollToEnd: Bool = false) {
-            let last = view.pageCount ?? 1
-            let target = min(max(1, page), last)
-            guard target != view.page else { return }
-            view.page = target
-            view.pageText = nil
-            view.scroll = scrollToEnd ? Int.max / 2 : 0
-            effects.append(.extractPage(path: view.path, page: target))
-        }
-        let lineCount = readingLineCount(view)
-        let maxScroll = max(0, lineCount - rows)
-        switch action {
-        case .back, .quit:
-            reading = nil
-            return [.saveSession]
-        case .help:
-            showingHelp = true
-            helpScroll = 0
-        case .moveDown: view.scroll = min(maxScroll, view.scroll + 1)
-        case .moveUp: view.scroll = max(0, min(view.scroll, maxScroll) - 1)
-        case .halfPageDown: view.scroll = min(maxScroll, view.scroll + rows / 2)
-        case .halfPageUp: view.scroll = max(0, min(view.scroll, maxScroll) - rows / 2)
-        case .pageDown:
-            if view.scroll >= maxScroll { go(toPage: view.page + 1) } else { view.scroll = min(maxScroll, view.scroll + rows - 1) }
-        case .pageUp:
-            if view.scroll == 0 { go(toPage: view.page - 1, scrollToEnd: true) } else { view.scroll = max(0, min(view.scroll, maxScroll) - rows + 1) }
-        case .nextPage: go(toPage: view.page + 1)
-        case .previousPage: go(toPage: view.page - 1)
-        case .moveFirst: go(toPage: 1)
-        case .moveLast: go(toPage: view.pageCount ?? 1)
-        case .redraw: effects.append(.redrawAll)
-        default: break
-        }
-        reading = view
-        return effects
-    }
-
-    /// The number of wrapped lines of the page shown (for scrolling limits).
-    func readingLineCount(_ view: ReadingState) -> Int {
-        guard let text = view.pageText else { return 0 }
-        return ReadingText.lines(of: text, width: max(10, width - 2)).count
     }
 }

@@ -204,7 +204,7 @@ public final class CursesScreen {
             pairs = [.dim: (0, dim), .header: (0, bold), .border: (0, 0), .title: (0, reverse | bold), .accent: (0, bold),
                      .selection: (0, reverse), .selectionUnfocused: (0, underline), .status: (0, reverse),
                      .statusKey: (0, reverse | bold), .error: (0, bold), .message: (0, bold), .mark: (0, 0), .overlay: (0, 0),
-                     .searchBar: (0, 0), .normal: (0, 0)]
+                     .searchBar: (0, 0), .searchMatch: (0, reverse), .normal: (0, 0)]
             return
         }
         let fallback: Int16 = -1
@@ -221,6 +221,7 @@ public final class CursesScreen {
             (.status, Int16(COLOR_BLACK), Int16(COLOR_WHITE), 0),
             (.statusKey, Int16(COLOR_BLUE), Int16(COLOR_WHITE), 0),
             (.searchBar, fallback, fallback, 0),
+            (.searchMatch, Int16(COLOR_BLACK), Int16(COLOR_YELLOW), 0),
             (.message, Int16(COLOR_GREEN), fallback, 0),
             (.error, Int16(COLOR_RED), fallback, bold),
             (.mark, Int16(COLOR_GREEN), fallback, 0),

@@ -1,0 +1,182 @@
+import ArgumentParser
+import BibModel
+import Foundation
+import PDFText
+import Reader
+
+/// `bibread read`: one page of a reference's PDF as text, without the full-screen reader.
+struct ReadCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "read",
+        abstract: "Print one page of a reference's PDF as text.",
+        discussion: """
+        The page is reflowed to the width (paragraphs rewrapped, hyphenated words joined, \
+        ligatures expanded), or printed in its physical layout with --layout. --page takes a \
+        number or a page label (xii). --resume prints the page where the full-screen reader \
+        last was in this document.
+        """)
+
+    @Argument(help: ArgumentHelp("BibTeX files, then the cite key.", valueName: "library.bib... key"))
+    var arguments: [String] = []
+
+    @Option(help: ArgumentHelp("Which of the reference's PDFs (1 is the first).", valueName: "n"))
+    var file: Int?
+
+    @Option(help: ArgumentHelp("The page: a number or a page label.", valueName: "page"))
+    var page: String?
+
+    @Flag(help: "The page where the reader last was in this document.")
+    var resume = false
+
+    @Flag(help: "The page's physical layout instead of reflowed text.")
+    var layout = false
+
+    @Option(help: ArgumentHelp("Reflow to this many columns (default: the terminal's width, else 80).", valueName: "columns"))
+    var width: Int?
+
+    @Option(help: ArgumentHelp("The password of an encrypted PDF.", valueName: "password"))
+    var password: String?
+
+    @Flag(help: "Print page count, page labels, outline and the text as JSON.")
+    var json = false
+
+    func validate() throws {
+        if arguments.count < 2 { throw ValidationError("name one or more .bib files and then a cite key") }
+        if page != nil && resume { throw ValidationError("give --page or --resume, not both") }
+        if let file, file < 1 { throw ValidationError("--file counts from 1") }
+        if let width, width < 10 { throw ValidationError("--width must be at least 10") }
+    }
+
+    func run() throws {
+        let paths = Array(arguments.dropLast())
+        let key = arguments[arguments.count - 1]
+        let entry = try LoadedLibrary.load(paths: paths).entry(addressedBy: key, paths: paths)
+        let pdfs = entry.links.files.filter(\.isPDF)
+        let path = try choosePDF(pdfs, entry: entry)
+        let document: PDFDocument
+        do {
+            document = try PDFDocument(path: path, password: password)
+        } catch PDFError.encrypted {
+            Console.error("bibread: \(path) is encrypted; give its password with --password")
+            throw ExitStatus.problems
+        } catch {
+            Console.error("bibread: \(error)")
+            throw ExitStatus.problems
+        }
+        let pageNumber = try choosePage(document)
+        let text: String
+        do {
+            text = layout ? try document.layoutText(ofPage: pageNumber) : try document.text(ofPage: pageNumber)
+        } catch {
+            Console.error("bibread: \(error)")
+            throw ExitStatus.problems
+        }
+        if json {
+            printJSON(document: document, path: path, page: pageNumber, text: text, entry: entry)
+            return
+        }
+        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            Console.error("bibread: page \(pageNumber) of \(path) has no text layer (a scan or an image)")
+            return
+        }
+        if layout {
+            Console.print(text.replacingOccurrences(of: "\u{0C}", with: "").trimmingCharacters(in: .newlines))
+        } else {
+            let columns = width ?? (Console.isTerminal ? min(Console.width, 100) : 80)
+            Console.print(ReadingText.lines(of: text, width: columns).joined(separator: "\n"))
+        }
+    }
+
+    /// The PDF to read: `--file N`, else the first one on this machine (saying so when there are more).
+    private func choosePDF(_ pdfs: [LinkedFile], entry: Entry) throws -> String {
+        guard !pdfs.isEmpty else {
+            Console.error("bibread: \(entry.address) has no linked PDF")
+            throw ExitStatus.problems
+        }
+        if let file {
+            guard file <= pdfs.count else {
+                Console.error("bibread: \(entry.address) has \(pdfs.count) PDF\(pdfs.count == 1 ? "" : "s"); --file \(file) is out of range")
+                throw ExitStatus.problems
+            }
+            let chosen = pdfs[file - 1]
+            guard chosen.exists else {
+                Console.error("bibread: \(chosen.path) is not on this machine")
+                throw ExitStatus.problems
+            }
+            return chosen.path
+        }
+        guard let index = pdfs.firstIndex(where: \.exists) else {
+            Console.error("bibread: no PDF of \(entry.address) is on this machine: \(pdfs.map(\.path).joined(separator: ", "))")
+            throw ExitStatus.problems
+        }
+        if pdfs.count > 1 {
+            Console.error("bibread: note: \(entry.address) has \(pdfs.count) PDFs; reading number \(index + 1) (choose with --file N)")
+        }
+        return pdfs[index].path
+    }
+
+    /// `--page` (a number or label), `--resume`, else page 1.
+    private func choosePage(_ document: PDFDocument) throws -> Int {
+        let info = DocumentInfo(pageCount: document.pageCount, title: nil, labels: document.pageLabels, outline: [])
+        if let page {
+            guard let number = info.page(named: page) else {
+                Console.error("bibread: no page '\(page)' in \(document.path): give a number from 1 to \(document.pageCount) or a page label")
+                throw ExitStatus.problems
+            }
+            return number
+        }
+        if resume {
+            let store = try? ReadingStore(directory: Directories().state)
+            let fingerprint = try? PDFFingerprint.of(path: document.path)
+            if let fingerprint, let position = try? store?.position(fingerprint: fingerprint),
+               position.page >= 1, position.page <= document.pageCount {
+                return position.page
+            }
+            Console.error("bibread: note: no saved position for \(document.path); showing page 1")
+        }
+        return 1
+    }
+
+    private func printJSON(document: PDFDocument, path: String, page: Int, text: String, entry: Entry) {
+        var writer = JSONWriter()
+        defer { writer.deallocate() }
+        writer.beginObject()
+        writer.key("key")
+        writer.string(entry.address)
+        writer.key("file")
+        writer.string(path)
+        writer.key("title")
+        writer.optionalString(document.title)
+        writer.key("pageCount")
+        writer.integer(document.pageCount)
+        writer.key("page")
+        writer.integer(page)
+        let labels = document.pageLabels
+        writer.key("label")
+        writer.optionalString(page <= labels.count ? labels[page - 1] : nil)
+        writer.key("labels")
+        writer.beginArray()
+        for label in labels { writer.string(label) }
+        writer.endArray()
+        writer.key("outline")
+        writer.beginArray()
+        for item in document.outline {
+            writer.beginObject()
+            writer.key("title")
+            writer.string(item.title)
+            writer.key("level")
+            writer.integer(item.level)
+            writer.key("page")
+            if let target = item.page { writer.integer(target) } else { writer.null() }
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.key("layout")
+        writer.bool(layout)
+        writer.key("text")
+        writer.string(text)
+        writer.endObject()
+        writer.newline()
+        Console.write(writer.bytes)
+    }
+}

@@ -1,0 +1,27 @@
+/// Why a PDF could not be opened or read.
+public enum PDFError: Error, Equatable, CustomStringConvertible {
+    /// poppler-glib is missing or lacks a function bibread needs.
+    case libraryUnavailable(String)
+    /// The file is missing, unreadable, truncated, damaged or not a PDF; `reason` is poppler's
+    /// message (poppler says "PDF document is damaged" for all of the last three).
+    case cannotOpen(path: String, reason: String)
+    /// The PDF is encrypted and no password was given.
+    case encrypted(path: String)
+    /// The PDF is encrypted and the password given is neither its user nor its owner password.
+    case wrongPassword(path: String)
+    /// A page number outside `1...count`.
+    case pageOutOfRange(page: Int, count: Int)
+    /// A file could not be read (for a fingerprint); `reason` is the system's message.
+    case unreadable(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .libraryUnavailable(let reason): return "cannot read PDFs: \(reason)"
+        case .cannotOpen(let path, let reason): return "\(path): cannot open PDF: \(reason)"
+        case .encrypted(let path): return "\(path): the PDF is encrypted; a password is needed"
+        case .wrongPassword(let path): return "\(path): the password is wrong"
+        case .pageOutOfRange(let page, let count): return "page \(page) is out of range (the document has \(count) pages)"
+        case .unreadable(let path, let reason): return "\(path): cannot read: \(reason)"
+        }
+    }
+}

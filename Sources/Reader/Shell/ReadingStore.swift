@@ -1,0 +1,108 @@
+import Foundation
+import GRDB
+
+/// Where a reader was in a document: the page and how far down it, saved as they read.
+public struct ReadingPosition: Sendable, Equatable {
+    /// The document's content fingerprint (the same for a moved or re-downloaded copy).
+    public var fingerprint: String
+    /// The path it was last read at.
+    public var path: String
+    /// The page (1-based).
+    public var page: Int
+    /// How far down the page, from 0 (top) to 1 (bottom): independent of the window's width.
+    public var scroll: Double
+    /// When it was saved (seconds since 1970).
+    public var updatedAt: Double
+
+    public init(fingerprint: String, path: String, page: Int, scroll: Double, updatedAt: Double) {
+        self.fingerprint = fingerprint
+        self.path = path
+        self.page = page
+        self.scroll = scroll
+        self.updatedAt = updatedAt
+    }
+}
+
+/// The SQLite state store, `$XDG_STATE_HOME/bibread/state.sqlite`: reading positions per
+/// document and when each reference was last read. Every write is one transaction in WAL mode,
+/// so killing bibread at any moment leaves the last complete write.
+public final class ReadingStore: Sendable {
+    private let database: DatabaseQueue
+
+    /// Opens (creating and migrating) the store in `directory`.
+    public init(directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(2)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        database = try DatabaseQueue(path: directory.appendingPathComponent("state.sqlite").path, configuration: configuration)
+        try ReadingStore.migrator.migrate(database)
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE position (
+                    fingerprint TEXT PRIMARY KEY NOT NULL,
+                    path TEXT NOT NULL,
+                    page INTEGER NOT NULL CHECK (page >= 1),
+                    scroll REAL NOT NULL DEFAULT 0,
+                    updated_at REAL NOT NULL
+                );
+                CREATE TABLE reading (
+                    library TEXT NOT NULL,
+                    key TEXT NOT NULL,
+                    last_read REAL NOT NULL,
+                    PRIMARY KEY (library, key)
+                );
+                """)
+        }
+        return migrator
+    }
+
+    /// Saves a document's position (replacing the previous one).
+    public func save(_ position: ReadingPosition) throws {
+        try database.write { db in
+            try db.execute(sql: """
+                INSERT INTO position (fingerprint, path, page, scroll, updated_at) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT(fingerprint) DO UPDATE SET path = excluded.path, page = excluded.page,
+                    scroll = excluded.scroll, updated_at = excluded.updated_at
+                """, arguments: [position.fingerprint, position.path, position.page, position.scroll, position.updatedAt])
+        }
+    }
+
+    /// The saved position of a document, by fingerprint.
+    public func position(fingerprint: String) throws -> ReadingPosition? {
+        try database.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM position WHERE fingerprint = ?", arguments: [fingerprint]).map { row in
+                ReadingPosition(fingerprint: row["fingerprint"], path: row["path"], page: row["page"], scroll: row["scroll"],
+                                updatedAt: row["updated_at"])
+            }
+        }
+    }
+
+    /// Notes that a reference of `library` was read at `time`.
+    public func recordReading(library: String, key: String, at time: Double) throws {
+        try database.write { db in
+            try db.execute(sql: """
+                INSERT INTO reading (library, key, last_read) VALUES (?, ?, ?)
+                ON CONFLICT(library, key) DO UPDATE SET last_read = excluded.last_read
+                """, arguments: [library, key, time])
+        }
+    }
+
+    /// When each reference of `library` was last read.
+    public func lastRead(library: String) throws -> [String: Double] {
+        try database.read { db in
+            var result: [String: Double] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT key, last_read FROM reading WHERE library = ?", arguments: [library]) {
+                result[row["key"]] = row["last_read"]
+            }
+            return result
+        }
+    }
+}

@@ -1,0 +1,330 @@
+import Foundation
+
+extension AppState {
+    /// The built-in group of references by last reading time.
+    public static let recentlyRead = "Recently read"
+
+    /// The columns reflowed text takes: the window, capped so that lines stay readable.
+    var readingTextWidth: Int { max(10, min(width - 4, 100)) }
+
+    /// Rows of page text on screen (between the title bar and the prompt line).
+    var readingRows: Int { max(1, height - 3) }
+
+    /// The lines of the page shown, as they are drawn.
+    func readingLines(_ view: ReadingState) -> [String] {
+        guard let text = view.pageText else { return [] }
+        switch view.mode {
+        case .reflow:
+            return ReadingText.lines(of: text, width: readingTextWidth)
+        case .layout:
+            var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0.replacingOccurrences(of: "\u{0C}", with: "")) }
+            while lines.last?.trimmingCharacters(in: .whitespaces).isEmpty == true { lines.removeLast() }
+            return lines
+        }
+    }
+
+    // MARK: - Events
+
+    mutating func updateReading(_ event: Event) -> [Effect] {
+        guard var view = reading else { return [] }
+        switch event {
+        case .documentOpened(let path, let info, let resumePage, let resumeScroll):
+            guard view.path == path else { return [] }
+            view.info = info
+            view.error = nil
+            view.prompt = nil
+            if let title = info.title, !title.isEmpty, view.title.isEmpty { view.title = title }
+            if let resumePage, resumePage >= 1, resumePage <= info.pageCount, resumePage != 1 || resumeScroll > 0 {
+                view.page = resumePage
+                view.pendingScrollFraction = resumeScroll
+                message = StatusMessage("Resumed at \(AppState.pageName(resumePage, info: info))")
+            }
+            view.page = min(max(1, view.page), max(1, info.pageCount))
+            reading = view
+            return [.extractPage(path: path, page: view.page, mode: view.mode)]
+        case .documentNeedsPassword(let path, let wrong):
+            guard view.path == path else { return [] }
+            view.prompt = .password("", wrong: wrong)
+            reading = view
+            return []
+        case .pageText(let path, let page, let mode, let text):
+            guard view.path == path, view.page == page, view.mode == mode else { return [] }
+            view.pageText = text
+            let lines = readingLines(view)
+            if let fraction = view.pendingScrollFraction {
+                view.scroll = Int((fraction * Double(lines.count)).rounded(.down))
+                view.pendingScrollFraction = nil
+            }
+            if view.scrollToMatch, let query = view.search {
+                let matching = lines.indices.filter { !ReadingText.matches(of: query, in: lines[$0]).isEmpty }
+                if let line = view.matchFromEnd ? matching.last : matching.first { view.scroll = max(0, line - readingRows / 3) }
+                view.scrollToMatch = false
+            }
+            view.scroll = min(view.scroll, max(0, lines.count - readingRows))
+            reading = view
+            return []
+        case .documentFailed(let path, let text):
+            guard view.path == path else { return [] }
+            view.error = text
+            reading = view
+            return []
+        case .searchResult(let path, let query, let page):
+            guard view.path == path, view.search == query else { return [] }
+            view.searching = false
+            guard let page else {
+                message = StatusMessage("'\(query)' is not found \(view.matchFromEnd ? "before" : "after") \(AppState.pageName(view.page, info: view.info))", isError: true)
+                reading = view
+                return []
+            }
+            if page == view.page, view.pageText != nil {
+                view.scrollToMatch = true
+                reading = view
+                return updateReading(.pageText(path: path, page: page, mode: view.mode, text: view.pageText ?? ""))
+            }
+            reading = view
+            return turn(toPage: page, scrollToMatch: true)
+        default:
+            return []
+        }
+    }
+
+    /// `12 (xii)` or `12`.
+    static func pageName(_ page: Int, info: DocumentInfo?) -> String {
+        if let label = info?.distinctLabel(ofPage: page) { return "p. \(page) (\(label))" }
+        return "p. \(page)"
+    }
+
+    // MARK: - Keys
+
+    mutating func handleReading(_ key: Key) -> [Effect] {
+        guard let before = reading else { return [] }
+        var effects: [Effect]
+        if before.prompt != nil {
+            effects = handleReadingPrompt(key)
+        } else if before.showingOutline {
+            effects = handleOutline(key)
+        } else if let action = keymap.action(for: key, in: .reading) {
+            effects = performReading(action)
+        } else {
+            effects = []
+        }
+        // Save the position whenever it moved (not only on quit).
+        if let after = reading, after.info != nil, after.pageText != nil, after.page != before.page || after.scroll != before.scroll {
+            effects.append(savePositionEffect(after))
+        }
+        return effects
+    }
+
+    func savePositionEffect(_ view: ReadingState) -> Effect {
+        let count = readingLines(view).count
+        let fraction = count > 0 ? min(1, Double(view.scroll) / Double(count)) : 0
+        return .savePosition(path: view.path, page: view.page, scroll: fraction)
+    }
+
+    private mutating func performReading(_ action: Action) -> [Effect] {
+        guard var view = reading else { return [] }
+        let lines = readingLines(view)
+        let maxScroll = max(0, lines.count - readingRows)
+        switch action {
+        case .back, .quit:
+            let save = view.info != nil && view.pageText != nil ? [savePositionEffect(view)] : []
+            reading = nil
+            return save + [.saveSession]
+        case .help:
+            showingHelp = true
+            helpScroll = 0
+        case .redraw:
+            return [.redrawAll]
+        case .moveDown: view.scroll = min(maxScroll, view.scroll + 1)
+        case .moveUp: view.scroll = max(0, min(view.scroll, maxScroll) - 1)
+        case .halfPageDown: view.scroll = min(maxScroll, view.scroll + readingRows / 2)
+        case .halfPageUp: view.scroll = max(0, min(view.scroll, maxScroll) - readingRows / 2)
+        case .pageDown:
+            if view.scroll >= maxScroll { return turn(toPage: view.page + 1) }
+            view.scroll = min(maxScroll, view.scroll + readingRows - 1)
+        case .pageUp:
+            if view.scroll == 0 { return turn(toPage: view.page - 1, fromEnd: true) }
+            view.scroll = max(0, min(view.scroll, maxScroll) - readingRows + 1)
+        case .nextPage: return turn(toPage: view.page + 1)
+        case .previousPage: return turn(toPage: view.page - 1)
+        case .moveFirst: return turn(toPage: 1)
+        case .moveLast: return turn(toPage: view.pageCount ?? view.page)
+        case .scrollLeft: view.column = max(0, view.column - 8)
+        case .scrollRight:
+            if view.mode == .layout {
+                let widest = lines.map { DisplayWidth.of($0) }.max() ?? 0
+                view.column = min(max(0, widest - (width - 2)), view.column + 8)
+            }
+        case .toggleLayout:
+            let count = lines.count
+            view.pendingScrollFraction = count > 0 ? Double(view.scroll) / Double(count) : 0
+            view.mode = view.mode == .reflow ? .layout : .reflow
+            view.pageText = nil
+            view.column = 0
+            message = StatusMessage(view.mode == .layout ? "Layout: the page as printed (h/l scroll sideways)" : "Reflow: paragraphs rewrapped to the window")
+            reading = view
+            return [.extractPage(path: view.path, page: view.page, mode: view.mode)]
+        case .goToPage:
+            guard view.info != nil else { return [] }
+            view.prompt = .goTo("")
+        case .searchDocument:
+            guard view.info != nil else { return [] }
+            view.prompt = .search("")
+        case .nextMatch, .previousMatch:
+            reading = view
+            return findMatch(forward: action == .nextMatch, includingCurrentLine: false)
+        case .outline:
+            guard let info = view.info else { return [] }
+            if info.outline.isEmpty {
+                message = StatusMessage("This document has no table of contents")
+            } else {
+                view.showingOutline = true
+                // Start at the section that holds the current page.
+                let current = info.outline.lastIndex { ($0.page ?? Int.max) <= view.page } ?? 0
+                view.outlineCursor = ListCursor(selected: current, top: max(0, current - readingRows / 2))
+            }
+        default:
+            break
+        }
+        reading = view
+        return []
+    }
+
+    /// Goes to another page; its text arrives as `pageText`.
+    mutating func turn(toPage target: Int, fromEnd: Bool = false, scrollToMatch: Bool = false) -> [Effect] {
+        guard var view = reading else { return [] }
+        let last = view.pageCount ?? 1
+        let page = min(max(1, target), last)
+        if page == view.page && !scrollToMatch {
+            if target > last { message = StatusMessage("This is the last page") }
+            if target < 1 { message = StatusMessage("This is the first page") }
+            return []
+        }
+        view.page = page
+        view.pageText = nil
+        view.scroll = 0
+        view.pendingScrollFraction = fromEnd ? 1 : nil
+        view.scrollToMatch = scrollToMatch
+        reading = view
+        return [.extractPage(path: view.path, page: page, mode: view.mode), savePositionEffect(view)]
+    }
+
+    /// `n`/`N`: the next match below (or above) on this page, else the search goes on in the
+    /// other pages in the background.
+    private mutating func findMatch(forward: Bool, includingCurrentLine: Bool) -> [Effect] {
+        guard var view = reading, let query = view.search, !query.isEmpty else {
+            message = StatusMessage("No search yet: press / to search the document")
+            return []
+        }
+        let lines = readingLines(view)
+        let matching = lines.indices.filter { !ReadingText.matches(of: query, in: lines[$0]).isEmpty }
+        let anchor = view.scroll + readingRows / 3
+        let next = forward
+            ? matching.first { includingCurrentLine ? $0 >= view.scroll : $0 > anchor }
+            : matching.last { $0 < anchor }
+        if let next {
+            view.scroll = max(0, min(next - readingRows / 3, max(0, lines.count - readingRows)))
+            reading = view
+            return []
+        }
+        let start = forward ? view.page + 1 : view.page - 1
+        guard start >= 1, start <= (view.pageCount ?? 0) else {
+            message = StatusMessage("'\(query)' is not found \(forward ? "after" : "before") \(AppState.pageName(view.page, info: view.info))", isError: true)
+            return []
+        }
+        view.searching = true
+        view.matchFromEnd = !forward
+        message = StatusMessage("Searching for '\(query)'…")
+        reading = view
+        return [.findInDocument(path: view.path, query: query, fromPage: start, forward: forward)]
+    }
+
+    private mutating func handleReadingPrompt(_ key: Key) -> [Effect] {
+        guard var view = reading, let prompt = view.prompt else { return [] }
+        switch key {
+        case .escape, .control("c"), .control("g"):
+            view.prompt = nil
+            reading = view
+            if case .password = prompt { reading = nil }
+            return []
+        case .backspace:
+            var text = prompt.text
+            if !text.isEmpty { text.removeLast() }
+            view.prompt = prompt.with(text)
+        case .control("u"):
+            view.prompt = prompt.with("")
+        case .character(let character):
+            view.prompt = prompt.with(prompt.text + String(character))
+        case .enter:
+            view.prompt = nil
+            reading = view
+            switch prompt {
+            case .goTo(let text):
+                guard !text.isEmpty else { return [] }
+                guard let page = view.info?.page(named: text) else {
+                    message = StatusMessage("No page '\(text)': give a number from 1 to \(view.pageCount ?? 1) or a page label such as xii", isError: true)
+                    return []
+                }
+                return turn(toPage: page)
+            case .search(let text):
+                guard !text.isEmpty else { return [] }
+                view.search = text
+                view.matchFromEnd = false
+                reading = view
+                return findMatch(forward: true, includingCurrentLine: true)
+            case .password(let text, _):
+                view.error = nil
+                reading = view
+                return [.openDocument(path: view.path, password: text)]
+            }
+        default:
+            break
+        }
+        reading = view
+        return []
+    }
+
+    private mutating func handleOutline(_ key: Key) -> [Effect] {
+        guard var view = reading, let outline = view.info?.outline else { return [] }
+        let rows = max(1, height - 6)
+        switch key {
+        case .escape, .character("q"), .character("o"):
+            view.showingOutline = false
+        case .enter:
+            view.showingOutline = false
+            reading = view
+            guard view.outlineCursor.selected < outline.count, let page = outline[view.outlineCursor.selected].page else {
+                message = StatusMessage("This entry points nowhere in the document", isError: true)
+                return []
+            }
+            return turn(toPage: page)
+        default:
+            switch keymap.action(for: key, in: .reading) {
+            case .moveDown: view.outlineCursor.selected += 1
+            case .moveUp: view.outlineCursor.selected -= 1
+            case .pageDown: view.outlineCursor.selected += rows - 1
+            case .pageUp: view.outlineCursor.selected -= rows - 1
+            case .moveFirst: view.outlineCursor.selected = 0
+            case .moveLast: view.outlineCursor.selected = outline.count - 1
+            default: break
+            }
+            view.outlineCursor.clamp(count: outline.count, rows: rows)
+        }
+        reading = view
+        return []
+    }
+
+    // MARK: - Recently read
+
+    /// Shows the references read so far, the most recent first.
+    mutating func refreshRecentlyRead() {
+        guard let library else { return }
+        var members: [(Int, Double)] = []
+        for (position, entry) in library.entries.enumerated() {
+            if let time = lastRead[entry.address] { members.append((position, time)) }
+        }
+        members.sort { $0.1 > $1.1 }
+        groupMembers = members.map(\.0)
+        refreshVisible()
+    }
+}

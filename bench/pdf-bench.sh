@@ -1,0 +1,212 @@
+#!/usr/bin/env bash
+# Benchmark bibread's PDF text extraction against pdftotext (poppler-utils) on every PDF of
+# ../shared/corpora/pdfs: `pdftotext FILE -` and `bibread _pdf-extract FILE`, side by side,
+# best of RUNS wall times. Then the time to open a 2,730-page PDF (tcolorbox.pdf five times,
+# joined with qpdf) and print one page of it. Goal: bibread ≤ 1.2× pdftotext's time.
+#
+#   bench/pdf-bench.sh
+#
+# Environment:
+#   BIBREAD            bibread binary        (default <repo>/.build/release/bibread)
+#   RUNS               runs per tool, best wall time kept (default 3)
+#   BENCH_DIR          big PDF, outputs, log (default <repo>/.build/bench)
+#   BIBREAD_CORPORA    the corpora folder    (default <repo>/../shared/corpora)
+#
+# Exit status: 0 when the report was made, whatever the goals say; 1 when a measured
+# command failed (its row says FAILED); 2 when the harness cannot run (no bibread binary,
+# no pdftotext, no PDFs, bad RUNS).
+set -euo pipefail
+export LC_ALL=C # '.' as decimal point in EPOCHREALTIME, printf and awk
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/.." && pwd)
+corpora=${BIBREAD_CORPORA:-$repo/../shared/corpora}
+bench_dir=${BENCH_DIR:-$repo/.build/bench}
+bibread=${BIBREAD:-$repo/.build/release/bibread}
+runs=${RUNS:-3}
+goal_ratio=1.2
+big_page=2000
+
+say() { printf '%s\n' "$*" >&2; }
+die() { say "pdf-bench: $*"; exit 2; }
+
+# ---- preconditions ----------------------------------------------------------
+[[ $runs =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, not '$runs'"
+if ! [[ -x $bibread ]]; then
+  say "pdf-bench: no bibread binary at $bibread"
+  say "  build it first:  swift build -c release --product bibread   (or set BIBREAD=/path/to/bibread)"
+  exit 2
+fi
+bibread=$(cd "$(dirname "$bibread")" && pwd)/$(basename "$bibread")
+for tool in pdftotext pdfinfo; do
+  command -v "$tool" >/dev/null || die "needs $tool: apt-get install poppler-utils"
+done
+pdfs=()
+for pdf in "$corpora"/pdfs/*.pdf; do [[ -f $pdf ]] && pdfs+=("$pdf"); done
+((${#pdfs[@]})) || die "no PDFs in $corpora/pdfs (set BIBREAD_CORPORA to the corpora folder)"
+"$bibread" _pdf-extract --help >/dev/null 2>&1 ||
+  die "$bibread has no _pdf-extract command (is PDFExtractCommand registered in Bibread.swift?)"
+
+mkdir -p "$bench_dir"
+bench_dir=$(cd "$bench_dir" && pwd)
+log=$bench_dir/pdf-bench.log
+: >"$log"
+load_before=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
+
+# ---- measuring --------------------------------------------------------------
+declare -A wall status
+# measure ID OUTPUT_FILE CMD... : run CMD $runs times with its output in OUTPUT_FILE, keep the
+# best wall time ($EPOCHREALTIME, µs resolution). A failing command is run once more to keep
+# its stderr in the log.
+measure() {
+  local id=$1 out=$2
+  shift 2
+  local i rc t0 t1 w
+  status[$id]=ok
+  for ((i = 1; i <= runs; i++)); do
+    say "  $id: run $i/$runs"
+    rc=0
+    t0=$EPOCHREALTIME
+    "$@" >"$out" 2>/dev/null || rc=$?
+    t1=$EPOCHREALTIME
+    if ((rc != 0)); then
+      status[$id]="FAILED (exit $rc)"
+      printf '%s run %d: exit %d: %s\n' "$id" "$i" "$rc" "$*" >>"$log"
+      "$@" 2>&1 >/dev/null | tail -n 5 >>"$log" || true
+      return 0
+    fi
+    w=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }')
+    printf '%s run %d: wall %s s\n' "$id" "$i" "$w" >>"$log"
+    if [[ -z ${wall[$id]:-} ]] || awk -v a="$w" -v b="${wall[$id]}" 'BEGIN { exit !(a < b) }'; then
+      wall[$id]=$w
+    fi
+  done
+}
+
+pages_of() { pdfinfo "$1" 2>/dev/null | awk '/^Pages:/ { print $2 }'; }
+
+# How many pages read the same in both outputs, whitespace normalised (pdftotext and bibread
+# both end every page with a form feed); "?" without python3.
+same_pages() {
+  command -v python3 >/dev/null || { echo "?"; return; }
+  python3 - "$1" "$2" <<'EOF' 2>/dev/null || echo "?"
+import sys
+a, b = (open(p, encoding="utf-8", errors="replace").read().split("\f") for p in sys.argv[1:3])
+print(sum(" ".join(x.split()) == " ".join(y.split()) for x, y in zip(a[:-1], b[:-1])))
+EOF
+}
+
+say "bibread: $bibread"
+declare -A pages same
+for pdf in "${pdfs[@]}"; do
+  name=$(basename "$pdf" .pdf)
+  pages[$name]=$(pages_of "$pdf")
+  cat "$pdf" >/dev/null # warm the page cache
+  measure "pdftotext-$name" "$bench_dir/$name.pdftotext.txt" pdftotext "$pdf" -
+  measure "bibread-$name" "$bench_dir/$name.bibread.txt" "$bibread" _pdf-extract "$pdf"
+  if [[ ${status[pdftotext-$name]} == ok && ${status[bibread-$name]} == ok ]]; then
+    same[$name]=$(same_pages "$bench_dir/$name.pdftotext.txt" "$bench_dir/$name.bibread.txt")
+  fi
+done
+
+# The big PDF: tcolorbox.pdf five times over.
+big=$bench_dir/big.pdf
+tcolorbox=$corpora/pdfs/tcolorbox.pdf
+big_status=ok
+if ! command -v qpdf >/dev/null; then
+  big_status="not available (apt-get install qpdf)"
+elif ! [[ -f $tcolorbox ]]; then
+  big_status="not available (no $tcolorbox)"
+elif [[ -s $big && $big -nt $tcolorbox ]]; then
+  say "big PDF: reusing $big"
+else
+  say "big PDF: building $big ..."
+  rc=0
+  qpdf --empty --pages "$tcolorbox" "$tcolorbox" "$tcolorbox" "$tcolorbox" "$tcolorbox" -- "$big.tmp.pdf" >>"$log" 2>&1 || rc=$?
+  # qpdf exits 3 when it only warned.
+  if ((rc == 0 || rc == 3)); then mv -f "$big.tmp.pdf" "$big"; else big_status="qpdf failed (exit $rc), see $log"; fi
+fi
+big_pages=
+if [[ $big_status == ok ]]; then
+  big_pages=$(pages_of "$big")
+  cat "$big" >/dev/null
+  measure pdftotext-big "$bench_dir/big.pdftotext.txt" pdftotext -f $big_page -l $big_page "$big" -
+  measure bibread-big "$bench_dir/big.bibread.txt" "$bibread" _pdf-extract "$big" --pages $big_page-$big_page
+fi
+
+# ---- report -----------------------------------------------------------------
+# row LABEL PAGES ID_PDFTOTEXT ID_BIBREAD SAME [PAGES_EXTRACTED]
+# (pages/s is PAGES_EXTRACTED, default PAGES, over the wall time; "-" when it is 0)
+row() {
+  local label=$1 n=$2 p=$3 b=$4 agree=$5 extracted=${6:-$2}
+  if [[ ${status[$p]:-} != ok || ${status[$b]:-} != ok ]]; then
+    printf '%-22s %6s  pdftotext: %s; bibread: %s\n' "$label" "$n" "${status[$p]:-not run}" "${status[$b]:-not run}"
+    return
+  fi
+  awk -v label="$label" -v n="$n" -v e="$extracted" -v p="${wall[$p]}" -v b="${wall[$b]}" -v agree="$agree" 'BEGIN {
+    pr = e > 0 ? sprintf("%9.0f", e / p) : sprintf("%9s", "-")
+    br = e > 0 ? sprintf("%9.0f", e / b) : sprintf("%9s", "-")
+    printf "%-22s %6d %9.3f %9.3f %s %s %7.2f× %9s\n", label, n, p, b, pr, br, b / p, agree
+  }'
+}
+header() {
+  printf '%-22s %6s %9s %9s %9s %9s %8s %9s\n' "$1" pages "pdftotext" "bibread" "ptt p/s" "bib p/s" "ratio" "same"
+  printf '%s\n' "----------------------------------------------------------------------------------------"
+}
+
+echo
+echo "== bibread PDF text benchmark: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, best of $runs runs"
+echo "bibread: $bibread"
+echo "poppler: $(pdftotext -v 2>&1 | head -n 1)"
+echo "load:    $load_before (1, 5, 15 min load average before the runs; other work skews the figures)"
+echo
+header "all pages"
+for pdf in "${pdfs[@]}"; do
+  name=$(basename "$pdf" .pdf)
+  row "$name.pdf" "${pages[$name]}" "pdftotext-$name" "bibread-$name" "${same[$name]:-?}/${pages[$name]}"
+done
+echo
+if [[ $big_status == ok ]]; then
+  header "open, print page $big_page"
+  row "big.pdf" "$big_pages" pdftotext-big bibread-big "-" 0
+else
+  echo "big PDF: $big_status"
+fi
+echo
+echo "pdftotext, bibread: best wall time in seconds of 'pdftotext FILE -' and 'bibread _pdf-extract FILE'"
+echo "(every page; bibread uses every core, one document per thread); p/s: pages per second;"
+echo "ratio: bibread's time / pdftotext's (below 1 = faster); same: pages whose text is the same"
+echo "in both, whitespace normalised. big.pdf: tcolorbox.pdf five times (qpdf), opened and page"
+echo "$big_page printed (pdftotext -f $big_page -l $big_page), so mostly the time to open a long PDF."
+
+# goal NAME OK(1/0) SHOWN
+goal() {
+  local verdict=MISS
+  [[ $2 == 1 ]] && verdict=PASS
+  printf '  %s  %s: %s\n' "$verdict" "$1" "$3"
+}
+echo
+echo "goal: bibread ≤ ${goal_ratio}× pdftotext's time on each PDF (big.pdf: for reference, no goal)"
+failed=0
+for pdf in "${pdfs[@]}"; do
+  name=$(basename "$pdf" .pdf)
+  if [[ ${status[pdftotext-$name]:-} == ok && ${status[bibread-$name]:-} == ok ]]; then
+    ratio=$(awk -v p="${wall[pdftotext-$name]}" -v b="${wall[bibread-$name]}" 'BEGIN { printf "%.2f", b / p }')
+    ok=$(awk -v r="$ratio" -v g="$goal_ratio" 'BEGIN { print (r <= g) ? 1 : 0 }')
+    goal "$name.pdf ≤ ${goal_ratio}×" "$ok" "${ratio}× (${wall[bibread-$name]} s vs ${wall[pdftotext-$name]} s)"
+  else
+    goal "$name.pdf ≤ ${goal_ratio}×" 0 "pdftotext ${status[pdftotext-$name]:-not run}, bibread ${status[bibread-$name]:-not run}"
+    failed=1
+  fi
+done
+if [[ $big_status == ok ]]; then
+  if [[ ${status[pdftotext-big]:-} == ok && ${status[bibread-big]:-} == ok ]]; then
+    printf '  ----  big.pdf, open and print page %d: bibread %s s, pdftotext %s s\n' \
+      "$big_page" "${wall[bibread-big]}" "${wall[pdftotext-big]}"
+  else
+    printf '  ----  big.pdf: pdftotext %s, bibread %s\n' "${status[pdftotext-big]:-not run}" "${status[bibread-big]:-not run}"
+    failed=1
+  fi
+fi
+echo "(per-run figures: $log)"
+exit $failed
