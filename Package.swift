@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "BibModelTests", dependencies: ["BibModel", "BibreadTestSupport"]),
         .testTarget(name: "PDFTextTests", dependencies: ["PDFText", "BibreadTestSupport"]),
         .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "BibreadTestSupport"]),
-        .testTarget(name: "ReaderTests", dependencies: ["Reader", "BibreadTestSupport"], exclude: ["Screens"]),
+        .testTarget(name: "ReaderTests", dependencies: ["Reader", "PDFText", "BibreadTestSupport"], exclude: ["Screens"]),
         .testTarget(name: "EndToEndTests", dependencies: ["BibreadTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["BibreadCLI", "BibreadTestSupport"], exclude: ["Snapshots"]),
     ]

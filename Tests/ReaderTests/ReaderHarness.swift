@@ -13,16 +13,26 @@ struct ReaderHarness {
     /// A fixed "now", so that date groups (Recently added) count the same on every run.
     static let now = Date(timeIntervalSince1970: 1_790_000_000)
 
-    init(library: Library, paths: [String] = ["library.bib"], width: Int, height: Int, keymap: Keymap = Keymap()) {
+    init(library: Library, paths: [String] = ["library.bib"], width: Int, height: Int, keymap: Keymap = Keymap(),
+         store: ReadingStore? = nil) {
         state = AppState(library: library, paths: paths, width: width, height: height, keymap: keymap)
         state.groups = GroupCatalog.savedGroups(of: library)
-        work = BackgroundWork(library: library, groups: state.groups, now: ReaderHarness.now)
+        work = BackgroundWork(library: library, groups: state.groups, store: store, libraryName: paths.joined(separator: "\n"),
+                              now: ReaderHarness.now)
         run(state.start())
     }
 
     /// The sample library.
-    static func samples(width: Int = 120, height: Int = 40) -> ReaderHarness {
-        ReaderHarness(library: Fixtures.library(at: Fixtures.samples.appendingPathComponent("library.bib")), width: width, height: height)
+    static func samples(width: Int = 120, height: Int = 40, store: ReadingStore? = nil) -> ReaderHarness {
+        ReaderHarness(library: Fixtures.library(at: Fixtures.samples.appendingPathComponent("library.bib")), width: width, height: height,
+                      store: store)
+    }
+
+    /// Opens the PDF of the reference with `key` in the reading view.
+    mutating func read(_ key: String) {
+        press("/")
+        type("key:\(key)")
+        press("Enter", "Enter")
     }
 
     mutating func run(_ effects: [Effect]) {

@@ -1,0 +1,174 @@
+import BibModel
+import BibreadTestSupport
+import Foundation
+import PDFText
+import Testing
+@testable import Reader
+
+/// The reading view on the sample PDFs, driven through update with real poppler extraction.
+@Suite("reading view")
+struct ReadingTests {
+    @Test func goToAPageByNumberOrLabel() throws {
+        var harness = ReaderHarness.samples(width: 100, height: 30)
+        harness.read("knuth1984texbook")
+        #expect(harness.state.reading?.info?.labels.prefix(3) == ["i", "ii", "1"])
+        harness.press(":")
+        harness.type("ii")
+        harness.press("Enter")
+        #expect(harness.state.reading?.page == 2)
+        #expect(harness.screen.contains("p. 2 (ii) / 5"))
+        harness.press(":")
+        harness.type("3")
+        harness.press("Enter")
+        // A label wins over a page number: "3" is the body's page 3, the fifth page.
+        #expect(harness.state.reading?.page == 5)
+        harness.press(":")
+        harness.type("xlii")
+        harness.press("Enter")
+        #expect(harness.state.reading?.page == 5)
+        #expect(harness.state.message?.text.contains("No page 'xlii'") == true)
+    }
+
+    @Test func pagesTurnWithBracketsAndPastTheEndOfAPage() throws {
+        var harness = ReaderHarness.samples(width: 100, height: 30)
+        harness.read("knuth1984texbook")
+        harness.press("]")
+        #expect(harness.state.reading?.page == 2)
+        harness.press("[", "[")
+        #expect(harness.state.reading?.page == 1)
+        #expect(harness.state.message?.text == "This is the first page")
+        harness.press("G")
+        #expect(harness.state.reading?.page == 5)
+        harness.press(":")
+        harness.type("1")
+        harness.press("Enter")
+        #expect(harness.state.reading?.page == 3)
+        // PgDn scrolls within a long page, then turns it.
+        var pageDowns = 0
+        while harness.state.reading?.page == 3 && pageDowns < 20 {
+            harness.press("PgDn")
+            pageDowns += 1
+        }
+        #expect(pageDowns > 1)
+        #expect(harness.state.reading?.page == 4)
+        harness.press("PgUp")
+        #expect(harness.state.reading?.page == 3)
+        #expect(harness.state.reading!.scroll > 0, "PgUp back onto a page lands at its end")
+    }
+
+    @Test func searchFindsMatchesAcrossPagesAndHighlightsThem() throws {
+        var harness = ReaderHarness.samples(width: 100, height: 30)
+        harness.read("knuth1984texbook")
+        harness.press("/")
+        harness.type("page builder")
+        harness.press("Enter")
+        let first = try #require(harness.state.reading?.page)
+        #expect(first > 1)
+        let rendered = harness.state.render()
+        let highlighted = rendered.cells.filter { $0.style.role == .searchMatch }.map(\.text).joined()
+        #expect(highlighted.lowercased().contains("page builder"))
+        harness.press("/")
+        harness.type("no such words anywhere")
+        harness.press("Enter")
+        #expect(harness.state.message?.isError == true)
+        #expect(harness.state.reading?.page == first)
+    }
+
+    @Test func theOutlineJumpsToASection() throws {
+        var harness = ReaderHarness.samples(width: 100, height: 30)
+        harness.read("knuth1984texbook")
+        harness.press("o")
+        #expect(harness.state.reading?.showingOutline == true)
+        #expect(harness.screen.contains("Contents"))
+        let outline = try #require(harness.state.reading?.info?.outline)
+        let target = try #require(outline.firstIndex { $0.title.contains("Mathematics") })
+        for _ in 0..<target { harness.press("j") }
+        harness.press("Enter")
+        #expect(harness.state.reading?.page == outline[target].page)
+    }
+
+    @Test func layoutModeKeepsColumnsSideBySide() throws {
+        var harness = ReaderHarness.samples(width: 160, height: 40)
+        harness.read("dijkstra1959note")
+        let reflowLines = harness.state.readingLines(try #require(harness.state.reading))
+        harness.press("t")
+        #expect(harness.state.reading?.mode == .layout)
+        let layoutLines = harness.state.readingLines(try #require(harness.state.reading))
+        #expect(layoutLines.contains { $0.contains("     ") && $0.split(separator: " ").count > 6 })
+        #expect(layoutLines != reflowLines)
+        harness.press("l")
+        #expect(harness.state.reading?.column ?? 0 >= 0)
+    }
+
+    @Test func anImageOnlyPageSaysItHasNoText() throws {
+        var harness = ReaderHarness.samples(width: 100, height: 30)
+        harness.read("dijkstra1959note")
+        harness.press("]")
+        #expect(harness.screen.contains("no text layer"))
+    }
+
+    @Test func positionIsSavedAsYouReadAndResumedNextTime() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try ReadingStore(directory: folder)
+        var harness = ReaderHarness.samples(width: 100, height: 30, store: store)
+        harness.read("goedel1931formal")
+        harness.press(":")
+        harness.type("7")
+        harness.press("Enter", "j", "j")
+        let fingerprint = try PDFFingerprint.of(path: Fixtures.samples.appendingPathComponent("papers/incompleteness.pdf").path)
+        // Saved before leaving the view.
+        #expect(try store.position(fingerprint: fingerprint)?.page == 7)
+        harness.press("q")
+
+        var again = ReaderHarness.samples(width: 100, height: 30, store: store)
+        again.read("goedel1931formal")
+        #expect(again.state.reading?.page == 7)
+        #expect(again.state.reading!.scroll > 0)
+        #expect(again.state.message?.text == "Resumed at p. 7")
+        // Reading times feed the Recently read group.
+        #expect(try store.lastRead(library: "library.bib")["goedel1931formal"] != nil)
+        again.press("q", "Esc", "S-Tab")
+        while again.state.groupRows[again.state.groupCursor.selected].name != AppState.recentlyRead { again.press("j") }
+        again.press("Enter")
+        #expect(again.state.visible.map { again.state.library!.entries[$0].key } == ["goedel1931formal"])
+    }
+
+    @Test func anEncryptedPDFAsksForItsPassword() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let locked = folder.appendingPathComponent("locked.pdf")
+        let qpdf = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/qpdf"),
+                                         ["--encrypt", "user", "owner", "256", "--", Fixtures.samples.appendingPathComponent("papers/tex-tour.pdf").path, locked.path])
+        #expect(qpdf.status == 0, "\(qpdf.standardError)")
+        let library = Fixtures.library("@misc{locked, title = {Locked}, file = {:\(locked.path):PDF}}")
+        var harness = ReaderHarness(library: library, width: 100, height: 30)
+        harness.press("Enter")
+        #expect(harness.state.reading?.prompt == .password("", wrong: false))
+        #expect(harness.screen.contains("This PDF is encrypted. Password:"))
+        harness.type("wrong")
+        #expect(harness.screen.contains("•••••"))
+        #expect(!harness.screen.contains("wrong"))
+        harness.press("Enter")
+        #expect(harness.state.reading?.prompt == .password("", wrong: true))
+        harness.type("user")
+        harness.press("Enter")
+        #expect(harness.state.reading?.prompt == nil)
+        #expect(harness.state.reading?.info?.pageCount == 5)
+    }
+
+    @Test func aDamagedPDFGivesAClearError() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let damaged = folder.appendingPathComponent("damaged.pdf")
+        let bytes = try Data(contentsOf: Fixtures.samples.appendingPathComponent("papers/tex-tour.pdf"))
+        try bytes.prefix(bytes.count / 2).write(to: damaged)
+        let library = Fixtures.library("@misc{damaged, title = {Damaged}, file = {:\(damaged.path):PDF}}")
+        var harness = ReaderHarness(library: library, width: 100, height: 30)
+        harness.press("Enter")
+        #expect(harness.state.reading?.error?.contains("cannot open PDF") == true)
+        #expect(harness.screen.contains("damaged"))
+        harness.press("q")
+        #expect(harness.state.reading == nil)
+    }
+}
