@@ -15,6 +15,8 @@ bench: release
 	bench/parse-bench.sh
 	bench/search-bench.sh
 	bench/reader-bench.sh
+	bench/pdf-bench.sh
+	bench/reading-bench.sh
 
 samples:
 	/usr/bin/python3 Samples/make-samples.py

@@ -164,6 +164,7 @@ public enum ReaderApp {
             }
             for event in mailbox.take() {
                 timing.milestone(event.name)
+                if case .pageText = event { timing.pageArrived() }
                 effects += state.update(event)
             }
             // A resize arrives as input (ncurses turns SIGWINCH into KEY_RESIZE).
@@ -176,7 +177,9 @@ public enum ReaderApp {
                     continue
                 }
                 timing.beginInput(event.name)
-                effects += state.update(event)
+                let caused = state.update(event)
+                timing.noteWaits(caused)
+                effects += caused
                 inputs += 1
             }
         }
@@ -257,6 +260,9 @@ final class LoopTiming {
     private let enabled = ProcessInfo.processInfo.environment["BIBREAD_TIMINGS"] != nil
     private let start = ContinuousClock.now
     private var inputs: [(String, ContinuousClock.Instant)] = []
+    /// A key that asked for a page (or a document) and when: logged once its text is drawn.
+    private var waitingForPage: (String, ContinuousClock.Instant)?
+    private var pageHasArrived = false
 
     func milestone(_ name: String) {
         guard enabled else { return }
@@ -268,10 +274,32 @@ final class LoopTiming {
         inputs.append((name, ContinuousClock.now))
     }
 
-    /// The inputs read in one go are on screen now.
+    /// Starts the clock for a page turn or a document opening that an input asked for.
+    func noteWaits(_ effects: [Effect]) {
+        guard enabled, let (name, began) = inputs.last else { return }
+        for effect in effects {
+            switch effect {
+            case .openDocument: waitingForPage = ("document \(name)", began)
+            case .extractPage: if waitingForPage == nil { waitingForPage = ("page \(name)", began) }
+            default: break
+            }
+        }
+    }
+
+    func pageArrived() {
+        pageHasArrived = true
+    }
+
+    /// The inputs read in one go (or the page they waited for) are on screen now.
     func endInputs() {
-        guard enabled, !inputs.isEmpty else { return }
+        guard enabled else { return }
         let now = ContinuousClock.now
+        if pageHasArrived, let (name, began) = waitingForPage {
+            log("timing: \(name) text shown after \(LoopTiming.milliseconds(now - began)) ms")
+            waitingForPage = nil
+        }
+        pageHasArrived = false
+        guard !inputs.isEmpty else { return }
         for (name, began) in inputs { log("timing: input \(name) shown after \(LoopTiming.milliseconds(now - began)) ms") }
         inputs = []
     }

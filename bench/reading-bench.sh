@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# The reading view in a real terminal (tmux), from the reader's own BIBREAD_TIMINGS log:
+#  1. page turns: each corpus PDF is opened and `]` pressed 40 times, 120 ms apart (a reader
+#     turning pages quickly); the time from the key to the page's text on screen, p50/p95/max;
+#  2. opening a 2,730-page PDF (tcolorbox.pdf five times, made with qpdf) at a remembered page:
+#     the first run goes to page 2000 and quits, the second opens it again and resumes there.
+# Goals (issue 5): page turn <= 50 ms at p95; open at the remembered page <= 150 ms.
+set -euo pipefail
+export LC_ALL=C
+repo=$(cd "$(dirname "$0")/.." && pwd)
+bibread=${BIBREAD:-$repo/.build/release/bibread}
+bench_dir=${BENCH_DIR:-$repo/.build/bench}
+corpora=${BIBREAD_CORPORA:-$repo/../shared/corpora}
+[[ -x "$bibread" ]] || { echo "reading-bench: $bibread is missing; run: swift build -c release" >&2; exit 2; }
+for tool in tmux qpdf; do
+  command -v "$tool" >/dev/null || { echo "reading-bench: $tool is missing (scripts/install-deps.sh bench)" >&2; exit 2; }
+done
+mkdir -p "$bench_dir"
+big="$bench_dir/big.pdf"
+if [[ ! -s "$big" ]]; then
+  t="$corpora/pdfs/tcolorbox.pdf"
+  qpdf --empty --pages "$t" "$t" "$t" "$t" "$t" -- "$big"
+fi
+
+work=$(mktemp -d)
+socket="bibread-reading-$$"
+cleanup() { tmux -L "$socket" kill-server 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+export XDG_STATE_HOME="$work/state" XDG_CONFIG_HOME="$work/config" TERM=xterm-256color
+log="$XDG_STATE_HOME/bibread/stderr.log"
+library="$work/reading.bib"
+{
+  for pdf in "$corpora"/pdfs/*.pdf; do
+    name=$(basename "$pdf" .pdf | tr -cd 'A-Za-z0-9')
+    printf '@misc{%s, title = {%s}, file = {:%s:PDF}}\n' "$name" "$name" "$pdf"
+  done
+  printf '@misc{bigpdf, title = {Big}, file = {:%s:PDF}}\n' "$big"
+} >"$library"
+
+keys() { tmux -L "$socket" send-keys "$@"; }
+start() {
+  tmux -L "$socket" kill-server 2>/dev/null || true
+  rm -f "$log"
+  tmux -L "$socket" new-session -d -x 120 -y 40 "BIBREAD_TIMINGS=1 $bibread $library"
+  for _ in $(seq 200); do grep -q "first screen drawn" "$log" 2>/dev/null && return 0; sleep 0.05; done
+  echo "reading-bench: the reader did not start" >&2; exit 1
+}
+open_key() { # cite key
+  keys /; tmux -L "$socket" send-keys -l "key:$1"; keys Enter Enter
+  for _ in $(seq 400); do grep -q "document key Enter text shown" "$log" 2>/dev/null && return 0; sleep 0.05; done
+  echo "reading-bench: $1 did not open" >&2; exit 1
+}
+stats() { # label, values on stdin
+  sort -n | awk -v label="$1" '{ v[NR] = $1 } END { if (NR == 0) { print "  " label ": none"; exit }
+    p95 = v[int(NR * 0.95) > 0 ? int(NR * 0.95) : 1]
+    printf "  %-34s n=%-4d p50 %6.2f ms  p95 %6.2f ms  max %6.2f ms\n", label, NR, v[int((NR + 1) / 2)], p95, v[NR] }'
+}
+
+echo "== reading: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores"
+echo "page turns (key to text on screen):"
+all="$work/turns.txt"
+: >"$all"
+for pdf in "$corpora"/pdfs/*.pdf; do
+  name=$(basename "$pdf" .pdf | tr -cd 'A-Za-z0-9')
+  start
+  open_key "$name"
+  for _ in $(seq 40); do keys ']'; sleep 0.12; done
+  sleep 0.5
+  keys q q
+  grep "timing: page key \] text shown after" "$log" | sed 's/.* after \([0-9.]*\) ms/\1/' | tee -a "$all" | stats "$(basename "$pdf")"
+done
+stats "all corpus PDFs (goal p95 <= 50 ms)" <"$all"
+
+echo "opening $(basename "$big") ($(qpdf --show-npages "$big") pages):"
+start
+open_key bigpdf
+first=$(grep "document key Enter text shown" "$log" | sed 's/.* after \([0-9.]*\) ms/\1/')
+keys :; tmux -L "$socket" send-keys -l 2000; keys Enter
+sleep 1
+keys q q
+sleep 0.5
+start
+open_key bigpdf
+again=$(grep "document key Enter text shown" "$log" | sed 's/.* after \([0-9.]*\) ms/\1/')
+resumed=$(tmux -L "$socket" capture-pane -p | grep -o 'p\. [0-9]* ([^)]*) / [0-9]*\|p\. [0-9]* / [0-9]*' | head -1)
+keys q q
+printf '  first open, page 1:                %s ms\n' "$first"
+printf '  reopen at the remembered page:     %s ms (goal <= 150 ms), showing %s\n' "$again" "${resumed:-?}"
