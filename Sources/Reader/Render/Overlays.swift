@@ -47,9 +47,14 @@ enum HelpOverlay {
         lines.append(("Marks", Style(.overlay, bold: true)))
         lines.append(("  ● has a PDF here   ✓ read   ★ bookmarked", Style(.overlay)))
         lines.append(("", Style(.overlay)))
-        lines.append(("Search: words match prefixes; field:word (author, title, year, keywords, type, key…);", Style(.overlay)))
-        lines.append(("-word excludes; \"a phrase\"; year:1984..1990; OR between terms.", Style(.overlay)))
-        lines.append(("Keys can be changed in ~/.config/bibread/config.toml under [keys].", Style(.overlay)))
+        lines.append(("Search", Style(.overlay, bold: true)))
+        for text in ["  Words match by prefix, ignoring case and accents; terms are ANDed.",
+                     "  field:word (author, title, year, keywords, journal, type, key…);",
+                     "  -word excludes; \"a phrase\"; year:1984..1990; OR between terms.",
+                     "",
+                     "Keys can be changed in ~/.config/bibread/config.toml under [keys]."] {
+            lines.append((text, Style(.overlay)))
+        }
         return lines
     }
 

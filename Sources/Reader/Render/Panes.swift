@@ -235,7 +235,9 @@ enum SearchBar {
         } else if state.searchIndex == nil && !state.searchText.isEmpty {
             note = "indexing…"
         } else if let matches = state.searchMatches {
-            note = "\(Count.format(matches.count)) match\(matches.count == 1 ? "" : "es")"
+            let here = state.visible.count
+            note = "\(Count.format(here)) match\(here == 1 ? "" : "es")"
+            if here != matches.count { note += " in \(state.activeGroup) · \(Count.format(matches.count)) in all" }
         }
         let noteWidth = DisplayWidth.of(note)
         let room = max(1, rect.width - prompt.count - noteWidth - 2)

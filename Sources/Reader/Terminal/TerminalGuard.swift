@@ -70,6 +70,12 @@ public enum TerminalGuard {
 
     /// Installs the handlers.
     static func install() {
+        // A launcher may have started us with these blocked (Foundation's Process does):
+        // unblock them, or Ctrl-C from outside, SIGTERM and SIGHUP would never arrive.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for signal in terminatingSignals + crashSignals { sigaddset(&unblock, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         for signal in terminatingSignals {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { number in
@@ -94,6 +100,9 @@ public enum TerminalGuard {
                 } else {
                     Glibc.signal(number, SIG_DFL)
                 }
+                // A signal sent with kill(1) has no faulting instruction to run again: raise it
+                // anew (it stays pending until this handler returns).
+                raise(number)
             }
             sigemptyset(&action.sa_mask)
             action.sa_flags = 0

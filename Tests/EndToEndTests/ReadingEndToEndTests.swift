@@ -1,0 +1,51 @@
+import BibreadTestSupport
+import Foundation
+import Testing
+
+/// The reading view's position memory, end to end: the real binary in tmux goes to a page with
+/// `:`, quits, and `bibread read --resume` (a second process) prints that page.
+@Suite("Reading position, end to end (tmux)")
+struct ReadingEndToEndTests {
+    @Test("Go to a page with :, quit, and bibread read --resume prints that page; the reader resumes there too")
+    func positionSurvivesQuitting() async throws {
+        let library = SampleLibrary.path
+        let helper = ReaderEndToEndTests()
+        try await helper.withSession(command: { $0.bibread([library]) }) { tmux, sandbox in
+            try await tmux.waitFor("25 of 25")
+            try await tmux.sendKeys("/")
+            try await tmux.type("key:goedel1931formal")
+            try await tmux.sendKeys("Enter")
+            try await tmux.waitFor("1 of 25")
+            try await tmux.sendKeys("Enter")
+            try await tmux.waitFor("p. 1 / 11")
+            try await tmux.sendKeys(":")
+            try await tmux.waitFor("Go to page")
+            try await tmux.type("7")
+            try await tmux.sendKeys("Enter")
+            try await tmux.waitFor("p. 7 / 11 · 63%")
+            try await tmux.sendKeys("q")
+            try await tmux.waitFor("1 of 25")
+            // Opening it again resumes there, and says so.
+            try await tmux.sendKeys("Enter")
+            try await tmux.waitFor("Resumed at p. 7", "p. 7 / 11")
+            try await tmux.sendKeys("q")
+            try await tmux.waitFor("1 of 25")
+            try await tmux.sendKeys("q")
+            try await helper.expectCleanExit(tmux)
+
+            let environment = ["XDG_STATE_HOME": sandbox.state.path, "XDG_CONFIG_HOME": sandbox.config.path, "COLUMNS": nil]
+            let resumed = try await Spawn.run(ProcessRunner.bibreadExecutable.path, ["read", library, "goedel1931formal", "--resume", "--width", "70"],
+                                              environment: environment)
+            #expect(resumed.status == 0, "\(resumed.standardError)")
+            let page7 = try await Spawn.run(ProcessRunner.bibreadExecutable.path, ["read", library, "goedel1931formal", "--page", "7", "--width", "70"],
+                                            environment: environment)
+            #expect(!page7.standardOutput.isEmpty)
+            #expect(resumed.standardOutput == page7.standardOutput)
+            let json = try await Spawn.run(ProcessRunner.bibreadExecutable.path, ["read", library, "goedel1931formal", "--resume", "--json"],
+                                           environment: environment)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+            #expect(object["page"] as? Int == 7)
+            #expect(object["pageCount"] as? Int == 11)
+        }
+    }
+}
