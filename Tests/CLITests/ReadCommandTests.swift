@@ -1,0 +1,87 @@
+import BibreadTestSupport
+import Foundation
+import Testing
+
+/// `bibread read`: one page of a reference's PDF, as a user runs it.
+@Suite("bibread read")
+struct ReadCommandTests {
+    private var sample: String { Fixtures.samples.appendingPathComponent("library.bib").path }
+
+    @Test func printsAPageReflowedToTheWidth() throws {
+        let result = try ProcessRunner.bibread(["read", sample, "knuth1984texbook", "--page", "1", "--width", "60"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count > 10)
+        #expect(lines.allSatisfy { $0.count <= 60 })
+        // Page label 1 is the body's first page (after i and ii).
+        #expect(result.standardOutput.contains("Origins"))
+    }
+
+    @Test func theTextIsPopplersTextOfThatPage() throws {
+        let pdf = Fixtures.samples.appendingPathComponent("papers/incompleteness.pdf").path
+        let reference = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/pdftotext"), ["-f", "4", "-l", "4", pdf, "-"])
+        let result = try ProcessRunner.bibread(["read", sample, "goedel1931formal", "--page", "4", "--width", "1000"])
+        func words(_ text: String) -> [Substring] { text.split(whereSeparator: \.isWhitespace) }
+        #expect(!words(reference.standardOutput).isEmpty)
+        #expect(words(result.standardOutput) == words(reference.standardOutput))
+    }
+
+    @Test func jsonHasPagesLabelsOutlineAndText() throws {
+        let result = try ProcessRunner.bibread(["read", sample, "knuth1984texbook", "--page", "ii", "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        #expect(object["page"] as? Int == 2)
+        #expect(object["label"] as? String == "ii")
+        #expect(object["pageCount"] as? Int == 5)
+        #expect((object["labels"] as? [String])?.prefix(3) == ["i", "ii", "1"])
+        let outline = try #require(object["outline"] as? [[String: Any]])
+        #expect(outline.first?["title"] as? String == "1 Origins")
+        #expect(outline.first?["page"] as? Int == 3)
+        #expect((object["text"] as? String)?.isEmpty == false)
+    }
+
+    @Test func layoutKeepsTwoColumnsSideBySide() throws {
+        let result = try ProcessRunner.bibread(["read", sample, "dijkstra1959note", "--layout"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.split(separator: "\n").contains { $0.contains("     ") && $0.split(separator: " ").count > 6 })
+    }
+
+    @Test(arguments: [
+        (["cook1971complexity"], "has no linked PDF"),
+        (["knuth1984texbook", "--page", "99"], "no page '99'"),
+        (["knuth1984texbook", "--file", "3"], "--file 3 is out of range"),
+        (["nosuchkey"], "no reference with key 'nosuchkey'"),
+    ])
+    func problemsAreOneClearLine(_ arguments: [String], _ message: String) throws {
+        let result = try ProcessRunner.bibread(["read", sample] + arguments)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains(message), "\(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
+    }
+
+    @Test func anEncryptedPDFNeedsPassword() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let locked = folder.appendingPathComponent("locked.pdf")
+        _ = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/qpdf"),
+                                  ["--encrypt", "user", "owner", "256", "--", Fixtures.samples.appendingPathComponent("papers/tex-tour.pdf").path, locked.path])
+        let bib = folder.appendingPathComponent("locked.bib")
+        try "@misc{locked, title = {Locked}, file = {:locked.pdf:PDF}}".write(to: bib, atomically: true, encoding: .utf8)
+        let refused = try ProcessRunner.bibread(["read", bib.path, "locked"])
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("encrypted; give its password with --password"))
+        let opened = try ProcessRunner.bibread(["read", bib.path, "locked", "--password", "user", "--page", "1"])
+        #expect(opened.status == 0, "\(opened.standardError)")
+        #expect(opened.standardOutput.contains("Origins"))
+    }
+
+    @Test func resumeWithoutASavedPositionSaysSoAndShowsPageOne() throws {
+        let state = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let result = try ProcessRunner.bibread(["read", sample, "goedel1931formal", "--resume", "--json"], environment: ["XDG_STATE_HOME": state.path])
+        #expect(result.status == 0)
+        #expect(result.standardError.contains("no saved position"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        #expect(object["page"] as? Int == 1)
+    }
+}
