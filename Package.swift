@@ -45,10 +45,14 @@ let package = Package(
 
         // Pure Swift model: parsing, LaTeX, names, citations, linked files.
         .target(name: "BibModel"),
-        .target(name: "PDFText", dependencies: ["CPoppler"]),
-        .target(name: "SyncEngine", dependencies: ["CCurl", "BibModel"]),
+        .target(name: "Checksums"),
+        .target(name: "PDFText", dependencies: ["CPoppler", "Checksums"]),
+        .target(name: "SyncEngine", dependencies: [
+            "CCurl", "BibModel", "Checksums",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         .target(name: "Reader", dependencies: [
-            "CCurses", "BibModel", "PDFText",
+            "CCurses", "BibModel", "PDFText", "SyncEngine",
             .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
@@ -60,7 +64,7 @@ let package = Package(
 
         .target(name: "BibreadTestSupport", dependencies: ["BibModel"], path: "Tests/BibreadTestSupport"),
         .testTarget(name: "BibModelTests", dependencies: ["BibModel", "BibreadTestSupport"]),
-        .testTarget(name: "PDFTextTests", dependencies: ["PDFText", "BibreadTestSupport"]),
+        .testTarget(name: "PDFTextTests", dependencies: ["PDFText", "Checksums", "BibreadTestSupport"]),
         .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "BibreadTestSupport"]),
         .testTarget(name: "ReaderTests", dependencies: ["Reader", "PDFText", "BibreadTestSupport"], exclude: ["Screens"]),
         .testTarget(name: "EndToEndTests", dependencies: ["BibreadTestSupport"]),

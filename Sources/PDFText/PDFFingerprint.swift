@@ -1,3 +1,4 @@
+import Checksums
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import Checksums
 import Foundation
 @testable import PDFText
 import Testing

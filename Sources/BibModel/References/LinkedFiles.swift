@@ -11,8 +11,27 @@ public struct LinkedFile: Sendable, Hashable {
     /// The field the link came from (lower case: `bdsk-file-1`, `file`, `pdf`).
     public let field: String
 
-    /// True when the path names an existing file on this machine.
-    public var exists: Bool {
+    public init(path: String, label: String?, fileType: String?, field: String) {
+        self.path = path
+        self.label = label
+        self.fileType = fileType
+        self.field = field
+    }
+
+    /// True when the file is on this machine (at its path, or as a synced copy: `localPath`).
+    public var exists: Bool { localPath != nil }
+
+    /// Where the file is on this machine: its path, or the copy a sync put in the cache for a
+    /// remote library (`LinkedFileAliases`); nil when it is in neither place.
+    public var localPath: String? {
+        if LinkedFile.isRegularFile(path) { return path }
+        return LinkedFileAliases.shared.alias(of: path).flatMap { LinkedFile.isRegularFile($0) ? $0 : nil }
+    }
+
+    /// Whether the file belongs to a synced remote library (so that a missing copy can be fetched).
+    public var isRemote: Bool { LinkedFileAliases.shared.alias(of: path) != nil }
+
+    static func isRegularFile(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
     }
@@ -20,6 +39,35 @@ public struct LinkedFile: Sendable, Hashable {
     /// True when the file looks like a PDF by its name or declared type.
     public var isPDF: Bool {
         path.lowercased().hasSuffix(".pdf") || fileType?.lowercased().contains("pdf") == true
+    }
+}
+
+/// Folders whose files live elsewhere on this machine: a synced remote's library folder (and the
+/// absolute folders its path mapping names) map to its PDF cache.
+public final class LinkedFileAliases: @unchecked Sendable {
+    /// The process's aliases, registered when a synced library is opened.
+    public static let shared = LinkedFileAliases()
+
+    private let lock = NSLock()
+    private var folders: [(from: String, to: String)] = []
+
+    /// Files under `folder` are found under `target` (same relative path).
+    public func register(folder: String, as target: String) {
+        let from = folder.hasSuffix("/") ? folder : folder + "/"
+        let to = target.hasSuffix("/") ? target : target + "/"
+        lock.withLock {
+            folders.removeAll { $0.from == from }
+            folders.append((from, to))
+            folders.sort { $0.from.count > $1.from.count }
+        }
+    }
+
+    /// The aliased path of `path`, if it is under a registered folder.
+    public func alias(of path: String) -> String? {
+        let normalised = path.replacingOccurrences(of: "\\", with: "/")
+        return lock.withLock {
+            folders.first { normalised.hasPrefix($0.from) }.map { $0.to + normalised.dropFirst($0.from.count) }
+        }
     }
 }
 

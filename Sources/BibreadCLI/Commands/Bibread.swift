@@ -14,7 +14,8 @@ public struct Bibread: ParsableCommand {
         file cannot be read; 64 on a usage error.
         """,
         version: BibreadVersion.string,
-        subcommands: [BrowseCommand.self, ListCommand.self, ShowCommand.self, ReadCommand.self, CheckCommand.self, GroupsCommand.self, SearchLatencyCommand.self, PDFExtractCommand.self],
+        subcommands: [BrowseCommand.self, ListCommand.self, ShowCommand.self, ReadCommand.self, CheckCommand.self, GroupsCommand.self,
+                      SyncCommand.self, CacheCommand.self, SearchLatencyCommand.self, PDFExtractCommand.self],
         defaultSubcommand: BrowseCommand.self)
 
     public init() {}
@@ -46,10 +47,10 @@ struct BrowseCommand: ParsableCommand {
         // Piped or redirected, there is no screen to draw on: print the list instead, as
         // `bibread list` would (so `bibread lib.bib | grep knuth` does the obvious thing).
         if !Console.isTerminal && !library.libraries.isEmpty {
-            try ListCommand.list(paths: library.libraries, json: false)
+            try ListCommand.list(paths: library.paths, json: false)
             return
         }
-        var options = ReaderApp.Options(paths: library.libraries)
+        var options = ReaderApp.Options(paths: library.paths)
         options.exitAfterFirstScreen = exitAfterFirstScreen
         let status = ReaderApp.run(options)
         if status != 0 { throw ExitCode(status) }

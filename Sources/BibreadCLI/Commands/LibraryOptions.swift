@@ -16,8 +16,11 @@ struct LibraryOptions: ParsableArguments {
 
     /// Loads the library, reporting unreadable files on standard error.
     func load() -> LoadedLibrary {
-        LoadedLibrary.load(paths: libraries)
+        LoadedLibrary.load(paths: paths)
     }
+
+    /// The .bib files named, with a synced remote's name standing for its .bib files.
+    var paths: [String] { RemoteResolution.libraryPaths(libraries) }
 }
 
 extension LoadedLibrary {

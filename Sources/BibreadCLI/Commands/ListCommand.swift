@@ -37,7 +37,7 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         let query = try search.map(Self.parseQuery) ?? .all
-        try Self.list(paths: library.libraries, json: json, query: query, group: group)
+        try Self.list(paths: library.paths, json: json, query: query, group: group)
     }
 
     /// Parses a query, or explains on standard error where it goes wrong and exits 64.

@@ -9,6 +9,9 @@ enum Console {
     /// True when standard output is a terminal (then output is aligned and cut to its width).
     static var isTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 
+    /// True when standard error is a terminal (progress bars go there).
+    static var isErrorTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+
     /// The terminal's width in columns: `$COLUMNS`, the tty's size, else 80.
     static var width: Int {
         if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
@@ -32,5 +35,17 @@ enum Console {
     /// Writes a line to standard error.
     static func error(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// Writes text to standard error as it is (progress bars redraw their line with `\r`).
+    static func errorRaw(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    /// Standard error's width when it is a terminal, else 80.
+    static var errorWidth: Int {
+        var size = winsize()
+        if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return 80
     }
 }

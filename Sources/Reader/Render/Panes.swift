@@ -141,7 +141,7 @@ enum DetailsPane {
             return
         }
         AppState.drawTitle(entry.address, right: "@\(entry.type)", focused: focused, in: rect, into: &screen)
-        let lines = content(of: entry, width: rect.width - 2, fileExists: state.fileExists)
+        let lines = content(of: entry, width: rect.width - 2, locate: state.locate)
         let rows = rect.height - 1
         let top = min(state.detailsScroll, max(0, lines.count - rows))
         for offset in 0..<max(0, rows) {
@@ -156,7 +156,7 @@ enum DetailsPane {
     }
 
     /// The details as wrapped, styled lines for a pane `width` columns wide.
-    static func content(of entry: Entry, width: Int, fileExists: (String) -> Bool) -> [Line] {
+    static func content(of entry: Entry, width: Int, locate: (LinkedFile) -> FileLocation) -> [Line] {
         var lines: [Line] = []
         let width = max(10, width)
         func add(_ text: String, _ style: Style = Style(), indent: Int = 0) {
@@ -176,9 +176,13 @@ enum DetailsPane {
             add("Files", Style(.header, bold: true))
             let folder = (entry.source.path as NSString).deletingLastPathComponent + "/"
             for file in links.files {
-                let exists = fileExists(file.path)
                 let shown = file.path.hasPrefix(folder) ? String(file.path.dropFirst(folder.count)) : file.path
-                add("\(exists ? "●" : "○") \(exists ? "local  " : "missing")  \(shown)", Style(exists ? .normal : .error), indent: 1)
+                switch locate(file) {
+                case .local: add("● local        \(shown)", Style(), indent: 1)
+                case .cached: add("● cached       \(shown)", Style(), indent: 1)
+                case .remoteOnly: add("○ remote only  \(shown)", Style(.dim), indent: 1)
+                case .missing: add("○ missing      \(shown)", Style(.error), indent: 1)
+                }
             }
         }
         if !links.urls.isEmpty {

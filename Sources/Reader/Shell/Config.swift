@@ -1,4 +1,5 @@
 import Foundation
+import SyncEngine
 import TOMLKit
 
 /// Where bibread keeps its files, by the XDG base directory rules.
@@ -33,6 +34,14 @@ public struct Config: Sendable {
     public var color = true
     /// `[keys]`: action name to key names.
     public var keys: [String: [String]] = [:]
+    /// `[[remote]]`: the places libraries are synced from.
+    public var remotes: [Remote] = []
+    /// The most the PDF cache may hold, in bytes (`cache_limit = "2GB"`).
+    public var cacheLimit: Int64 = 2 * 1024 * 1024 * 1024
+    /// Whether PDFs download while the connection is metered.
+    public var syncOnMetered = true
+    /// Downloads at once.
+    public var parallelDownloads = 4
 
     public init() {}
 
@@ -93,10 +102,101 @@ public struct Config: Sendable {
                         config.problems.append("\(path): keys.\(action) must be a key name or a list of key names")
                     }
                 }
+            case "remote":
+                guard let list = value.array else {
+                    config.problems.append("\(path): remotes are written as [[remote]] tables")
+                    continue
+                }
+                for (index, item) in list.enumerated() {
+                    guard let table = item.table else { continue }
+                    do {
+                        config.remotes.append(try remote(from: table))
+                    } catch {
+                        config.problems.append("\(path): remote \(index + 1): \(error)")
+                    }
+                }
+            case "cache_limit":
+                if let text = value.string, let bytes = ByteCount.parse(text) {
+                    config.cacheLimit = bytes
+                } else if let number = value.int {
+                    config.cacheLimit = Int64(number)
+                } else {
+                    config.problems.append("\(path): cache_limit must be a size such as \"2GB\" or \"500MB\"")
+                }
+            case "sync_on_metered":
+                if let flag = value.bool { config.syncOnMetered = flag } else { config.problems.append("\(path): sync_on_metered must be true or false") }
+            case "parallel_downloads":
+                if let number = value.int, number >= 1, number <= 32 {
+                    config.parallelDownloads = number
+                } else {
+                    config.problems.append("\(path): parallel_downloads must be a number from 1 to 32")
+                }
             default:
-                config.problems.append("\(path): unknown setting '\(key)' (known: library, color, [keys])")
+                config.problems.append("\(path): unknown setting '\(key)' (known: library, color, cache_limit, sync_on_metered, parallel_downloads, [keys], [[remote]])")
             }
         }
         return config
+    }
+
+    /// A `[[remote]]` table: name, url, kind, libraries, credentials, path_mapping.
+    static func remote(from table: TOMLTable) throws -> Remote {
+        guard let url = table["url"]?.string else { throw ConfigError("needs url = \"…\"") }
+        var kind: Remote.Kind?
+        if let text = table["kind"]?.string {
+            guard let parsed = Remote.Kind(rawValue: text) else { throw ConfigError("kind must be folder, webdav, sftp, dropbox or http") }
+            kind = parsed
+        }
+        var remote = try Remote(url: url, kind: kind)
+        if let name = table["name"]?.string {
+            guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else { throw ConfigError("name must be a plain name") }
+            remote.name = name
+        }
+        if let libraries = table["libraries"]?.array { remote.libraries = libraries.compactMap(\.string) }
+        if let user = table["user_env"]?.string, let password = table["password_env"]?.string {
+            remote.credentials = .environment(user: user, password: password)
+        } else if let variable = table["token_env"]?.string {
+            remote.credentials = .tokenEnvironment(variable)
+        } else if let command = table["token_command"]?.string {
+            remote.credentials = .tokenCommand(command)
+        } else if let key = table["ssh_key"]?.string {
+            remote.credentials = .sshKey(privateKey: key, publicKey: table["ssh_public_key"]?.string)
+        }
+        if let knownHosts = table["known_hosts"]?.string { remote.knownHosts = knownHosts }
+        if let base = table["api_base"]?.string { remote.apiBase = base }
+        if let mapping = table["path_mapping"]?.table {
+            for key in mapping.keys {
+                if let target = mapping[key]?.string { remote.pathMapping[key] = target }
+            }
+        }
+        return remote
+    }
+}
+
+/// A problem in config.toml.
+struct ConfigError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Sizes written for people: `2GB`, `500 MB`, `1.5G`, `800k`.
+public enum ByteCount {
+    public static func parse(_ text: String) -> Int64? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
+        let number = trimmed.prefix { $0.isNumber || $0 == "." }
+        let unit = trimmed.dropFirst(number.count).trimmingCharacters(in: .whitespaces)
+        guard let value = Double(number) else { return nil }
+        let factors: [String: Double] = ["": 1, "B": 1, "K": 1e3, "KB": 1e3, "M": 1e6, "MB": 1e6, "G": 1e9, "GB": 1e9, "T": 1e12, "TB": 1e12,
+                                         "KIB": 1024, "MIB": 1_048_576, "GIB": 1_073_741_824]
+        guard let factor = factors[unit] else { return nil }
+        return Int64(value * factor)
+    }
+
+    /// `1.2 MB`, `340 kB`.
+    public static func format(_ bytes: Int64) -> String {
+        let value = Double(bytes)
+        if value >= 1e9 { return String(format: "%.1f GB", value / 1e9) }
+        if value >= 1e6 { return String(format: "%.1f MB", value / 1e6) }
+        if value >= 1e3 { return String(format: "%.0f kB", value / 1e3) }
+        return "\(bytes) B"
     }
 }

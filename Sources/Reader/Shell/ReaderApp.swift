@@ -1,5 +1,6 @@
 import BibModel
 import Foundation
+import SyncEngine
 import Synchronization
 
 /// Events posted from background work, waiting for the event loop.
@@ -54,6 +55,7 @@ public enum ReaderApp {
             paths = last
         }
 
+        RemoteLocations.registerAliases(forLibraries: paths, remotes: config.remotes)
         var library: Library?
         if !paths.isEmpty {
             let (loaded, failures) = LibraryLoader.load(paths: paths)

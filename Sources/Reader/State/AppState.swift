@@ -76,6 +76,28 @@ public struct ListCursor: Sendable, Equatable {
     }
 }
 
+/// Where a linked file is: here, in the sync cache, only on its remote, or nowhere.
+public enum FileLocation: Sendable, Equatable {
+    case local(String)
+    case cached(String)
+    case remoteOnly
+    case missing
+
+    /// The path to open, when the file is on this machine.
+    public var path: String? {
+        switch self {
+        case .local(let path), .cached(let path): return path
+        case .remoteOnly, .missing: return nil
+        }
+    }
+
+    /// Looks at the disk (and the aliases of synced libraries).
+    @Sendable public static func of(_ file: LinkedFile) -> FileLocation {
+        guard let local = file.localPath else { return file.isRemote ? .remoteOnly : .missing }
+        return local == file.path ? .local(local) : .cached(local)
+    }
+}
+
 /// The file chooser shown when a reference has several PDFs.
 public struct FileChooser: Sendable, Equatable {
     public let key: String
@@ -140,11 +162,9 @@ public struct AppState: Sendable {
     public var message: StatusMessage?
     public var isQuitting = false
 
-    /// Whether a file exists (injected so that update and render stay free of I/O in tests).
-    public var fileExists: @Sendable (String) -> Bool = { path in
-        var status = stat()
-        return stat(path, &status) == 0
-    }
+    /// Where a linked file is on this machine, and in what state (injected so that update and
+    /// render stay free of I/O in tests).
+    public var locate: @Sendable (LinkedFile) -> FileLocation = FileLocation.of
 
     /// A state for `library` (nil: nothing to open; the screen says how to open one).
     public init(library: Library?, paths: [String], width: Int, height: Int, keymap: Keymap = Keymap()) {

@@ -299,9 +299,14 @@ extension AppState {
         case .list, .details:
             guard let entry = selectedEntry else { return [] }
             let files = entry.links.files.filter(\.isPDF)
-            let local = files.filter { fileExists($0.path) }
+            let local = files.compactMap { file -> LinkedFile? in
+                locate(file).path.map { LinkedFile(path: $0, label: file.label, fileType: file.fileType, field: file.field) }
+            }
             if local.isEmpty {
-                if let missing = files.first {
+                if let remote = files.first(where: { locate($0) == .remoteOnly }) {
+                    let name = (remote.path as NSString).lastPathComponent
+                    message = StatusMessage("\(name) is on the remote but not in the cache yet: sync it (bibread sync --group …, or --all-pdfs)", isError: true)
+                } else if let missing = files.first {
                     message = StatusMessage("The PDF of \(entry.address) is not on this machine: \(missing.path)", isError: true)
                 } else {
                     message = StatusMessage("\(entry.address) has no linked PDF", isError: true)

@@ -1,6 +1,8 @@
-/// SHA-256 (FIPS 180-4) in plain Swift, for `PDFFingerprint`: small, not tuned for speed (it
-/// hashes at most 128 KiB per file).
-struct SHA256 {
+/// SHA-256 (FIPS 180-4) in plain Swift: PDF fingerprints (128 KiB a file) and Dropbox content
+/// hashes. Small and dependency-free rather than tuned for speed.
+public struct SHA256: Sendable {
+    public init() {}
+
     private var state: [UInt32] = [
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
     ]
@@ -19,7 +21,7 @@ struct SHA256 {
     ]
 
     /// Adds `bytes` to the message.
-    mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+    public mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         for byte in bytes {
             pending.append(byte)
             length &+= 1
@@ -31,7 +33,7 @@ struct SHA256 {
     }
 
     /// The 32-byte digest of the message so far.
-    func finalize() -> [UInt8] {
+    public func finalize() -> [UInt8] {
         var copy = self
         let bits = length &* 8
         copy.pending.append(0x80)
@@ -44,13 +46,13 @@ struct SHA256 {
     }
 
     /// The digest of `bytes` as lowercase hex.
-    static func hex<Bytes: Sequence>(of bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    public static func hex<Bytes: Sequence>(of bytes: Bytes) -> String where Bytes.Element == UInt8 {
         var hash = SHA256()
         hash.update(bytes)
         return hexString(hash.finalize())
     }
 
-    static func hexString(_ bytes: [UInt8]) -> String {
+    public static func hexString(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(bytes.count * 2)

@@ -1,0 +1,136 @@
+import ArgumentParser
+import BibModel
+import Foundation
+import Reader
+import SyncEngine
+
+/// `bibread cache`: what the PDF cache holds, and emptying it.
+struct CacheCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cache",
+        abstract: "Show or purge the PDF cache of synced remotes.",
+        subcommands: [CacheStatusCommand.self, CachePurgeCommand.self],
+        defaultSubcommand: CacheStatusCommand.self)
+}
+
+/// The remotes a cache command works on: the one named, else every configured or synced one.
+struct CacheRemoteOptions: ParsableArguments {
+    @Argument(help: ArgumentHelp("A remote's name (default: every remote).", valueName: "remote"))
+    var remote: String?
+
+    func remoteNames() -> [String] {
+        if let remote { return [remote] }
+        let config = Config.load(from: Directories().config)
+        var names = Set(config.remotes.map(\.name))
+        let root = RemoteLocations(name: "x").cache.deletingLastPathComponent()
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [] where !name.hasPrefix(".") {
+            names.insert(name)
+        }
+        return names.sorted()
+    }
+}
+
+struct CacheStatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Size, files and references of the cache.")
+
+    @OptionGroup var remotes: CacheRemoteOptions
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func run() throws {
+        var report: [[String: Any]] = []
+        for name in remotes.remoteNames() {
+            let locations = RemoteLocations(name: name)
+            let items = CachePolicy.items(in: locations)
+            let keys = CacheReferences.keys(for: items.map(\.path), locations: locations)
+            let bytes = items.reduce(Int64(0)) { $0 + $1.bytes }
+            if json {
+                report.append(["remote": name, "folder": locations.cache.path, "bytes": bytes, "files": items.map { item -> [String: Any] in
+                    ["path": item.path, "bytes": item.bytes, "references": keys[item.path] ?? []]
+                }])
+            } else {
+                Console.print("\(name): \(items.count) PDF\(items.count == 1 ? "" : "s"), \(ByteCount.format(bytes)) in \(locations.cache.path)")
+                for item in items {
+                    Console.print("  \(ByteCount.format(item.bytes).padding(toLength: 9, withPad: " ", startingAt: 0)) \(item.path)  \((keys[item.path] ?? []).joined(separator: ", "))")
+                }
+            }
+        }
+        if json {
+            let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys, .withoutEscapingSlashes])
+            Console.print(String(decoding: data, as: UTF8.self))
+        }
+    }
+}
+
+struct CachePurgeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "purge", abstract: "Remove PDFs from the cache (least recently read first).",
+        discussion: "The .bib files are never removed; a purged PDF comes back with the next sync that selects it.")
+
+    @OptionGroup var remotes: CacheRemoteOptions
+
+    @Flag(help: "Remove every cached PDF.")
+    var all = false
+
+    @Option(help: ArgumentHelp("Remove PDFs not read (or fetched) for this long: 30d, 12h, 2w.", valueName: "age"))
+    var olderThan: String?
+
+    @Option(help: ArgumentHelp("Keep the PDFs of this group (repeatable).", valueName: "name"))
+    var keepGroup: [String] = []
+
+    func validate() throws {
+        if !all && olderThan == nil && keepGroup.isEmpty { throw ValidationError("say what to purge: --all, --older-than AGE or --keep-group NAME") }
+        if let olderThan, Age.seconds(olderThan) == nil { throw ValidationError("--older-than takes an age such as 30d, 12h or 2w") }
+    }
+
+    func run() throws {
+        let cutoff = olderThan.flatMap(Age.seconds).map { Date().timeIntervalSince1970 - $0 }
+        for name in remotes.remoteNames() {
+            let locations = RemoteLocations(name: name)
+            var keeping = Set<String>()
+            if !keepGroup.isEmpty {
+                let library = LibraryLoader.load(paths: locations.libraryFiles).library
+                let config = Config.load(from: Directories().config)
+                let mapping = config.remotes.first { $0.name == name }?.pathMapping ?? [:]
+                let (files, problems) = SyncPlanner.plan(library, selection: SyncSelection(groups: keepGroup), locations: locations, mapping: mapping)
+                for problem in problems { Console.error("bibread: \(problem)") }
+                keeping = Set(files.map(\.remotePath))
+            }
+            let (paths, bytes) = CachePolicy.purge(locations, keeping: keeping, where: { item in
+                if all || !keepGroup.isEmpty && cutoff == nil { return true }
+                if let cutoff { return item.lastUsed < cutoff }
+                return false
+            })
+            Console.print("\(name): removed \(paths.count) PDF\(paths.count == 1 ? "" : "s") (\(ByteCount.format(bytes)))")
+        }
+    }
+}
+
+/// Ages written for people: `30d`, `12h`, `2w`, `90m`.
+enum Age {
+    static func seconds(_ text: String) -> Double? {
+        guard let unit = text.last, let value = Double(text.dropLast()), value >= 0 else { return nil }
+        switch unit {
+        case "m": return value * 60
+        case "h": return value * 3600
+        case "d": return value * 86400
+        case "w": return value * 604_800
+        default: return nil
+        }
+    }
+}
+
+/// Which references link each cached file.
+enum CacheReferences {
+    static func keys(for paths: [String], locations: RemoteLocations) -> [String: [String]] {
+        let library = LibraryLoader.load(paths: locations.libraryFiles).library
+        let config = Config.load(from: Directories().config)
+        let mapping = config.remotes.first { $0.name == locations.name }?.pathMapping ?? [:]
+        let (files, _) = SyncPlanner.plan(library, selection: SyncSelection(allPDFs: true), locations: locations, mapping: mapping)
+        var result: [String: [String]] = [:]
+        let wanted = Set(paths)
+        for file in files where wanted.contains(file.remotePath) { result[file.remotePath] = file.keys }
+        return result
+    }
+}

@@ -1,0 +1,149 @@
+import ArgumentParser
+import BibModel
+import Foundation
+import Reader
+import SyncEngine
+
+/// `bibread sync`: the .bib files first, then only the chosen PDFs, into the cache.
+struct SyncCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Download a remote's .bib files, then the PDFs of chosen groups into the cache.",
+        discussion: """
+        REMOTE is a [[remote]] name from config.toml, or a folder, file://, http(s):// (WebDAV), \
+        sftp:// or dropbox:/path URL. Without it, the only configured remote is used. The .bib \
+        files go to $XDG_DATA_HOME/bibread/remotes/NAME/ (replaced only by a complete download \
+        that parses), PDFs to $XDG_CACHE_HOME/bibread/NAME/. Ctrl-C stops cleanly; the next \
+        sync resumes. Afterwards, NAME works wherever a .bib path does: bibread NAME.
+        """)
+
+    @Argument(help: ArgumentHelp("A remote's name or URL.", valueName: "remote"))
+    var remote: String?
+
+    @Option(name: .customLong("group"), help: ArgumentHelp("Download the PDFs of this group (repeatable; Parent/Child for nested groups).", valueName: "name"))
+    var groups: [String] = []
+
+    @Option(help: ArgumentHelp("Download the PDFs of references whose yes/no field is set (Read, Sync).", valueName: "name"))
+    var field: String?
+
+    @Flag(help: "Download every linked PDF.")
+    var allPdfs = false
+
+    @Flag(help: "Say what would be downloaded; download nothing.")
+    var dryRun = false
+
+    @Flag(help: "One JSON object per event on standard output.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Downloads at once (default from config, else 4).", valueName: "n"))
+    var parallel: Int?
+
+    func validate() throws {
+        if let parallel, !(1...32).contains(parallel) { throw ValidationError("--parallel must be from 1 to 32") }
+    }
+
+    func run() throws {
+        let config = Config.load(from: Directories().config)
+        let remote = try RemoteResolution.remote(named: self.remote, config: config)
+        let locations = RemoteLocations(name: remote.name)
+        let session: CurlSession
+        let transport: any Transport
+        do {
+            session = try CurlSession()
+            transport = try TransportFactory.make(remote, session: session)
+        } catch {
+            Console.error("bibread: \(error)")
+            throw ExitStatus.problems
+        }
+        var options = SyncOptions()
+        options.selection = SyncSelection(groups: groups, field: field, allPDFs: allPdfs)
+        options.dryRun = dryRun
+        options.parallel = parallel ?? config.parallelDownloads
+        if !config.syncOnMetered && NetworkState.isMetered() { options.fetchPDFs = false }
+        let reporter = SyncReporter(json: json, terminal: Console.isErrorTerminal)
+        let cancel = CancelOnInterrupt()
+        let summary: SyncSummary
+        do {
+            summary = try Syncer(remote: remote, locations: locations, transport: transport, session: session)
+                .run(options, events: reporter.report, isCancelled: cancel.isCancelled)
+        } catch {
+            reporter.finishLine()
+            Console.error("bibread: sync of '\(remote.name)' failed: \(error)")
+            throw ExitStatus.problems
+        }
+        if !summary.problems.isEmpty && !json {
+            for problem in summary.problems { Console.error("bibread: \(problem)") }
+        }
+        if summary.cancelled { throw ExitCode(130) }
+        if !summary.succeeded { throw ExitStatus.problems }
+        if !dryRun {
+            CachePolicy.enforceLimit(config.cacheLimit, locations: locations, keeping: Set(summary.selected),
+                                     report: { Console.error("bibread: \($0)") })
+        }
+    }
+}
+
+/// Finds a remote by name (config.toml, or one synced before) or URL.
+enum RemoteResolution {
+    static func remote(named argument: String?, config: Config) throws -> Remote {
+        guard let argument else {
+            if config.remotes.count == 1, let only = config.remotes.first { return only }
+            Console.error(config.remotes.isEmpty
+                ? "bibread: name a remote URL (or add a [[remote]] to config.toml)"
+                : "bibread: name a remote: \(config.remotes.map(\.name).joined(separator: ", "))")
+            throw ExitCode(64)
+        }
+        if let configured = config.remotes.first(where: { $0.name == argument }) { return configured }
+        do {
+            return try Remote(url: argument)
+        } catch {
+            let known = config.remotes.map(\.name)
+            Console.error("bibread: '\(argument)' is neither a configured remote\(known.isEmpty ? "" : " (\(known.joined(separator: ", ")))") nor a URL or folder")
+            throw ExitCode(64)
+        }
+    }
+
+    /// The .bib paths a library argument names: itself, or a synced remote's .bib files.
+    static func libraryPaths(_ arguments: [String]) -> [String] {
+        let paths = arguments.flatMap { argument -> [String] in
+            if argument.contains("/") || argument.hasSuffix(".bib") || FileManager.default.fileExists(atPath: argument) { return [argument] }
+            let files = RemoteLocations(name: argument).libraryFiles
+            return files.isEmpty ? [argument] : files
+        }
+        let absolute = paths.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        RemoteLocations.registerAliases(forLibraries: absolute, remotes: Config.load(from: Directories().config).remotes)
+        return paths
+    }
+}
+
+/// Ctrl-C stops a sync between two steps of curl's loop (polled), not in the middle of a write.
+final class CancelOnInterrupt: @unchecked Sendable {
+    nonisolated(unsafe) private static var interrupted: Int32 = 0
+
+    init() {
+        signal(SIGINT) { _ in CancelOnInterrupt.interrupted = 1 }
+        signal(SIGTERM) { _ in CancelOnInterrupt.interrupted = 1 }
+    }
+
+    func isCancelled() -> Bool { CancelOnInterrupt.interrupted != 0 }
+}
+
+/// Whether NetworkManager says the connection is metered (unknown counts as not metered).
+enum NetworkState {
+    static func isMetered() -> Bool {
+        for directory in ["/usr/bin", "/bin"] where FileManager.default.isExecutableFile(atPath: directory + "/nmcli") {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: directory + "/nmcli")
+            process.arguments = ["-t", "-f", "GENERAL.METERED", "general", "status"]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { return false }
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let text = String(decoding: data, as: UTF8.self).lowercased()
+            return text.contains("yes")
+        }
+        return false
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Reader
+import SyncEngine
+
+/// Shows a sync as it goes: a progress bar on a terminal, plain lines otherwise, or one JSON
+/// object per event (`--json`, on standard output).
+final class SyncReporter {
+    private let json: Bool
+    private let terminal: Bool
+    private var barShown = false
+
+    init(json: Bool, terminal: Bool) {
+        self.json = json
+        self.terminal = terminal
+    }
+
+    func report(_ event: SyncEvent) {
+        if json {
+            Console.print(Self.json(event))
+            return
+        }
+        switch event {
+        case .library(let file, let outcome):
+            finishLine()
+            switch outcome {
+            case .updated(let entries): Console.error("\(file): updated (\(entries) references)")
+            case .unchanged: Console.error("\(file): up to date")
+            case .wouldUpdate: Console.error("\(file): would be updated")
+            case .rejected(let reason, let kept): Console.error("\(file): NOT replaced: \(reason); the download is kept at \(kept)")
+            }
+        case .planned(let files, let bytes, let current):
+            finishLine()
+            Console.error("PDFs: \(files) to download (\(ByteCount.format(bytes))), \(current) already in the cache")
+        case .fileStarted:
+            break
+        case .progress(let progress):
+            guard terminal else { return }
+            let fraction = progress.totalBytes > 0 ? min(1, Double(progress.doneBytes) / Double(progress.totalBytes)) : 0
+            let width = 24
+            let filled = Int(fraction * Double(width))
+            let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+            let remaining = max(0, progress.totalBytes - progress.doneBytes)
+            let name = (progress.path as NSString).lastPathComponent
+            let line = "\(bar) \(Int(fraction * 100))%  \(ByteCount.format(remaining)) left  \(ByteCount.format(Int64(progress.rate)))/s  \(name)"
+            Console.errorRaw("\r\u{1B}[K" + String(line.prefix(max(20, Console.errorWidth - 1))))
+            barShown = true
+        case .fileFinished(let path, let bytes):
+            if !terminal { Console.error("downloaded \(path) (\(ByteCount.format(bytes)))") }
+        case .fileFailed(let path, let reason, let retrying):
+            finishLine()
+            Console.error("\(path): \(reason)\(retrying ? "; trying again" : "")")
+        case .notice(let text):
+            finishLine()
+            Console.error(text)
+        case .finished(let summary):
+            finishLine()
+            var parts = ["\(summary.downloaded) downloaded (\(ByteCount.format(summary.downloadedBytes)))", "\(summary.current) already current"]
+            if !summary.failed.isEmpty { parts.append("\(summary.failed.count) failed") }
+            if !summary.missing.isEmpty { parts.append("\(summary.missing.count) not on the remote") }
+            Console.error("\(summary.cancelled ? "Cancelled" : "Done"): \(parts.joined(separator: ", ")) in \(String(format: "%.1f", summary.seconds)) s\(summary.cancelled ? "; the next sync resumes" : "")")
+        }
+    }
+
+    /// Ends a progress bar line before other output.
+    func finishLine() {
+        if barShown {
+            Console.errorRaw("\r\u{1B}[K")
+            barShown = false
+        }
+    }
+
+    static func json(_ event: SyncEvent) -> String {
+        var object: [String: Any]
+        switch event {
+        case .library(let file, let outcome):
+            object = ["event": "library", "file": file]
+            switch outcome {
+            case .updated(let entries): object["outcome"] = "updated"; object["references"] = entries
+            case .unchanged: object["outcome"] = "unchanged"
+            case .wouldUpdate: object["outcome"] = "would-update"
+            case .rejected(let reason, let kept): object["outcome"] = "rejected"; object["reason"] = reason; object["keptAt"] = kept
+            }
+        case .planned(let files, let bytes, let current):
+            object = ["event": "planned", "files": files, "bytes": bytes, "current": current]
+        case .fileStarted(let path, let bytes):
+            object = ["event": "file-started", "path": path]
+            if let bytes { object["bytes"] = bytes }
+        case .progress(let progress):
+            object = ["event": "progress", "path": progress.path, "fileBytes": progress.fileBytes, "doneBytes": progress.doneBytes,
+                      "totalBytes": progress.totalBytes, "bytesPerSecond": Int(progress.rate)]
+            if let total = progress.fileTotal { object["fileTotal"] = total }
+        case .fileFinished(let path, let bytes):
+            object = ["event": "file-finished", "path": path, "bytes": bytes]
+        case .fileFailed(let path, let reason, let retrying):
+            object = ["event": "file-failed", "path": path, "reason": reason, "retrying": retrying]
+        case .notice(let text):
+            object = ["event": "notice", "message": text]
+        case .finished(let summary):
+            object = ["event": "finished", "downloaded": summary.downloaded, "downloadedBytes": summary.downloadedBytes,
+                      "current": summary.current, "failed": summary.failed, "missing": summary.missing, "problems": summary.problems,
+                      "cancelled": summary.cancelled, "seconds": summary.seconds]
+        }
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import GRDB
+
+/// What the cache knows about each file it holds: the remote's version (size, ETag or content
+/// hash, modification time), when it was fetched and last read. SQLite in WAL mode: a file is
+/// recorded in the same moment its `.part` is renamed into place, so a crash leaves either the
+/// old record or the new one.
+public final class CacheManifest: Sendable {
+    /// One cached file.
+    public struct Record: Sendable, Equatable {
+        public var path: String
+        public var size: Int64
+        public var version: String?
+        public var modified: Double?
+        public var fetchedAt: Double
+        public var lastRead: Double?
+    }
+
+    private let database: DatabaseQueue
+
+    public init(url: URL) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+        }
+        database = try DatabaseQueue(path: url.path, configuration: configuration)
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE file (
+                    path TEXT PRIMARY KEY NOT NULL,
+                    size INTEGER NOT NULL,
+                    version TEXT,
+                    modified REAL,
+                    fetched_at REAL NOT NULL,
+                    last_read REAL
+                )
+                """)
+        }
+        try migrator.migrate(database)
+    }
+
+    public func record(_ path: String) throws -> Record? {
+        try database.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM file WHERE path = ?", arguments: [path]).map(CacheManifest.record(from:))
+        }
+    }
+
+    public func all() throws -> [Record] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM file ORDER BY path").map(CacheManifest.record(from:))
+        }
+    }
+
+    /// Records a file that has just been put in place (keeping its last reading time).
+    public func store(_ record: Record) throws {
+        try database.write { db in
+            try db.execute(sql: """
+                INSERT INTO file (path, size, version, modified, fetched_at, last_read) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT(path) DO UPDATE SET size = excluded.size, version = excluded.version,
+                    modified = excluded.modified, fetched_at = excluded.fetched_at
+                """, arguments: [record.path, record.size, record.version, record.modified, record.fetchedAt, record.lastRead])
+        }
+    }
+
+    public func markRead(_ path: String, at time: Double) throws {
+        try database.write { db in
+            try db.execute(sql: "UPDATE file SET last_read = ? WHERE path = ?", arguments: [time, path])
+        }
+    }
+
+    public func remove(_ path: String) throws {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM file WHERE path = ?", arguments: [path])
+        }
+    }
+
+    private static func record(from row: Row) -> Record {
+        Record(path: row["path"], size: row["size"], version: row["version"], modified: row["modified"],
+               fetchedAt: row["fetched_at"], lastRead: row["last_read"])
+    }
+}

@@ -1,0 +1,90 @@
+import BibModel
+import Foundation
+
+/// Where a synced remote lives on this machine (XDG base directories):
+/// - its .bib files: `$XDG_DATA_HOME/bibread/remotes/NAME/` (kept: they are the library);
+/// - its PDFs: `$XDG_CACHE_HOME/bibread/NAME/` (purgeable), with `.part` files while downloading;
+/// - .bib files refused after download: `…/remotes/NAME/.rejected/`, for inspection.
+public struct RemoteLocations: Sendable, Equatable {
+    public let name: String
+    public let library: URL
+    public let cache: URL
+
+    public init(name: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.name = name
+        let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
+        func base(_ variable: String, _ fallback: String) -> URL {
+            if let value = environment[variable], value.hasPrefix("/") { return URL(fileURLWithPath: value) }
+            return home.appendingPathComponent(fallback)
+        }
+        library = base("XDG_DATA_HOME", ".local/share").appendingPathComponent("bibread/remotes").appendingPathComponent(name)
+        cache = base("XDG_CACHE_HOME", ".cache").appendingPathComponent("bibread").appendingPathComponent(name)
+    }
+
+    /// Where refused .bib downloads are kept.
+    public var rejected: URL { library.appendingPathComponent(".rejected") }
+
+    /// The cache's own database.
+    public var manifest: URL { cache.appendingPathComponent(".bibread-cache.sqlite") }
+
+    /// The synced .bib files on this machine.
+    public var libraryFiles: [String] {
+        guard let enumerator = FileManager.default.enumerator(at: library, includingPropertiesForKeys: nil,
+                                                              options: [.skipsHiddenFiles]) else { return [] }
+        return enumerator.compactMap { ($0 as? URL).flatMap { $0.pathExtension == "bib" ? $0.path : nil } }.sorted()
+    }
+
+    /// The remote path (relative to the remote's root) of a linked file of the synced library:
+    /// paths under the library folder map as they are; absolute paths through `mapping`.
+    public func remotePath(ofLinked path: String, mapping: [String: String]) -> String? {
+        let root = library.path + "/"
+        if path.hasPrefix(root) { return String(path.dropFirst(root.count)) }
+        let normalised = path.replacingOccurrences(of: "\\", with: "/")
+        for (prefix, target) in mapping.sorted(by: { $0.key.count > $1.key.count }) {
+            let key = prefix.replacingOccurrences(of: "\\", with: "/")
+            let withSlash = key.hasSuffix("/") ? key : key + "/"
+            if normalised.hasPrefix(withSlash) {
+                let rest = String(normalised.dropFirst(withSlash.count))
+                let base = target.hasSuffix("/") || target.isEmpty ? target : target + "/"
+                return base + rest
+            }
+        }
+        return nil
+    }
+
+    /// Where the cache keeps (or will keep) the file at a remote path.
+    public func cachedFile(_ remotePath: String) throws -> URL {
+        try RemotePath.local(remotePath, under: cache)
+    }
+
+    /// The local file to open for a linked file of a synced library: the cached copy when
+    /// there is one, else nil.
+    public func cachedCopy(ofLinked path: String, mapping: [String: String]) -> String? {
+        guard let remote = remotePath(ofLinked: path, mapping: mapping), let url = try? cachedFile(remote),
+              FileManager.default.fileExists(atPath: url.path) else { return nil }
+        return url.path
+    }
+}
+
+extension RemoteLocations {
+    /// The synced remote whose library folder holds `path`, if any.
+    public static func owning(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> RemoteLocations? {
+        let probe = RemoteLocations(name: "_", environment: environment)
+        let root = probe.library.deletingLastPathComponent().path + "/"
+        guard path.hasPrefix(root) else { return nil }
+        guard let name = path.dropFirst(root.count).split(separator: "/").first else { return nil }
+        return RemoteLocations(name: String(name), environment: environment)
+    }
+
+    /// Makes the linked files of synced libraries among `paths` found in their caches: the
+    /// library folder, and every absolute folder of the remote's path mapping.
+    public static func registerAliases(forLibraries paths: [String], remotes: [Remote]) {
+        for locations in Set(paths.compactMap { owning($0) }.map(\.name)).map({ RemoteLocations(name: $0) }) {
+            LinkedFileAliases.shared.register(folder: locations.library.path, as: locations.cache.path)
+            let mapping = remotes.first { $0.name == locations.name }?.pathMapping ?? [:]
+            for (prefix, target) in mapping {
+                LinkedFileAliases.shared.register(folder: prefix, as: locations.cache.appendingPathComponent(target).path)
+            }
+        }
+    }
+}

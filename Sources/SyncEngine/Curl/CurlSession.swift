@@ -1,0 +1,76 @@
+import CCurl
+import Foundation
+
+/// The entry point to libcurl for every transport: single requests answered in memory, and
+/// batches of downloads into files.
+///
+/// Protocols are limited to `file`, `http`, `https` and `sftp` (redirects to `http` and
+/// `https` only), TLS certificates and host names are always verified, and every failure is a
+/// ``TransferFailure``. ``perform(_:)`` may be called from several threads at once; its
+/// handles, with their open connections, are kept for the next request with the same
+/// credentials (an sftp login, a TLS session, an HTTP keep-alive connection).
+public final class CurlSession: Sendable {
+    private let idleHandles = HandlePool()
+
+    /// Loads libcurl (once per process), throwing ``TransferFailure/curl(code:message:)`` with
+    /// code 2 when it cannot be used.
+    public init() throws {
+        if let reason = CurlLibrary.loadFailure {
+            throw TransferFailure.curl(code: Int(CURLE_FAILED_INIT.rawValue), message: reason)
+        }
+    }
+
+    /// One request with its answer in memory (listings, API calls).
+    ///
+    /// HTTP statuses of 400 and more are returned, not thrown; transport failures throw
+    /// ``TransferFailure/curl(code:message:)``.
+    public func perform(_ request: TransferRequest) throws -> TransferResponse {
+        let handle = try idleHandles.take(for: request.credentials) ?? EasyHandle()
+        defer {
+            handle.reset()
+            idleHandles.give(back: handle, usedWith: request.credentials)
+        }
+        try handle.configure(for: request)
+        var body: [UInt8] = []
+        handle.bodyHandler = { chunk in
+            body.append(contentsOf: chunk)
+            return true
+        }
+        let code = handle.perform()
+        guard code == CURLE_OK else { throw handle.failure(for: code) }
+        return TransferResponse(status: handle.status, headers: handle.responseHeaders, body: body,
+                                modificationDate: handle.modificationDate)
+    }
+}
+
+/// A few idle easy handles, so that sequential requests reuse their connections.
+///
+/// Each handle is kept with the credentials of its last request and only handed out again for
+/// the same credentials: libcurl would otherwise serve a request through an SSH connection
+/// logged in with another key (it compares only the user name). A handle is used by one thread
+/// at a time: it is taken out under the lock and given back when its request is done, which is
+/// why the pool may be shared (`@unchecked`).
+final class HandlePool: @unchecked Sendable {
+    private let lock = NSLock()
+    private var idle: [(credentials: TransferCredentials, handle: EasyHandle)] = []
+    private let capacity = 4
+
+    /// An idle handle last used with `credentials`, or nil when there is none.
+    func take(for credentials: TransferCredentials) -> EasyHandle? {
+        lock.withLock {
+            guard let index = idle.lastIndex(where: { $0.credentials == credentials }) else { return nil }
+            return idle.remove(at: index).handle
+        }
+    }
+
+    /// Keeps `handle` for later requests with `credentials`; the oldest idle handle is freed
+    /// when the pool is full.
+    func give(back handle: EasyHandle, usedWith credentials: TransferCredentials) {
+        let dropped: EasyHandle? = lock.withLock {
+            idle.append((credentials, handle))
+            return idle.count > capacity ? idle.removeFirst().handle : nil
+        }
+        // Freed outside the lock: closing connections may take a moment.
+        _ = dropped
+    }
+}

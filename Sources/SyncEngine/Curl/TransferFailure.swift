@@ -1,0 +1,90 @@
+import Foundation
+
+/// Why a transfer failed.
+public enum TransferFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// libcurl failed: `code` is the `CURLcode` (7 connection refused, 28 timeout or stall,
+    /// 18 partial file, 67 login denied, 60 unknown or changed host key…), `message` curl's
+    /// explanation. It never holds a password; URLs in it have no user name or password.
+    case curl(code: Int, message: String)
+    /// The server answered with an HTTP error (400 or more); `body` is the start of its answer.
+    /// Only ``CurlSession/download(_:parallel:progress:isCancelled:)`` reports these:
+    /// ``CurlSession/perform(_:)`` returns the response.
+    case http(status: Int, body: String)
+    /// The body could not be written to `path` (disk full, I/O error, missing folder);
+    /// `reason` is the system's message.
+    case write(path: String, reason: String)
+    /// The caller cancelled the transfer.
+    case cancelled
+
+    /// Whether trying again later may succeed: timeouts and stalls, refused, reset or dropped
+    /// connections, unresolved hosts, cut-off bodies, and HTTP 408, 429, 500, 502, 503, 504.
+    public var isTransient: Bool {
+        switch self {
+        case .curl(let code, _): Self.transientCurlCodes.contains(code)
+        case .http(let status, _): [408, 429, 500, 502, 503, 504].contains(status)
+        case .write, .cancelled: false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .curl(let code, let message): "\(message) (curl error \(code))"
+        case .http(let status, let body):
+            body.isEmpty ? "HTTP \(status)" : "HTTP \(status): \(Self.summary(of: body))"
+        case .write(let path, let reason): "cannot write \(path): \(reason)"
+        case .cancelled: "cancelled"
+        }
+    }
+
+    /// CURLE_COULDNT_RESOLVE_PROXY (5), _HOST (6), _CONNECT (7), HTTP2 (16), PARTIAL_FILE (18),
+    /// OPERATION_TIMEDOUT (28), SSL_CONNECT_ERROR (35), GOT_NOTHING (52), SEND_ERROR (55),
+    /// RECV_ERROR (56), HTTP2_STREAM (92), HTTP3 (95).
+    private static let transientCurlCodes: Set<Int> = [5, 6, 7, 16, 18, 28, 35, 52, 55, 56, 92, 95]
+
+    /// The first line of an error page, at most 200 characters.
+    private static func summary(of body: String) -> String {
+        let firstLine = body.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        return firstLine.count > 200 ? String(firstLine.prefix(200)) + "…" : firstLine
+    }
+}
+
+/// Keeps credentials out of messages.
+enum Redaction {
+    /// `url` without the `user:password@` part of its authority.
+    static func removingUserinfo(from url: String) -> String {
+        guard let userinfo = userinfo(of: url) else { return url }
+        return url.replacingOccurrences(of: userinfo + "@", with: "")
+    }
+
+    /// A message from curl about `request`, with its URL's userinfo and its secrets removed.
+    static func scrub(_ message: String, for request: TransferRequest) -> String {
+        var message = message
+        if let userinfo = userinfo(of: request.url) {
+            message = message.replacingOccurrences(of: userinfo + "@", with: "")
+            message = message.replacingOccurrences(of: userinfo, with: "***")
+        }
+        for secret in secrets(of: request.credentials) where secret.count >= 4 {
+            message = message.replacingOccurrences(of: secret, with: "***")
+        }
+        return message
+    }
+
+    private static func secrets(of credentials: TransferCredentials) -> [String] {
+        switch credentials {
+        case .none, .netrc: []
+        case .basic(_, let password): [password]
+        case .bearer(let token): [token]
+        case .ssh(_, _, _, let passphrase, _): passphrase.map { [$0] } ?? []
+        }
+    }
+
+    /// The `user:password` before the host, if the URL has one.
+    private static func userinfo(of url: String) -> String? {
+        guard let schemeEnd = url.range(of: "://") else { return nil }
+        let rest = url[schemeEnd.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let at = authority.lastIndex(of: "@") else { return nil }
+        let userinfo = authority[..<at]
+        return userinfo.isEmpty ? nil : String(userinfo)
+    }
+}

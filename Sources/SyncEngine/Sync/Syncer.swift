@@ -1,0 +1,389 @@
+import BibModel
+import Foundation
+
+/// What a sync reports as it goes.
+public enum SyncEvent: Sendable, Equatable {
+    /// A .bib file: replaced by a newer copy, already current, or refused (and kept aside).
+    case library(file: String, outcome: LibraryOutcome)
+    /// What the PDFs step will do.
+    case planned(files: Int, bytes: Int64, alreadyCurrent: Int)
+    case fileStarted(path: String, bytes: Int64?)
+    case progress(SyncProgress)
+    case fileFinished(path: String, bytes: Int64)
+    case fileFailed(path: String, reason: String, retrying: Bool)
+    /// Something the user should know that does not stop the sync.
+    case notice(String)
+    case finished(SyncSummary)
+}
+
+/// What happened to one .bib file.
+public enum LibraryOutcome: Sendable, Equatable {
+    case updated(entries: Int)
+    case unchanged
+    case rejected(reason: String, keptAt: String)
+    case wouldUpdate
+}
+
+/// Bytes so far, for one file and for the whole sync.
+public struct SyncProgress: Sendable, Equatable {
+    public var path: String
+    public var fileBytes: Int64
+    public var fileTotal: Int64?
+    public var doneBytes: Int64
+    public var totalBytes: Int64
+    /// Bytes a second over the sync so far.
+    public var rate: Double
+}
+
+/// How a sync ended.
+public struct SyncSummary: Sendable, Equatable {
+    public var downloaded = 0
+    public var downloadedBytes: Int64 = 0
+    public var current = 0
+    public var failed: [String] = []
+    public var missing: [String] = []
+    public var problems: [String] = []
+    /// The remote paths of the PDFs the selection chose (kept when the cache is trimmed).
+    public var selected: [String] = []
+    public var cancelled = false
+    public var seconds = 0.0
+
+    public var succeeded: Bool { failed.isEmpty && !cancelled }
+}
+
+/// How a sync runs.
+public struct SyncOptions: Sendable {
+    public var selection = SyncSelection()
+    public var dryRun = false
+    /// Downloads at once.
+    public var parallel = 4
+    /// Tries per file for transient failures (timeouts, 5xx, dropped connections).
+    public var attempts = 3
+    /// The first pause before a retry; it doubles each time.
+    public var backoff = 0.5
+    /// False when PDFs must not be fetched now (a metered connection); the .bib still syncs.
+    public var fetchPDFs = true
+
+    public init() {}
+}
+
+/// Brings a remote's .bib files, then the chosen PDFs, to this machine.
+///
+/// A .bib replaces the local copy only after a complete download that parses; a PDF is written
+/// to `NAME.part` and renamed into place once complete and checked, then recorded in the cache
+/// manifest. A `.part` remembers the remote version it belongs to, so the next sync resumes it
+/// (or starts over when the file changed).
+public final class Syncer: @unchecked Sendable {
+    public let remote: Remote
+    public let locations: RemoteLocations
+    let transport: any Transport
+    let session: CurlSession
+    private let clock: () -> Double
+
+    public init(remote: Remote, locations: RemoteLocations, transport: any Transport, session: CurlSession,
+                clock: @escaping () -> Double = { Date().timeIntervalSince1970 }) {
+        self.remote = remote
+        self.locations = locations
+        self.transport = transport
+        self.session = session
+        self.clock = clock
+    }
+
+    /// Runs the sync; `events` is called on this thread; `isCancelled` is polled often.
+    public func run(_ options: SyncOptions, events: (SyncEvent) -> Void, isCancelled: () -> Bool) throws -> SyncSummary {
+        let started = clock()
+        var summary = SyncSummary()
+        try FileManager.default.createDirectory(at: locations.library, withIntermediateDirectories: true)
+        try syncLibraries(options, events: events, isCancelled: isCancelled)
+        if isCancelled() {
+            summary.cancelled = true
+            return finish(summary, started, events)
+        }
+        guard !options.selection.isEmpty else { return finish(summary, started, events) }
+        guard options.fetchPDFs else {
+            events(.notice("PDFs were not downloaded: the connection is metered (set sync_on_metered = true to allow it)"))
+            return finish(summary, started, events)
+        }
+        let paths = locations.libraryFiles
+        guard !paths.isEmpty else {
+            summary.problems.append("no .bib file of remote '\(remote.name)' is on this machine yet")
+            return finish(summary, started, events)
+        }
+        let library = LibraryLoader.load(paths: paths).library
+        let (planned, problems) = SyncPlanner.plan(library, selection: options.selection, locations: locations, mapping: remote.pathMapping)
+        summary.problems += problems
+        summary.selected = planned.map(\.remotePath)
+        try FileManager.default.createDirectory(at: locations.cache, withIntermediateDirectories: true)
+        let manifest = try CacheManifest(url: locations.manifest)
+        let remoteFiles = try describe(planned.map(\.remotePath))
+        var wanted: [RemoteFile] = []
+        for file in planned {
+            guard let described = remoteFiles[file.remotePath] else {
+                summary.missing.append(file.remotePath)
+                continue
+            }
+            if try isCurrent(described, manifest: manifest) {
+                summary.current += 1
+            } else {
+                wanted.append(described)
+            }
+        }
+        let bytes = wanted.reduce(Int64(0)) { $0 + ($1.size ?? 0) }
+        events(.planned(files: wanted.count, bytes: bytes, alreadyCurrent: summary.current))
+        for path in summary.missing { events(.notice("\(path) is linked but not on the remote")) }
+        guard !options.dryRun else { return finish(summary, started, events) }
+        try download(wanted, options: options, manifest: manifest, summary: &summary, events: events, isCancelled: isCancelled)
+        return finish(summary, started, events)
+    }
+
+    private func finish(_ summary: SyncSummary, _ started: Double, _ events: (SyncEvent) -> Void) -> SyncSummary {
+        var summary = summary
+        summary.seconds = clock() - started
+        events(.finished(summary))
+        return summary
+    }
+
+    // MARK: - Libraries
+
+    private struct LibraryState: Codable {
+        var versions: [String: String] = [:]
+    }
+
+    private var libraryStateURL: URL { locations.library.appendingPathComponent(".bibread-sync.json") }
+
+    private func syncLibraries(_ options: SyncOptions, events: (SyncEvent) -> Void, isCancelled: () -> Bool) throws {
+        var state = (try? JSONDecoder().decode(LibraryState.self, from: Data(contentsOf: libraryStateURL))) ?? LibraryState()
+        let files: [RemoteFile]
+        if remote.libraries.isEmpty {
+            files = try transport.list("").filter { !$0.isFolder && $0.path.lowercased().hasSuffix(".bib") }
+            if files.isEmpty { throw RemoteError.badListing("no .bib file at the remote's root; name them with libraries = [\"…\"]") }
+        } else {
+            files = try remote.libraries.map { name in try describe([name])[name] ?? { throw TransportError.notFound(name) }() }
+        }
+        for file in files {
+            guard !isCancelled() else { return }
+            let local = try RemotePath.local(file.path, under: locations.library)
+            if let version = file.version, state.versions[file.path] == version, FileManager.default.fileExists(atPath: local.path) {
+                events(.library(file: file.path, outcome: .unchanged))
+                continue
+            }
+            if options.dryRun {
+                events(.library(file: file.path, outcome: .wouldUpdate))
+                continue
+            }
+            try FileManager.default.createDirectory(at: local.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let download = local.deletingLastPathComponent().appendingPathComponent(".\(local.lastPathComponent).download")
+            try? FileManager.default.removeItem(at: download)
+            let outcome = try fetchWithRetries(file, to: download, options: options, isCancelled: isCancelled)
+            guard case .completed = outcome else {
+                try? FileManager.default.removeItem(at: download)
+                if case .failed(let failure) = outcome { throw failure }
+                return
+            }
+            if let problem = transport.verify(download, against: file) {
+                try keepAside(download, file: file, reason: problem, events: events)
+                continue
+            }
+            let (fresh, failures) = LibraryLoader.load(paths: [download.path])
+            let previousErrors = FileManager.default.fileExists(atPath: local.path) ? LibraryLoader.load(paths: [local.path]).library.errorCount : Int.max
+            if let failure = failures.first {
+                try keepAside(download, file: file, reason: "\(failure.reason)", events: events)
+                continue
+            }
+            if fresh.errorCount > previousErrors {
+                try keepAside(download, file: file, reason: "it has \(fresh.errorCount) errors where the copy in use has \(previousErrors)", events: events)
+                continue
+            }
+            guard rename(download.path, local.path) == 0 else {
+                throw TransferFailure.write(path: local.path, reason: String(cString: strerror(errno)))
+            }
+            if let version = file.version { state.versions[file.path] = version }
+            try AtomicWrite.write(try JSONEncoder().encode(state), to: libraryStateURL)
+            events(.library(file: file.path, outcome: .updated(entries: fresh.entries.count)))
+        }
+    }
+
+    private func keepAside(_ download: URL, file: RemoteFile, reason: String, events: (SyncEvent) -> Void) throws {
+        try FileManager.default.createDirectory(at: locations.rejected, withIntermediateDirectories: true)
+        let kept = locations.rejected.appendingPathComponent(file.path.replacingOccurrences(of: "/", with: "_"))
+        try? FileManager.default.removeItem(at: kept)
+        try FileManager.default.moveItem(at: download, to: kept)
+        events(.library(file: file.path, outcome: .rejected(reason: reason, keptAt: kept.path)))
+    }
+
+    // MARK: - Remote facts
+
+    /// What the remote says about each path: one listing per folder (none per file), or a HEAD
+    /// per file where the remote cannot list.
+    func describe(_ paths: [String]) throws -> [String: RemoteFile] {
+        var result: [String: RemoteFile] = [:]
+        if let http = transport as? HTTPFolderTransport {
+            for path in paths { result[path] = try http.head(path) }
+            return result
+        }
+        let folders = Set(paths.map { path -> String in
+            let parent = (path as NSString).deletingLastPathComponent
+            return parent == "." ? "" : parent
+        })
+        let wanted = Set(paths)
+        for folder in folders.sorted() {
+            let listing: [RemoteFile]
+            do {
+                listing = try transport.list(folder)
+            } catch TransportError.notFound {
+                continue
+            }
+            for file in listing where !file.isFolder && wanted.contains(file.path) { result[file.path] = file }
+        }
+        return result
+    }
+
+    private func isCurrent(_ file: RemoteFile, manifest: CacheManifest) throws -> Bool {
+        guard let record = try manifest.record(file.path), let local = try? locations.cachedFile(file.path),
+              FileManager.default.fileExists(atPath: local.path) else { return false }
+        if let version = file.version { return record.version == version }
+        return record.size == file.size
+    }
+
+    // MARK: - Downloads
+
+    private func partURL(_ local: URL) -> URL { URL(fileURLWithPath: local.path + ".part") }
+    private func partVersionURL(_ local: URL) -> URL { URL(fileURLWithPath: local.path + ".part.version") }
+
+    /// Where a download starts: the size of a `.part` of the same remote version, else 0 (a
+    /// stale `.part` is removed).
+    private func resumeOffset(for file: RemoteFile, local: URL) -> Int64 {
+        let part = partURL(local)
+        let recorded = try? String(contentsOf: partVersionURL(local), encoding: .utf8)
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: part.path))?[.size] as? Int64 else { return 0 }
+        if let version = file.version, recorded == version, size <= (file.size ?? .max) { return size }
+        try? FileManager.default.removeItem(at: part)
+        return 0
+    }
+
+    private func download(_ files: [RemoteFile], options: SyncOptions, manifest: CacheManifest, summary: inout SyncSummary,
+                          events: (SyncEvent) -> Void, isCancelled: () -> Bool) throws {
+        var pending = files
+        var attempt = 1
+        let totalBytes = files.reduce(Int64(0)) { $0 + ($1.size ?? 0) }
+        var finishedBytes: Int64 = 0
+        let started = clock()
+        while !pending.isEmpty {
+            var jobs: [DownloadJob] = []
+            var locals: [URL] = []
+            var offsets: [Int64] = []
+            for file in pending {
+                let local = try locations.cachedFile(file.path)
+                try FileManager.default.createDirectory(at: local.deletingLastPathComponent(), withIntermediateDirectories: true)
+                let offset = resumeOffset(for: file, local: local)
+                try AtomicWrite.write(Data((file.version ?? "").utf8), to: partVersionURL(local))
+                jobs.append(DownloadJob(request: try transport.downloadRequest(file.path, from: offset), destination: partURL(local)))
+                locals.append(local)
+                offsets.append(offset)
+                events(.fileStarted(path: file.path, bytes: file.size))
+            }
+            var onDisk = offsets
+            var lastReport = 0.0
+            let outcomes = session.download(jobs, parallel: options.parallel, progress: { index, bytes, total in
+                onDisk[index] = bytes
+                let now = clock()
+                guard now - lastReport >= 0.1 else { return }
+                lastReport = now
+                let done = finishedBytes + onDisk.reduce(0, +)
+                events(.progress(SyncProgress(path: pending[index].path, fileBytes: bytes, fileTotal: pending[index].size ?? total,
+                                              doneBytes: done, totalBytes: totalBytes, rate: Double(done) / max(0.001, now - started))))
+            }, isCancelled: isCancelled)
+            var retry: [RemoteFile] = []
+            for (index, outcome) in outcomes.enumerated() {
+                let file = pending[index]
+                let local = locals[index]
+                switch outcome {
+                case .completed(_, _, let bytes):
+                    if let problem = transport.verify(partURL(local), against: file) {
+                        try? FileManager.default.removeItem(at: partURL(local))
+                        if attempt < options.attempts {
+                            retry.append(file)
+                            events(.fileFailed(path: file.path, reason: problem, retrying: true))
+                        } else {
+                            summary.failed.append(file.path)
+                            events(.fileFailed(path: file.path, reason: problem, retrying: false))
+                        }
+                        continue
+                    }
+                    guard rename(partURL(local).path, local.path) == 0 else {
+                        summary.failed.append(file.path)
+                        events(.fileFailed(path: file.path, reason: "cannot put it in place: \(String(cString: strerror(errno)))", retrying: false))
+                        continue
+                    }
+                    try? FileManager.default.removeItem(at: partVersionURL(local))
+                    let previous = (try? manifest.record(file.path)) ?? nil
+                    try manifest.store(CacheManifest.Record(path: file.path, size: bytes, version: file.version, modified: file.modified,
+                                                            fetchedAt: clock(), lastRead: previous?.lastRead))
+                    finishedBytes += bytes
+                    summary.downloaded += 1
+                    summary.downloadedBytes += bytes - offsets[index]
+                    events(.fileFinished(path: file.path, bytes: bytes))
+                case .failed(let failure):
+                    if failure.isTransient && attempt < options.attempts {
+                        retry.append(file)
+                        events(.fileFailed(path: file.path, reason: failure.description, retrying: true))
+                    } else {
+                        summary.failed.append(file.path)
+                        events(.fileFailed(path: file.path, reason: failure.description, retrying: false))
+                    }
+                case .cancelled:
+                    summary.cancelled = true
+                }
+            }
+            if summary.cancelled || isCancelled() {
+                summary.cancelled = true
+                return
+            }
+            pending = retry
+            if !pending.isEmpty {
+                // Back off before the next try; still answer a cancel quickly.
+                let pause = options.backoff * pow(2, Double(attempt - 1))
+                let until = clock() + pause
+                while clock() < until {
+                    if isCancelled() {
+                        summary.cancelled = true
+                        return
+                    }
+                    usleep(50_000)
+                }
+            }
+            attempt += 1
+        }
+    }
+
+    private func fetchWithRetries(_ file: RemoteFile, to destination: URL, options: SyncOptions,
+                                  isCancelled: () -> Bool) throws -> DownloadOutcome {
+        var outcome = DownloadOutcome.cancelled
+        for attempt in 1...max(1, options.attempts) {
+            try? FileManager.default.removeItem(at: destination)
+            let job = DownloadJob(request: try transport.downloadRequest(file.path, from: 0), destination: destination)
+            outcome = session.download([job], parallel: 1, progress: { _, _, _ in }, isCancelled: isCancelled)[0]
+            guard case .failed(let failure) = outcome, failure.isTransient, attempt < options.attempts else { return outcome }
+            usleep(UInt32(options.backoff * pow(2, Double(attempt - 1)) * 1_000_000))
+        }
+        return outcome
+    }
+}
+
+/// Files written so that a reader sees the old contents or the new, never a part.
+enum AtomicWrite {
+    static func write(_ data: Data, to url: URL) throws {
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
+        try data.write(to: temporary)
+        let descriptor = open(temporary.path, O_RDONLY)
+        if descriptor >= 0 {
+            fsync(descriptor)
+            close(descriptor)
+        }
+        guard rename(temporary.path, url.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary.path)
+            throw TransferFailure.write(path: url.path, reason: reason)
+        }
+    }
+}

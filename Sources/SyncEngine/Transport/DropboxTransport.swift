@@ -1,0 +1,127 @@
+import Checksums
+import Foundation
+
+/// Dropbox through its HTTP API v2: `files/list_folder` (and `/continue`) for listings, each
+/// file's `content_hash` as its version and to check a download; `files/download` with the
+/// `Dropbox-API-Arg` header. The API base is configurable so that tests use a local stand-in.
+public struct DropboxTransport: Transport {
+    /// The folder in the Dropbox (`/Papers`), "" for its root.
+    public let root: String
+    let apiBase: String
+    let contentBase: String
+    let token: String
+    let session: CurlSession
+
+    public init(url: String, apiBase: String, token: String, session: CurlSession) {
+        var path = url.hasPrefix("dropbox:") ? String(url.dropFirst("dropbox:".count)) : url
+        while path.hasSuffix("/") { path.removeLast() }
+        if !path.isEmpty && !path.hasPrefix("/") { path = "/" + path }
+        root = path
+        let base = apiBase.hasSuffix("/") ? String(apiBase.dropLast()) : apiBase
+        self.apiBase = base
+        contentBase = base == "https://api.dropboxapi.com" ? "https://content.dropboxapi.com" : base
+        self.token = token
+        self.session = session
+    }
+
+    public func list(_ folder: String) throws -> [RemoteFile] {
+        let folderPath = root + (folder.isEmpty ? "" : "/" + folder)
+        var entries: [[String: Any]] = []
+        var answer = try call("/2/files/list_folder", ["path": folderPath, "recursive": false])
+        while true {
+            entries += answer["entries"] as? [[String: Any]] ?? []
+            guard answer["has_more"] as? Bool == true, let cursor = answer["cursor"] as? String else { break }
+            answer = try call("/2/files/list_folder/continue", ["cursor": cursor])
+        }
+        let prefix = (root + "/").lowercased()
+        return entries.compactMap { entry in
+            guard let tag = entry[".tag"] as? String, tag == "file" || tag == "folder",
+                  let display = entry["path_display"] as? String else { return nil }
+            let relative = display.lowercased().hasPrefix(prefix) ? String(display.dropFirst(prefix.count)) : (entry["name"] as? String ?? display)
+            return RemoteFile(path: relative, size: (entry["size"] as? NSNumber)?.int64Value,
+                              version: entry["content_hash"] as? String,
+                              modified: (entry["server_modified"] as? String).flatMap(ISO8601DateFormatter().date(from:))?.timeIntervalSince1970,
+                              isFolder: tag == "folder")
+        }.sorted { $0.path < $1.path }
+    }
+
+    public func downloadRequest(_ path: String, from offset: Int64) throws -> TransferRequest {
+        let full = root + "/" + (try RemotePath.validated(path))
+        var request = TransferRequest(url: contentBase + "/2/files/download")
+        request.method = "POST"
+        // An empty POST must not carry libcurl's default form Content-Type (Dropbox refuses it).
+        request.headers = ["Dropbox-API-Arg: \(DropboxTransport.apiArgument(["path": full]))", "Content-Type:"]
+        request.credentials = .bearer(token)
+        request.resumeFrom = offset
+        return request
+    }
+
+    public func verify(_ file: URL, against remote: RemoteFile) -> String? {
+        guard let expected = remote.version else { return nil }
+        guard let actual = try? DropboxContentHash.of(file: file) else { return "cannot read the download to check it" }
+        return actual == expected ? nil : "its content hash is \(actual), Dropbox says \(expected)"
+    }
+
+    private func call(_ endpoint: String, _ arguments: [String: Any]) throws -> [String: Any] {
+        var request = TransferRequest(url: apiBase + endpoint)
+        request.method = "POST"
+        request.headers = ["Content-Type: application/json"]
+        request.body = Array((try JSONSerialization.data(withJSONObject: arguments, options: [.sortedKeys])))
+        request.credentials = .bearer(token)
+        let response = try session.perform(request)
+        let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any]
+        switch response.status {
+        case 200:
+            guard let object else { throw RemoteError.badListing("Dropbox answered with something that is not JSON") }
+            return object
+        case 401:
+            throw TransportError.unauthorized(apiBase)
+        case 409:
+            let summary = object?["error_summary"] as? String ?? ""
+            if summary.hasPrefix("path/not_found") { throw TransportError.notFound(arguments["path"] as? String ?? "") }
+            throw TransportError.http(status: 409, url: apiBase + endpoint, detail: summary)
+        default:
+            throw TransportError.http(status: response.status, url: apiBase + endpoint, detail: object?["error_summary"] as? String ?? "")
+        }
+    }
+
+    /// `Dropbox-API-Arg` takes JSON with every non-ASCII character escaped (HTTP headers are ASCII).
+    static func apiArgument(_ object: [String: String]) -> String {
+        var text = "{"
+        for (index, (key, value)) in object.sorted(by: { $0.key < $1.key }).enumerated() {
+            if index > 0 { text += "," }
+            text += "\"\(escape(key))\":\"\(escape(value))\""
+        }
+        return text + "}"
+    }
+
+    private static func escape(_ text: String) -> String {
+        var result = ""
+        for unit in text.utf16 {
+            switch unit {
+            case 0x22: result += "\\\""
+            case 0x5C: result += "\\\\"
+            case 0x20..<0x7F: result.unicodeScalars.append(Unicode.Scalar(UInt8(unit)))
+            default: result += String(format: "\\u%04x", unit)
+            }
+        }
+        return result
+    }
+}
+
+/// Dropbox's content hash: SHA-256 of the concatenated SHA-256 digests of each 4 MiB block.
+public enum DropboxContentHash {
+    public static let blockSize = 4 * 1024 * 1024
+
+    public static func of(file: URL) throws -> String {
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        var digests: [UInt8] = []
+        while let block = try handle.read(upToCount: blockSize), !block.isEmpty {
+            var block256 = SHA256()
+            block256.update(block)
+            digests += block256.finalize()
+        }
+        return SHA256.hex(of: digests)
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+
+/// A file or folder on a remote, as its listing describes it.
+public struct RemoteFile: Sendable, Equatable {
+    /// The path from the remote's root (`papers/knuth84.pdf`).
+    public var path: String
+    public var size: Int64?
+    /// What changes when the content changes: an ETag, Dropbox's content hash, or size and
+    /// modification time where nothing better exists.
+    public var version: String?
+    /// Modification time, seconds since 1970.
+    public var modified: Double?
+    public var isFolder: Bool
+
+    public init(path: String, size: Int64?, version: String?, modified: Double?, isFolder: Bool = false) {
+        self.path = path
+        self.size = size
+        self.version = version
+        self.modified = modified
+        self.isFolder = isFolder
+    }
+}
+
+/// How bibread lists and fetches files of one kind of remote. Every transfer goes through
+/// libcurl: a transport only builds the requests and reads the answers.
+public protocol Transport: Sendable {
+    /// The files and folders directly in `folder` ("" is the root), in one request where the
+    /// protocol allows.
+    func list(_ folder: String) throws -> [RemoteFile]
+    /// The request that downloads the file at `path`, resuming at `offset`.
+    func downloadRequest(_ path: String, from offset: Int64) throws -> TransferRequest
+    /// Whether a finished download is the file the listing described (Dropbox checks its
+    /// content hash); nil when it is, else what is wrong.
+    func verify(_ file: URL, against remote: RemoteFile) -> String?
+}
+
+extension Transport {
+    public func verify(_ file: URL, against remote: RemoteFile) -> String? {
+        guard let expected = remote.size else { return nil }
+        let actual = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64) ?? -1
+        return actual == expected ? nil : "the download has \(actual) bytes, the remote says \(expected)"
+    }
+}
+
+/// A transport whose files are URLs under a root (WebDAV, SFTP, plain HTTP).
+protocol URLRootTransport: Transport {
+    var root: String { get }
+    var credentials: TransferCredentials { get }
+}
+
+extension URLRootTransport {
+    /// A folder URL always ends in `/` (libcurl lists an sftp folder only then).
+    static func folderURL(_ url: String) -> String { url.hasSuffix("/") ? url : url + "/" }
+
+    /// The URL of a validated remote path.
+    func url(of path: String) throws -> String {
+        root + URLText.encodedPath(try RemotePath.validated(path))
+    }
+
+    public func downloadRequest(_ path: String, from offset: Int64) throws -> TransferRequest {
+        var request = TransferRequest(url: try url(of: path))
+        request.credentials = credentials
+        request.resumeFrom = offset
+        return request
+    }
+}
+
+/// Failures of a remote's protocol (beyond the transfer itself).
+public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible {
+    case http(status: Int, url: String, detail: String)
+    case listingUnsupported(String)
+    case notFound(String)
+    case unauthorized(String)
+
+    public var description: String {
+        switch self {
+        case .http(let status, let url, let detail):
+            return "\(URLText.withoutCredentials(url)) answered \(status)\(detail.isEmpty ? "" : ": \(detail)")"
+        case .listingUnsupported(let kind):
+            return "\(kind) remotes cannot list folders; the .bib names the files to fetch"
+        case .notFound(let path):
+            return "\(path) is not on the remote"
+        case .unauthorized(let url):
+            return "\(URLText.withoutCredentials(url)) refused the credentials (check config.toml, ~/.netrc or the environment)"
+        }
+    }
+
+    /// Worth trying again later (the server is busy or broken, not the request).
+    public var isTransient: Bool {
+        if case .http(let status, _, _) = self { return status == 429 || status >= 500 }
+        return false
+    }
+}
+
+/// URL text for messages.
+public enum URLText {
+    /// The URL with any `user:password@` removed, so messages never show credentials.
+    public static func withoutCredentials(_ url: String) -> String {
+        guard let schemeEnd = url.range(of: "://") else { return url }
+        let rest = url[schemeEnd.upperBound...]
+        let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
+        guard let at = rest[..<authorityEnd].lastIndex(of: "@") else { return url }
+        return String(url[..<schemeEnd.upperBound]) + String(rest[rest.index(after: at)...])
+    }
+
+    /// Percent-encodes each component of a relative path for a URL.
+    public static func encodedPath(_ path: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "/?#;")
+        return path.split(separator: "/", omittingEmptySubsequences: false)
+            .map { $0.addingPercentEncoding(withAllowedCharacters: allowed) ?? String($0) }
+            .joined(separator: "/")
+    }
+}

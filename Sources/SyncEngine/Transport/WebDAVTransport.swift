@@ -1,0 +1,122 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// WebDAV (Nextcloud, ownCloud, Apache, lighttpd, nginx): a folder is listed with one
+/// `PROPFIND` of depth 1, which gives every file's size, ETag and modification time.
+public struct WebDAVTransport: URLRootTransport {
+    public let root: String
+    let session: CurlSession
+    let credentials: TransferCredentials
+
+    public init(url: String, session: CurlSession, credentials: TransferCredentials) {
+        root = Self.folderURL(url)
+        self.session = session
+        self.credentials = credentials
+    }
+
+    static let propfindBody = Array("""
+        <?xml version="1.0" encoding="utf-8"?>
+        <d:propfind xmlns:d="DAV:"><d:prop><d:resourcetype/><d:getcontentlength/><d:getetag/><d:getlastmodified/></d:prop></d:propfind>
+        """.utf8)
+
+    public func list(_ folder: String) throws -> [RemoteFile] {
+        let url = root + (folder.isEmpty ? "" : URLText.encodedPath(folder) + "/")
+        var request = TransferRequest(url: url)
+        request.method = "PROPFIND"
+        request.headers = ["Depth: 1", "Content-Type: application/xml; charset=utf-8"]
+        request.body = WebDAVTransport.propfindBody
+        request.credentials = credentials
+        let response = try session.perform(request)
+        switch response.status {
+        case 207: break
+        case 401, 403: throw TransportError.unauthorized(url)
+        case 404: throw TransportError.notFound(folder.isEmpty ? "/" : folder)
+        default: throw TransportError.http(status: response.status, url: url, detail: "expected a WebDAV listing (207)")
+        }
+        let rootPath = URLComponents(string: root)?.percentEncodedPath ?? "/"
+        return try WebDAVListing.parse(response.body, rootPath: rootPath, folder: folder)
+    }
+
+}
+
+/// Reads a WebDAV `multistatus` answer.
+enum WebDAVListing {
+    static func parse(_ body: [UInt8], rootPath: String, folder: String) throws -> [RemoteFile] {
+        let delegate = MultistatusReader()
+        let parser = XMLParser(data: Data(body))
+        parser.shouldProcessNamespaces = true
+        parser.delegate = delegate
+        guard parser.parse() else {
+            throw RemoteError.badListing("the PROPFIND answer is not valid XML (\(parser.parserError.map { "\($0)" } ?? "unknown error"))")
+        }
+        let decodedRoot = rootPath.removingPercentEncoding ?? rootPath
+        let listed = folder.isEmpty ? "" : folder + "/"
+        var files: [RemoteFile] = []
+        for response in delegate.responses {
+            var href = response.href
+            if let url = URLComponents(string: href), url.host != nil { href = url.percentEncodedPath }
+            var path = href.removingPercentEncoding ?? href
+            guard path.hasPrefix(decodedRoot) else { continue }
+            path = String(path.dropFirst(decodedRoot.count))
+            if path.hasSuffix("/") { path.removeLast() }
+            // The folder itself is in its own listing.
+            if path + "/" == listed || path == folder || path.isEmpty { continue }
+            files.append(RemoteFile(path: path, size: response.size, version: response.etag ?? response.lastModified.map { "\($0)-\(response.size ?? -1)" },
+                                    modified: response.lastModified, isFolder: response.isCollection))
+        }
+        return files.sorted { $0.path < $1.path }
+    }
+
+    final class MultistatusReader: NSObject, XMLParserDelegate {
+        struct Response {
+            var href = ""
+            var size: Int64?
+            var etag: String?
+            var lastModified: Double?
+            var isCollection = false
+        }
+
+        var responses: [Response] = []
+        private var current: Response?
+        private var text = ""
+
+        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                    attributes: [String: String] = [:]) {
+            text = ""
+            if name == "response" { current = Response() }
+            if name == "collection" { current?.isCollection = true }
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            text += string
+        }
+
+        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+            let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            switch name {
+            case "href": current?.href = value
+            case "getcontentlength": current?.size = Int64(value)
+            case "getetag": current?.etag = value
+            case "getlastmodified": current?.lastModified = HTTPDate.parse(value)
+            case "response":
+                if let current { responses.append(current) }
+                current = nil
+            default: break
+            }
+            text = ""
+        }
+    }
+}
+
+/// HTTP dates (`Sun, 06 Nov 1994 08:49:37 GMT`).
+enum HTTPDate {
+    static func parse(_ text: String) -> Double? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: text)?.timeIntervalSince1970
+    }
+}

@@ -1,0 +1,248 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One of the Python servers of `Tests/Servers`, run as `python3 -u SCRIPT --root … --port …`
+/// in a fresh temporary folder. With port 0 the server binds a port the kernel chooses and
+/// writes it to a ready file; it logs each request ("METHOD /path") to a request log when the
+/// request arrives, and exits by itself if the test process goes away.
+final class PythonServerInstance: @unchecked Sendable {
+    let name: String
+    let script: String
+    let root: URL
+    let extraArguments: [String]
+    let directory: URL
+    let logPath: String
+    let requestLogPath: String
+    private let readyPath: String
+    private let lock = NSLock()
+    private var process: ServerProcess
+    let port: Int
+
+    private init(name: String, script: String, root: URL, extraArguments: [String], directory: URL,
+                 process: ServerProcess, port: Int) {
+        self.name = name
+        self.script = script
+        self.root = root
+        self.extraArguments = extraArguments
+        self.directory = directory
+        self.process = process
+        self.port = port
+        logPath = directory.appendingPathComponent("server.log").path
+        requestLogPath = directory.appendingPathComponent("requests.log").path
+        readyPath = directory.appendingPathComponent("ready").path
+    }
+
+    static func start(name: String, script scriptName: String, root: URL, arguments: [String]) throws -> PythonServerInstance {
+        guard FileManager.default.fileExists(atPath: root.path) else { throw TestServerError("\(name): no folder \(root.path)") }
+        let script = try ServerSupport.script(scriptName)
+        let directory = try Fixtures.temporaryDirectory()
+        do {
+            let (process, port) = try launch(name: name, script: script, root: root, arguments: arguments,
+                                             directory: directory, port: 0)
+            return PythonServerInstance(name: name, script: script, root: root, extraArguments: arguments,
+                                        directory: directory, process: process, port: port)
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw error
+        }
+    }
+
+    private static func launch(name: String, script: String, root: URL, arguments: [String], directory: URL,
+                               port: Int) throws -> (ServerProcess, Int) {
+        let readyPath = directory.appendingPathComponent("ready").path
+        let logPath = directory.appendingPathComponent("server.log").path
+        unlink(readyPath)
+        let process = try ServerProcess.spawn(try ServerSupport.python3(), [
+            "-u", script, "--root", root.standardizedFileURL.path, "--port", String(port),
+            "--ready-file", readyPath, "--request-log", directory.appendingPathComponent("requests.log").path,
+            "--parent-pid", String(getpid()),
+        ] + arguments, logPath: logPath)
+        var boundPort = port
+        try ServerSupport.waitUntilReady(name, process: process) {
+            let text = ServerSupport.read(readyPath).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let ready = Int(text) else { return false }
+            boundPort = ready
+            return Loopback.accepts(ready)
+        }
+        return (process, boundPort)
+    }
+
+    /// Starts the server again on the same port (after it died or was stopped); the request log
+    /// goes on.
+    func restart() throws {
+        lock.lock()
+        defer { lock.unlock() }
+        process.stop()
+        let (process, _) = try PythonServerInstance.launch(name: name, script: script, root: root, arguments: extraArguments,
+                                                           directory: directory, port: port)
+        self.process = process
+    }
+
+    var isRunning: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return !process.hasExited
+    }
+
+    var requests: [String] { ServerSupport.lines(requestLogPath) }
+
+    /// A control request to the server (not counted as a request).
+    func control(_ path: String, json: Any?) throws {
+        let body = try json.map { try JSONSerialization.data(withJSONObject: $0) } ?? Data()
+        let answer: (status: Int, body: String)
+        do {
+            answer = try Loopback.request(port: port, method: "POST", path: path, body: body)
+        } catch {
+            throw TestServerError("\(name): control request \(path) failed (is the server running?): \(error)")
+        }
+        guard answer.status == 200 else {
+            throw TestServerError("\(name): control request \(path) answered \(answer.status): \(answer.body)")
+        }
+    }
+
+    func stop() {
+        lock.lock()
+        defer { lock.unlock() }
+        process.stop()
+    }
+
+    deinit {
+        process.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// A stand-in for Dropbox's HTTP API v2, for tests only (`Tests/Servers/dropbox_standin.py`).
+///
+/// Serves `root` as the contents of a Dropbox account on 127.0.0.1: `POST /2/files/list_folder`
+/// and `/2/files/list_folder/continue` (JSON, paginated with `limit`), `POST /2/files/download`
+/// (`Dropbox-API-Arg` header, `Range`), with Dropbox's `content_hash`, its 401/409 JSON errors and
+/// its 400 text errors. The RPC and content endpoints share one base URL (`apiBase`), where real
+/// Dropbox uses api.dropboxapi.com and content.dropboxapi.com. See `Tests/Servers/README.md`.
+public final class DropboxStandIn: @unchecked Sendable {
+    /// `http://127.0.0.1:PORT` (no trailing slash): `apiBase/2/files/list_folder`…
+    public let apiBase: URL
+    /// The base URL of the content endpoints (download): the same server as `apiBase`.
+    public var contentBase: URL { apiBase }
+    /// The access token the stand-in accepts (`Authorization: Bearer TOKEN`).
+    public let token: String
+    public let port: Int
+    public let root: URL
+    /// The stand-in's stderr/stdout (one line per request, errors, tracebacks).
+    public let logPath: String
+    private let instance: PythonServerInstance
+
+    private init(instance: PythonServerInstance, token: String) {
+        self.instance = instance
+        self.token = token
+        port = instance.port
+        root = instance.root
+        logPath = instance.logPath
+        apiBase = URL(string: "http://127.0.0.1:\(instance.port)")!
+    }
+
+    public static func start(root: URL, token: String) throws -> DropboxStandIn {
+        guard !token.isEmpty, !token.contains(where: \.isWhitespace) else {
+            throw TestServerError("DropboxStandIn: the token must be a non-empty word")
+        }
+        let instance = try PythonServerInstance.start(name: "DropboxStandIn", script: "dropbox_standin.py", root: root,
+                                                      arguments: ["--token", token])
+        return DropboxStandIn(instance: instance, token: token)
+    }
+
+    /// API requests received so far (counted when they arrive).
+    public var requestCount: Int { instance.requests.count }
+
+    /// API requests received so far, as "POST /2/files/…", in order.
+    public var requests: [String] { instance.requests }
+
+    public var isRunning: Bool { instance.isRunning }
+
+    public func stop() { instance.stop() }
+}
+
+/// An HTTP file server on 127.0.0.1 whose failures a test chooses per path at run time
+/// (`Tests/Servers/fault_server.py`): GET and HEAD of the files under `root`, with `Range` (206),
+/// `If-Range`, ETag and Last-Modified; folders are not listed.
+public final class FaultServer: @unchecked Sendable {
+    /// What the server does with requests for one path.
+    public enum Fault: Sendable, Equatable {
+        /// Serve normally.
+        case none
+        /// Answer every request with this status (500, 503…) and a short text body.
+        case status(Int)
+        /// Announce the full Content-Length, send this many bytes of the body, close the connection.
+        case truncate(afterBytes: Int)
+        /// Send the body at about this many bytes a second.
+        case slow(bytesPerSecond: Int)
+        /// Send headers and this many bytes of the body, then the whole server process exits, as
+        /// if killed; `restart()` brings it back.
+        case dieAfter(bytes: Int)
+        /// The first `count` requests get `status`, later ones are served normally.
+        case failTimes(Int, status: Int)
+
+        var json: [String: Any] {
+            switch self {
+            case .none: ["kind": "none"]
+            case let .status(status): ["kind": "status", "status": status]
+            case let .truncate(bytes): ["kind": "truncate", "bytes": bytes]
+            case let .slow(rate): ["kind": "slow", "bytes_per_second": rate]
+            case let .dieAfter(bytes): ["kind": "die_after", "bytes": bytes]
+            case let .failTimes(times, status): ["kind": "fail_times", "times": times, "status": status]
+            }
+        }
+    }
+
+    /// `http://127.0.0.1:PORT/`; files under `root` are at their relative path.
+    public let baseURL: URL
+    public let port: Int
+    public let root: URL
+    public let logPath: String
+    private let instance: PythonServerInstance
+
+    private init(instance: PythonServerInstance) {
+        self.instance = instance
+        port = instance.port
+        root = instance.root
+        logPath = instance.logPath
+        baseURL = URL(string: "http://127.0.0.1:\(instance.port)/")!
+    }
+
+    public static func start(root: URL) throws -> FaultServer {
+        FaultServer(instance: try PythonServerInstance.start(name: "FaultServer", script: "fault_server.py", root: root, arguments: []))
+    }
+
+    /// The URL of a file below `root`, given by its relative path.
+    public func url(for relativePath: String) -> URL { ServerSupport.url(baseURL, appending: relativePath) }
+
+    /// Sets what happens to requests for `path` (the URL path, like "/papers/a.pdf" or
+    /// "papers/a.pdf"; "*" for every path without a fault of its own). `.none` removes the fault.
+    public func setFault(_ fault: Fault, for path: String) throws {
+        let key = path == "*" || path.hasPrefix("/") ? path : "/" + path
+        try instance.control("/__fault", json: ["path": key, "fault": fault.json])
+    }
+
+    /// Removes every fault.
+    public func clearFaults() throws {
+        try instance.control("/__reset", json: nil)
+    }
+
+    /// Starts the server again on the same port and root, with no faults (after a `.dieAfter`,
+    /// or `stop()`). `requestCount` goes on counting.
+    public func restart() throws { try instance.restart() }
+
+    /// File requests received so far (counted when they arrive; control requests are not counted).
+    public var requestCount: Int { instance.requests.count }
+
+    /// File requests received so far, as "GET /path" (the path as requested, percent-encoded,
+    /// without the query), in order.
+    public var requests: [String] { instance.requests }
+
+    /// False once the process has exited (after a `.dieAfter` fault fired, or `stop()`).
+    public var isRunning: Bool { instance.isRunning }
+
+    public func stop() { instance.stop() }
+}

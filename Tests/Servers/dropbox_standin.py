@@ -1,0 +1,527 @@
+#!/usr/bin/env python3
+"""Stand-in for Dropbox's HTTP API v2, for tests only.
+
+Dropbox cannot run on a test machine, so this small server imitates the part of its documented
+protocol that bibread's sync uses, serving the files of a local folder as if they were the
+contents of a Dropbox account. It is a test double: nothing here talks to Dropbox.
+
+Endpoints (all POST, all on one base URL; real Dropbox splits them between api.dropboxapi.com
+and content.dropboxapi.com):
+
+- /2/files/list_folder            JSON body {"path": "" | "/Sub", "recursive": bool, "limit": n}
+- /2/files/list_folder/continue   JSON body {"cursor": "..."}
+- /2/files/download               Dropbox-API-Arg header {"path": "/a/b.pdf" | "id:..."}, empty body
+
+Protocol points followed (see Tests/Servers/README.md for the list):
+- `Authorization: Bearer TOKEN`; a well-formed wrong token is 401 `invalid_access_token`,
+  a missing or malformed header is 400 with a text body, as Dropbox answers.
+- RPC endpoints need `Content-Type: application/json`; download refuses a form content type
+  (libcurl's default for an empty POST), both 400 with a text body.
+- Endpoint errors are 409 with `{"error_summary": "path/not_found/...", "error": {...}}`.
+- Paths are case-insensitive; "" is the root and "/" is refused (400), as by Dropbox.
+- Listing entries carry `.tag`, name, path_lower, path_display, id, and for files
+  client_modified, server_modified, rev, size, is_downloadable, content_hash.
+- content_hash: SHA-256 of the concatenated SHA-256 digests of the file's 4 MiB blocks, hex.
+- Pagination: `limit` (1...2000, default 2000) entries per page, `has_more` and an opaque
+  cursor; a cursor from the last page reports later changes (files and folders added or
+  modified, `deleted` entries for removed paths) on /2/files/list_folder/continue.
+- Download answers the file bytes with `Dropbox-API-Result` (the file's metadata, JSON with
+  non-ASCII escaped) and honours `Range` (206, `Content-Range`).
+
+Run: python3 -u dropbox_standin.py --root DIR --token TOKEN [--port 0] [--ready-file F]
+     [--request-log F] [--parent-pid PID]
+Binds 127.0.0.1 only. With --port 0 the kernel picks the port, written to --ready-file.
+"""
+
+import argparse
+import base64
+import datetime
+import hashlib
+import json
+import os
+import re
+import sys
+import threading
+import time
+import uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+BLOCK_SIZE = 4 * 1024 * 1024
+DEFAULT_LIMIT = 2000
+
+
+def content_hash(path):
+    """Dropbox's content hash: SHA-256 over the SHA-256 digests of each 4 MiB block."""
+    overall = hashlib.sha256()
+    with open(path, "rb") as handle:
+        while True:
+            block = handle.read(BLOCK_SIZE)
+            if not block:
+                break
+            overall.update(hashlib.sha256(block).digest())
+    return overall.hexdigest()
+
+
+def dropbox_time(seconds):
+    return datetime.datetime.fromtimestamp(int(seconds), datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class Account:
+    """The local folder seen as a Dropbox account."""
+
+    def __init__(self, root):
+        self.root = os.path.realpath(root)
+        self.lock = threading.Lock()
+        self.hash_cache = {}
+        self.listings = {}  # listing id -> {"path", "recursive", "limit", "entries", "state"}
+
+    # Paths -------------------------------------------------------------------------------
+
+    def resolve(self, dropbox_path):
+        """The local path and display path for a Dropbox path ("" is the root), matching each
+        component case-insensitively (exact case first); None when missing."""
+        if dropbox_path.startswith("id:"):
+            return self.resolve_id(dropbox_path)
+        if dropbox_path == "":
+            return self.root, ""
+        local = self.root
+        display = ""
+        for component in dropbox_path.strip("/").split("/"):
+            if component in ("", ".", ".."):
+                return None
+            if not os.path.isdir(local):
+                return None
+            names = os.listdir(local)
+            if component in names:
+                match = component
+            else:
+                lowered = [name for name in names if name.lower() == component.lower()]
+                if not lowered:
+                    return None
+                match = sorted(lowered)[0]
+            local = os.path.join(local, match)
+            display += "/" + match
+        return local, display
+
+    def resolve_id(self, file_id):
+        for local, display in self.walk(self.root, ""):
+            if self.entry_id(display) == file_id:
+                return local, display
+        return None
+
+    def walk(self, local, display):
+        """Every entry below a folder, each folder before its contents, names sorted ignoring case."""
+        try:
+            names = sorted(os.listdir(local), key=lambda name: (name.lower(), name))
+        except OSError:
+            return
+        for name in names:
+            child = os.path.join(local, name)
+            child_display = display + "/" + name
+            if os.path.isdir(child):
+                yield child, child_display
+                yield from self.walk(child, child_display)
+            elif os.path.isfile(child):
+                yield child, child_display
+
+    # Metadata ----------------------------------------------------------------------------
+
+    @staticmethod
+    def entry_id(display):
+        digest = hashlib.sha256(display.lower().encode("utf-8")).digest()[:16]
+        return "id:" + base64.urlsafe_b64encode(digest).decode("ascii").rstrip("=")
+
+    def file_hash(self, local, stat):
+        key = (local, stat.st_mtime_ns, stat.st_size, stat.st_ino)
+        with self.lock:
+            cached = self.hash_cache.get(key)
+        if cached is None:
+            cached = content_hash(local)
+            with self.lock:
+                self.hash_cache[key] = cached
+        return cached
+
+    def metadata(self, local, display):
+        name = display.rsplit("/", 1)[-1]
+        if os.path.isdir(local):
+            return {".tag": "folder", "name": name, "path_lower": display.lower(),
+                    "path_display": display, "id": self.entry_id(display)}
+        stat = os.stat(local)
+        digest = self.file_hash(local, stat)
+        rev = hashlib.sha256(f"{display.lower()}|{stat.st_mtime_ns}|{stat.st_size}|{digest}".encode()).hexdigest()[:16]
+        modified = dropbox_time(stat.st_mtime)
+        return {".tag": "file", "name": name, "path_lower": display.lower(), "path_display": display,
+                "id": self.entry_id(display), "client_modified": modified, "server_modified": modified,
+                "rev": rev, "size": stat.st_size, "is_downloadable": True, "content_hash": digest}
+
+    def listing_entries(self, local, display, recursive):
+        entries = []
+        if recursive:
+            if display != "":
+                entries.append(self.metadata(local, display))
+            for child, child_display in self.walk(local, display):
+                entries.append(self.metadata(child, child_display))
+        else:
+            for name in sorted(os.listdir(local), key=lambda name: (name.lower(), name)):
+                child = os.path.join(local, name)
+                if os.path.isdir(child) or os.path.isfile(child):
+                    entries.append(self.metadata(child, display + "/" + name))
+        return entries
+
+    @staticmethod
+    def state_of(entries):
+        return {entry["path_lower"]: (entry[".tag"], entry.get("rev"), entry["path_display"]) for entry in entries}
+
+    # Listings and cursors ----------------------------------------------------------------
+
+    def new_listing(self, path, recursive, limit, entries):
+        listing_id = uuid.uuid4().hex
+        with self.lock:
+            self.listings[listing_id] = {"path": path, "recursive": recursive, "limit": limit,
+                                         "entries": entries, "state": self.state_of(entries)}
+        return listing_id
+
+    def page(self, listing_id, offset):
+        with self.lock:
+            listing = self.listings[listing_id]
+        entries = listing["entries"][offset:offset + listing["limit"]]
+        end = offset + len(entries)
+        has_more = end < len(listing["entries"])
+        cursor = encode_cursor(listing_id, end)
+        return {"entries": entries, "cursor": cursor, "has_more": has_more}
+
+    def changes_since(self, listing_id):
+        """A new listing holding what changed since the complete listing `listing_id`."""
+        with self.lock:
+            old = self.listings[listing_id]
+        resolved = self.resolve(old["path"])
+        if resolved is None or not os.path.isdir(resolved[0]):
+            current = []
+        else:
+            current = self.listing_entries(resolved[0], resolved[1], old["recursive"])
+        new_state = self.state_of(current)
+        deleted = set(path for path in old["state"] if path not in new_state)
+        changes = []
+        for path in sorted(deleted):
+            if any(path.startswith(gone + "/") for gone in deleted):
+                continue  # a deleted folder's entry covers its contents
+            display = old["state"][path][2]
+            changes.append({".tag": "deleted", "name": display.rsplit("/", 1)[-1], "path_lower": path,
+                            "path_display": display})
+        for entry in current:
+            if old["state"].get(entry["path_lower"], (None, None, None))[:2] != (entry[".tag"], entry.get("rev")):
+                changes.append(entry)
+        listing_id = uuid.uuid4().hex
+        with self.lock:
+            self.listings[listing_id] = {"path": old["path"], "recursive": old["recursive"], "limit": old["limit"],
+                                         "entries": changes, "state": new_state}
+        return listing_id
+
+    def listing_exists(self, listing_id):
+        with self.lock:
+            return listing_id in self.listings
+
+    def listing_length(self, listing_id):
+        with self.lock:
+            return len(self.listings[listing_id]["entries"])
+
+
+def encode_cursor(listing_id, offset):
+    raw = json.dumps({"l": listing_id, "o": offset}).encode()
+    return "AA" + base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+
+
+def decode_cursor(cursor):
+    if not isinstance(cursor, str) or not cursor.startswith("AA"):
+        return None
+    body = cursor[2:]
+    try:
+        decoded = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
+        return str(decoded["l"]), int(decoded["o"])
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+PATH_PATTERN = re.compile(r"(?:/.*)?|id:.*|ns:[0-9]+(?:/.*)?", re.DOTALL)
+
+
+class ApiError(Exception):
+    def __init__(self, status, body, content_type):
+        super().__init__(status)
+        self.status = status
+        self.body = body
+        self.content_type = content_type
+
+
+def bad_request(function, message):
+    text = f'Error in call to API function "{function}": {message}'
+    return ApiError(400, text.encode("utf-8"), "text/plain; charset=utf-8")
+
+
+def endpoint_error(summary, error):
+    body = json.dumps({"error_summary": summary + "/...", "error": error}).encode("utf-8")
+    return ApiError(409, body, "application/json")
+
+
+def path_error(tag):
+    return endpoint_error(f"path/{tag}", {".tag": "path", "path": {".tag": tag}})
+
+
+RPC_CONTENT_TYPES = ("application/json", "application/json; charset=utf-8", "text/plain; charset=dropbox-cors-hack")
+DOWNLOAD_REFUSED_CONTENT_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "DropboxStandIn/1.0"
+
+    def version_string(self):
+        return self.server_version
+
+    # Plumbing ----------------------------------------------------------------------------
+
+    def log_request_line(self):
+        self.server.log_request_line(f"{self.command} {self.path.split('?', 1)[0]}")
+
+    def read_body(self):
+        """Reads the whole request body (always, so that a keep-alive connection stays in step)."""
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            length = 0
+        return self.rfile.read(length) if length > 0 else b""
+
+    def send_bytes(self, status, body, content_type, extra=None):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        for key, value in (extra or {}).items():
+            self.send_header(key, value)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def send_json(self, value):
+        self.send_bytes(200, json.dumps(value).encode("utf-8"), "application/json")
+
+    def check_authorization(self, function):
+        header = self.headers.get("Authorization")
+        if header is None:
+            raise bad_request(function, 'Must provide HTTP header "Authorization" or URL parameter "authorization".')
+        match = re.fullmatch(r"Bearer (\S+)", header.strip())
+        if match is None:
+            raise bad_request(function, f'Invalid authorization value in HTTP header "Authorization": "{header}".  '
+                                        'Expecting "Bearer <oauth2-access-token>".')
+        if match.group(1) != self.server.token:
+            body = json.dumps({"error_summary": "invalid_access_token/...",
+                               "error": {".tag": "invalid_access_token"}}).encode("utf-8")
+            raise ApiError(401, body, "application/json")
+
+    def rpc_argument(self, function):
+        content_type = (self.headers.get("Content-Type") or "").strip()
+        body = self.body
+        if content_type.lower() not in RPC_CONTENT_TYPES:
+            raise bad_request(function, f'Bad HTTP "Content-Type" header: "{content_type}".  Expecting one of '
+                                        '"application/json", "application/json; charset=utf-8", '
+                                        '"text/plain; charset=dropbox-cors-hack".')
+        try:
+            argument = json.loads(body.decode("utf-8")) if body else None
+        except (UnicodeDecodeError, ValueError):
+            raise bad_request(function, "request body: could not decode input as JSON")
+        if not isinstance(argument, dict):
+            raise bad_request(function, "request body: expected object, got " + type(argument).__name__)
+        return argument
+
+    # Endpoints ---------------------------------------------------------------------------
+
+    def do_POST(self):
+        self.log_request_line()
+        route = self.path.split("?", 1)[0]
+        handlers = {"/2/files/list_folder": self.list_folder,
+                    "/2/files/list_folder/continue": self.list_folder_continue,
+                    "/2/files/download": self.download}
+        handler = handlers.get(route)
+        self.body = self.read_body()
+        try:
+            if handler is None:
+                self.send_bytes(404, b"Unknown API function: " + route.encode("utf-8", "replace"),
+                                "text/plain; charset=utf-8")
+                return
+            handler()
+        except ApiError as error:
+            self.send_bytes(error.status, error.body, error.content_type)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+
+    def do_GET(self):
+        self.log_request_line()
+        self.send_bytes(405, b"Method not allowed; Dropbox's API uses POST.", "text/plain; charset=utf-8")
+
+    def list_folder(self):
+        function = "files/list_folder"
+        self.check_authorization(function)
+        argument = self.rpc_argument(function)
+        path = argument.get("path")
+        if not isinstance(path, str):
+            raise bad_request(function, 'request body: missing required field "path"')
+        if path == "/" or PATH_PATTERN.fullmatch(path) is None:
+            raise bad_request(function, f"request body: path: '{path}' did not match pattern "
+                                        "'(/(.|[\\r\\n])*)?|id:.*|(ns:[0-9]+(/.*)?)'")
+        recursive = bool(argument.get("recursive", False))
+        limit = argument.get("limit", DEFAULT_LIMIT)
+        if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 2000:
+            raise bad_request(function, f"request body: limit: {limit!r} is not within range [1, 2000]")
+        resolved = self.server.account.resolve(path)
+        if resolved is None:
+            raise path_error("not_found")
+        local, display = resolved
+        if not os.path.isdir(local):
+            raise path_error("not_folder")
+        entries = self.server.account.listing_entries(local, display, recursive)
+        listing_id = self.server.account.new_listing(path, recursive, limit, entries)
+        self.send_json(self.server.account.page(listing_id, 0))
+
+    def list_folder_continue(self):
+        function = "files/list_folder/continue"
+        self.check_authorization(function)
+        argument = self.rpc_argument(function)
+        decoded = decode_cursor(argument.get("cursor"))
+        if decoded is None:
+            raise bad_request(function, 'request body: cursor: Invalid "cursor" parameter')
+        listing_id, offset = decoded
+        account = self.server.account
+        if not account.listing_exists(listing_id):
+            raise endpoint_error("reset", {".tag": "reset"})
+        if offset >= account.listing_length(listing_id):
+            listing_id = account.changes_since(listing_id)
+            offset = 0
+        self.send_json(account.page(listing_id, offset))
+
+    def download(self):
+        function = "files/download"
+        self.check_authorization(function)
+        content_type = (self.headers.get("Content-Type") or "").strip()
+        if content_type.split(";")[0].strip().lower() in DOWNLOAD_REFUSED_CONTENT_TYPES:
+            raise bad_request(function, f'Bad HTTP "Content-Type" header: "{content_type}".  Expecting one of '
+                                        '"text/plain", "text/plain; charset=utf-8", "application/octet-stream", '
+                                        '"application/octet-stream; charset=utf-8".')
+        raw = self.headers.get("Dropbox-API-Arg")
+        if raw is None:
+            raise bad_request(function, 'Must provide HTTP header "Dropbox-API-Arg" or URL parameter "arg".')
+        if any(ord(character) > 127 for character in raw):
+            raise bad_request(function, 'HTTP header "Dropbox-API-Arg": non-ASCII characters must be escaped (\\uXXXX).')
+        try:
+            argument = json.loads(raw)
+        except ValueError:
+            raise bad_request(function, 'HTTP header "Dropbox-API-Arg": could not decode input as JSON')
+        path = argument.get("path") if isinstance(argument, dict) else None
+        if not isinstance(path, str):
+            raise bad_request(function, 'HTTP header "Dropbox-API-Arg": missing required field "path"')
+        if PATH_PATTERN.fullmatch(path) is None or path in ("", "/"):
+            raise bad_request(function, f"HTTP header \"Dropbox-API-Arg\": path: '{path}' did not match pattern "
+                                        "'(/(.|[\\r\\n])*|id:.*)|(rev:[0-9a-f]{9,})|(ns:[0-9]+(/.*)?)'")
+        resolved = self.server.account.resolve(path)
+        if resolved is None:
+            raise path_error("not_found")
+        local, display = resolved
+        if os.path.isdir(local):
+            raise path_error("not_file")
+        metadata = self.server.account.metadata(local, display)
+        with open(local, "rb") as handle:
+            data = handle.read()
+        size = len(data)
+        headers = {"Dropbox-API-Result": json.dumps(metadata), "Accept-Ranges": "bytes"}
+        byte_range = parse_range(self.headers.get("Range"), size)
+        if byte_range == "unsatisfiable":
+            headers["Content-Range"] = f"bytes */{size}"
+            self.send_bytes(416, b"", "application/octet-stream", headers)
+            return
+        if byte_range is None:
+            self.send_bytes(200, data, "application/octet-stream", headers)
+            return
+        start, end = byte_range
+        headers["Content-Range"] = f"bytes {start}-{end}/{size}"
+        self.send_bytes(206, data[start:end + 1], "application/octet-stream", headers)
+
+    def log_message(self, format, *args):
+        sys.stderr.write("dropbox-standin: %s - %s\n" % (self.address_string(), format % args))
+
+
+def parse_range(header, size):
+    """(start, end) inclusive for a single `bytes=` range, "unsatisfiable", or None (whole file)."""
+    if not header:
+        return None
+    match = re.fullmatch(r"\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*", header)
+    if match is None or (match.group(1) == "" and match.group(2) == ""):
+        return None  # several ranges or a malformed header: serve the whole file
+    first, last = match.group(1), match.group(2)
+    if first == "":
+        length = int(last)
+        if length == 0:
+            return "unsatisfiable"
+        return max(0, size - length), size - 1
+    start = int(first)
+    if start >= size:
+        return "unsatisfiable"
+    end = size - 1 if last == "" else min(int(last), size - 1)
+    if end < start:
+        return None
+    return start, end
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, address, account, token, request_log):
+        super().__init__(address, Handler)
+        self.account = account
+        self.token = token
+        self.request_log = request_log
+        self.log_lock = threading.Lock()
+
+    def log_request_line(self, line):
+        if self.request_log is None:
+            return
+        with self.log_lock:
+            with open(self.request_log, "a", encoding="utf-8") as handle:
+                handle.write(line + "\n")
+
+
+def watch_parent(parent_pid):
+    """Exit when the process that started us is gone (a crashed test must not leave us running)."""
+    while True:
+        if os.getppid() != parent_pid:
+            os._exit(0)
+        time.sleep(0.5)
+
+
+def write_ready_file(path, port):
+    temporary = path + ".tmp"
+    with open(temporary, "w", encoding="utf-8") as handle:
+        handle.write(f"{port}\n")
+    os.replace(temporary, path)
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Stand-in for Dropbox's HTTP API v2, for tests only.")
+    parser.add_argument("--root", required=True)
+    parser.add_argument("--token", required=True)
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--ready-file")
+    parser.add_argument("--request-log")
+    parser.add_argument("--parent-pid", type=int)
+    arguments = parser.parse_args()
+
+    if arguments.parent_pid:
+        threading.Thread(target=watch_parent, args=(arguments.parent_pid,), daemon=True).start()
+    server = Server(("127.0.0.1", arguments.port), Account(arguments.root), arguments.token, arguments.request_log)
+    port = server.server_address[1]
+    print(f"dropbox-standin: serving {arguments.root} on http://127.0.0.1:{port}", flush=True)
+    if arguments.ready_file:
+        write_ready_file(arguments.ready_file, port)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,293 @@
+#!/usr/bin/env python3
+"""An HTTP file server whose failures a test chooses, path by path, at run time. For tests only.
+
+Serves the files under --root for GET and HEAD (single `Range` → 206, `If-Range`,
+`If-None-Match` → 304, ETag and Last-Modified), on 127.0.0.1 only, HTTP/1.1 with keep-alive.
+Directories are not listed (404).
+
+Faults are set with a control request that is not served as a file and not logged:
+
+    POST /__fault   {"path": "/papers/a.pdf", "fault": {"kind": "status", "status": 503}}
+    POST /__reset   (clears every fault)
+
+`path` is the decoded URL path, or "*" for every path without a fault of its own. Kinds:
+
+- none                              serve normally (removes the path's fault)
+- status       {"status": 503}      answer that status, with a short text body
+- truncate     {"bytes": n}         announce the full Content-Length, send n bytes, close
+- slow         {"bytes_per_second": n}  send the body at about n bytes a second
+- die_after    {"bytes": n}         send headers and n bytes, then the whole process exits
+                                    (os._exit), as if the server were killed
+- fail_times   {"times": n, "status": 503}  the first n requests get the status, then normal
+
+Faults live in memory: a restarted server starts with none.
+
+Run: python3 -u fault_server.py --root DIR [--port 0] [--ready-file F] [--request-log F]
+     [--parent-pid PID]
+"""
+
+import argparse
+import email.utils
+import json
+import mimetypes
+import os
+import re
+import socket
+import sys
+import threading
+import time
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+CHUNK = 64 * 1024
+
+
+def parse_range(header, size):
+    """(start, end) inclusive for a single `bytes=` range, "unsatisfiable", or None (whole file)."""
+    if not header:
+        return None
+    match = re.fullmatch(r"\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*", header)
+    if match is None or (match.group(1) == "" and match.group(2) == ""):
+        return None  # several ranges or a malformed header: serve the whole file
+    first, last = match.group(1), match.group(2)
+    if first == "":
+        length = int(last)
+        if length == 0 or size == 0:
+            return "unsatisfiable"
+        return max(0, size - length), size - 1
+    start = int(first)
+    if start >= size:
+        return "unsatisfiable"
+    end = size - 1 if last == "" else min(int(last), size - 1)
+    if end < start:
+        return None
+    return start, end
+
+
+class Faults:
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.by_path = {}
+
+    def set(self, path, fault):
+        with self.lock:
+            if fault.get("kind", "none") == "none":
+                self.by_path.pop(path, None)
+            else:
+                self.by_path[path] = dict(fault)
+
+    def reset(self):
+        with self.lock:
+            self.by_path.clear()
+
+    def take(self, path):
+        """The fault to apply to one request for `path` (fail_times counts down here)."""
+        with self.lock:
+            key = path if path in self.by_path else "*"
+            fault = self.by_path.get(key)
+            if fault is None:
+                return None
+            if fault["kind"] == "fail_times":
+                if fault.get("times", 0) <= 0:
+                    return None
+                fault["times"] -= 1
+                return {"kind": "status", "status": fault.get("status", 503)}
+            return dict(fault)
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "FaultServer/1.0"
+
+    def version_string(self):
+        return self.server_version
+
+    def log_message(self, format, *args):
+        sys.stderr.write("fault-server: %s - %s\n" % (self.address_string(), format % args))
+
+    def url_path(self):
+        return urllib.parse.unquote(urllib.parse.urlsplit(self.path).path)
+
+    def read_body(self):
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            length = 0
+        return self.rfile.read(length) if length > 0 else b""
+
+    def send_text(self, status, text, extra=None):
+        body = text.encode("utf-8")
+        self.send_response(status)
+        self.send_header("Content-Type", "text/plain; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        for key, value in (extra or {}).items():
+            self.send_header(key, value)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    # Control -----------------------------------------------------------------------------
+
+    def do_POST(self):
+        path = self.url_path()
+        body = self.read_body()
+        if path == "/__fault":
+            try:
+                request = json.loads(body.decode("utf-8"))
+                self.server.faults.set(str(request["path"]), request["fault"])
+            except (ValueError, KeyError, TypeError, AttributeError) as error:
+                self.send_text(400, f"bad fault request: {error}\n")
+                return
+            self.send_text(200, "ok\n")
+        elif path == "/__reset":
+            self.server.faults.reset()
+            self.send_text(200, "ok\n")
+        else:
+            self.server.log_request_line(f"POST {urllib.parse.urlsplit(self.path).path}")
+            self.send_text(405, "method not allowed\n", {"Allow": "GET, HEAD"})
+
+    # Files -------------------------------------------------------------------------------
+
+    def do_HEAD(self):
+        self.serve()
+
+    def do_GET(self):
+        self.serve()
+
+    def serve(self):
+        path = self.url_path()
+        self.server.log_request_line(f"{self.command} {urllib.parse.urlsplit(self.path).path}")
+        fault = self.server.faults.take(path)
+        if fault is not None and fault["kind"] == "status":
+            status = int(fault.get("status", 500))
+            self.send_text(status, f"fault: status {status}\n")
+            return
+
+        local = os.path.realpath(os.path.join(self.server.root, path.lstrip("/")))
+        if not (local == self.server.root or local.startswith(self.server.root + os.sep)) or not os.path.isfile(local):
+            self.send_text(404, "not found\n")
+            return
+        with open(local, "rb") as handle:
+            stat = os.fstat(handle.fileno())
+            data = handle.read()
+        size = len(data)
+        etag = '"%x-%x"' % (stat.st_mtime_ns, size)
+        last_modified = email.utils.formatdate(stat.st_mtime, usegmt=True)
+        headers = {"ETag": etag, "Last-Modified": last_modified, "Accept-Ranges": "bytes",
+                   "Content-Type": mimetypes.guess_type(local)[0] or "application/octet-stream"}
+
+        if_none_match = self.headers.get("If-None-Match")
+        if if_none_match is not None and (if_none_match.strip() == "*" or etag in [tag.strip() for tag in if_none_match.split(",")]):
+            self.send_response(304)
+            for key in ("ETag", "Last-Modified"):
+                self.send_header(key, headers[key])
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+
+        byte_range = parse_range(self.headers.get("Range"), size)
+        if_range = self.headers.get("If-Range")
+        if byte_range is not None and if_range is not None and if_range.strip() not in (etag, last_modified):
+            byte_range = None  # the client's copy is stale: send the whole file
+        if byte_range == "unsatisfiable":
+            self.send_text(416, "range not satisfiable\n", {"Content-Range": f"bytes */{size}"})
+            return
+        if byte_range is None:
+            status, body = 200, data
+        else:
+            start, end = byte_range
+            status, body = 206, data[start:end + 1]
+            headers["Content-Range"] = f"bytes {start}-{end}/{size}"
+
+        self.send_response(status)
+        for key, value in headers.items():
+            self.send_header(key, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command == "HEAD":
+            return
+        self.send_body(body, fault)
+
+    def send_body(self, body, fault):
+        kind = fault["kind"] if fault else None
+        try:
+            if kind == "truncate":
+                self.wfile.write(body[:max(0, int(fault.get("bytes", 0)))])
+                self.wfile.flush()
+                self.close_connection = True
+                self.connection.shutdown(socket.SHUT_RDWR)
+            elif kind == "die_after":
+                self.wfile.write(body[:max(0, int(fault.get("bytes", 0)))])
+                self.wfile.flush()
+                sys.stderr.write("fault-server: die_after fault, exiting mid-transfer\n")
+                sys.stderr.flush()
+                os._exit(3)
+            elif kind == "slow":
+                rate = max(1, int(fault.get("bytes_per_second", 1)))
+                step = max(1, rate // 20)
+                for offset in range(0, len(body), step):
+                    self.wfile.write(body[offset:offset + step])
+                    self.wfile.flush()
+                    time.sleep(step / rate)
+            else:
+                for offset in range(0, len(body), CHUNK):
+                    self.wfile.write(body[offset:offset + CHUNK])
+        except (BrokenPipeError, ConnectionResetError, OSError):
+            self.close_connection = True
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, address, root, request_log):
+        super().__init__(address, Handler)
+        self.root = os.path.realpath(root)
+        self.faults = Faults()
+        self.request_log = request_log
+        self.log_lock = threading.Lock()
+
+    def log_request_line(self, line):
+        if self.request_log is None:
+            return
+        with self.log_lock:
+            with open(self.request_log, "a", encoding="utf-8") as handle:
+                handle.write(line + "\n")
+
+
+def watch_parent(parent_pid):
+    """Exit when the process that started us is gone (a crashed test must not leave us running)."""
+    while True:
+        if os.getppid() != parent_pid:
+            os._exit(0)
+        time.sleep(0.5)
+
+
+def write_ready_file(path, port):
+    temporary = path + ".tmp"
+    with open(temporary, "w", encoding="utf-8") as handle:
+        handle.write(f"{port}\n")
+    os.replace(temporary, path)
+
+
+def main():
+    parser = argparse.ArgumentParser(description="HTTP file server with faults chosen at run time, for tests.")
+    parser.add_argument("--root", required=True)
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--ready-file")
+    parser.add_argument("--request-log")
+    parser.add_argument("--parent-pid", type=int)
+    arguments = parser.parse_args()
+
+    if arguments.parent_pid:
+        threading.Thread(target=watch_parent, args=(arguments.parent_pid,), daemon=True).start()
+    server = Server(("127.0.0.1", arguments.port), arguments.root, arguments.request_log)
+    port = server.server_address[1]
+    print(f"fault-server: serving {arguments.root} on http://127.0.0.1:{port}", flush=True)
+    if arguments.ready_file:
+        write_ready_file(arguments.ready_file, port)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
