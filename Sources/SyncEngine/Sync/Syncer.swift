@@ -63,6 +63,8 @@ public struct SyncOptions: Sendable {
     public var backoff = 0.5
     /// False when PDFs must not be fetched now (a metered connection); the .bib still syncs.
     public var fetchPDFs = true
+    /// A transfer that moves less than a byte a second for this long is abandoned (and retried).
+    public var stallTimeout = 30.0
 
     public init() {}
 }
@@ -218,7 +220,19 @@ public final class Syncer: @unchecked Sendable {
     func describe(_ paths: [String]) throws -> [String: RemoteFile] {
         var result: [String: RemoteFile] = [:]
         if let http = transport as? HTTPFolderTransport {
-            for path in paths { result[path] = try http.head(path) }
+            for path in paths {
+                // A busy server gets the same retries as a download; a file it keeps refusing
+                // is reported by the download step, which asks again.
+                for attempt in 1...3 {
+                    do {
+                        result[path] = try http.head(path)
+                        break
+                    } catch let error as TransportError where error.isTransient {
+                        if attempt == 3 { result[path] = RemoteFile(path: path, size: nil, version: nil, modified: nil) }
+                        usleep(UInt32(50_000 * attempt))
+                    }
+                }
+            }
             return result
         }
         let folders = Set(paths.map { path -> String in
@@ -256,9 +270,14 @@ public final class Syncer: @unchecked Sendable {
         let part = partURL(local)
         let recorded = try? String(contentsOf: partVersionURL(local), encoding: .utf8)
         guard let size = (try? FileManager.default.attributesOfItem(atPath: part.path))?[.size] as? Int64 else { return 0 }
-        if let version = file.version, recorded == version, size <= (file.size ?? .max) { return size }
+        if recorded == Self.partKey(file), size <= (file.size ?? .max) { return size }
         try? FileManager.default.removeItem(at: part)
         return 0
+    }
+
+    /// What a `.part` must match to be resumed: the remote version, else its size.
+    static func partKey(_ file: RemoteFile) -> String {
+        file.version ?? "size:\(file.size ?? -1)"
     }
 
     private func download(_ files: [RemoteFile], options: SyncOptions, manifest: CacheManifest, summary: inout SyncSummary,
@@ -276,8 +295,10 @@ public final class Syncer: @unchecked Sendable {
                 let local = try locations.cachedFile(file.path)
                 try FileManager.default.createDirectory(at: local.deletingLastPathComponent(), withIntermediateDirectories: true)
                 let offset = resumeOffset(for: file, local: local)
-                try AtomicWrite.write(Data((file.version ?? "").utf8), to: partVersionURL(local))
-                jobs.append(DownloadJob(request: try transport.downloadRequest(file.path, from: offset), destination: partURL(local)))
+                try AtomicWrite.write(Data(Self.partKey(file).utf8), to: partVersionURL(local))
+                var request = try transport.downloadRequest(file.path, from: offset)
+                request.stallTimeout = options.stallTimeout
+                jobs.append(DownloadJob(request: request, destination: partURL(local)))
                 locals.append(local)
                 offsets.append(offset)
                 events(.fileStarted(path: file.path, bytes: file.size))
@@ -361,7 +382,9 @@ public final class Syncer: @unchecked Sendable {
         var outcome = DownloadOutcome.cancelled
         for attempt in 1...max(1, options.attempts) {
             try? FileManager.default.removeItem(at: destination)
-            let job = DownloadJob(request: try transport.downloadRequest(file.path, from: 0), destination: destination)
+            var request = try transport.downloadRequest(file.path, from: 0)
+            request.stallTimeout = options.stallTimeout
+            let job = DownloadJob(request: request, destination: destination)
             outcome = session.download([job], parallel: 1, progress: { _, _, _ in }, isCancelled: isCancelled)[0]
             guard case .failed(let failure) = outcome, failure.isTransient, attempt < options.attempts else { return outcome }
             usleep(UInt32(options.backoff * pow(2, Double(attempt - 1)) * 1_000_000))
