@@ -99,20 +99,20 @@ struct ReadCommand: ParsableCommand {
                 throw ExitStatus.problems
             }
             let chosen = pdfs[file - 1]
-            guard chosen.exists else {
-                Console.error("bibread: \(chosen.path) is not on this machine")
+            guard let local = chosen.localPath else {
+                Console.error("bibread: \(chosen.path) is not on this machine\(chosen.isRemote ? " (sync it first)" : "")")
                 throw ExitStatus.problems
             }
-            return chosen.path
+            return local
         }
-        guard let index = pdfs.firstIndex(where: \.exists) else {
+        guard let index = pdfs.firstIndex(where: \.exists), let local = pdfs[index].localPath else {
             Console.error("bibread: no PDF of \(entry.address) is on this machine: \(pdfs.map(\.path).joined(separator: ", "))")
             throw ExitStatus.problems
         }
         if pdfs.count > 1 {
             Console.error("bibread: note: \(entry.address) has \(pdfs.count) PDFs; reading number \(index + 1) (choose with --file N)")
         }
-        return pdfs[index].path
+        return local
     }
 
     /// `--page` (a number or label), `--resume`, else page 1.

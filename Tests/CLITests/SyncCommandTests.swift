@@ -1,0 +1,114 @@
+import BibreadTestSupport
+import Foundation
+import Testing
+
+/// `bibread sync` and `bibread cache`, run as a user runs them, against a real WebDAV server.
+@Suite("bibread sync and cache")
+struct SyncCommandTests {
+    /// The sample library served over WebDAV, and this machine's XDG folders.
+    final class Setup {
+        let root: URL
+        let server: WebDAVServer
+        let environment: [String: String]
+
+        init(config: String? = nil) throws {
+            root = try Fixtures.temporaryDirectory()
+            let remote = root.appendingPathComponent("remote")
+            try FileManager.default.createDirectory(at: remote, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: Fixtures.samples.appendingPathComponent("library.bib"), to: remote.appendingPathComponent("library.bib"))
+            try FileManager.default.copyItem(at: Fixtures.samples.appendingPathComponent("papers"), to: remote.appendingPathComponent("papers"))
+            server = try WebDAVServer.start(root: remote)
+            environment = ["HOME": root.path, "XDG_DATA_HOME": root.appendingPathComponent("data").path,
+                           "XDG_CACHE_HOME": root.appendingPathComponent("cache").path,
+                           "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
+                           "XDG_STATE_HOME": root.appendingPathComponent("state").path]
+            if let config {
+                let folder = root.appendingPathComponent("config/bibread")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try config.replacingOccurrences(of: "$URL", with: server.baseURL.absoluteString)
+                    .write(to: folder.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+            }
+        }
+
+        deinit {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
+
+        func bibread(_ arguments: [String]) throws -> ProcessResult {
+            try ProcessRunner.bibread(arguments, environment: environment)
+        }
+    }
+
+    @Test func syncThenUseTheRemoteByName() throws {
+        let setup = try Setup(config: """
+            [[remote]]
+            name = "lab"
+            url = "$URL"
+            """)
+        let sync = try setup.bibread(["sync", "lab", "--group", "Typesetting"])
+        #expect(sync.status == 0, "\(sync.standardError)")
+        #expect(sync.standardError.contains("library.bib: updated (25 references)"))
+        #expect(sync.standardError.contains("Done:"))
+        let list = try setup.bibread(["list", "lab"])
+        #expect(list.status == 0, "\(list.standardError)")
+        #expect(list.standardOutput.split(separator: "\n").count == 25)
+        // A cached PDF reads like a local one.
+        let read = try setup.bibread(["read", "lab", "knuth1984texbook", "--page", "1", "--width", "60"])
+        #expect(read.status == 0, "\(read.standardError)")
+        #expect(read.standardOutput.contains("Origins"))
+        // One that was not selected says it is not here.
+        let notCached = try setup.bibread(["read", "lab", "goedel1931formal"])
+        #expect(notCached.status == 1)
+        #expect(notCached.standardError.contains("no PDF of goedel1931formal is on this machine"))
+
+        let status = try setup.bibread(["cache", "status", "lab", "--json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(status.standardOutput.utf8)) as? [[String: Any]])
+        let files = try #require(report.first?["files"] as? [[String: Any]])
+        #expect(files.contains { ($0["path"] as? String) == "papers/tex-tour.pdf" && ($0["references"] as? [String]) == ["knuth1984texbook"] })
+        #expect(!files.contains { ($0["path"] as? String) == "papers/incompleteness.pdf" })
+
+        let purge = try setup.bibread(["cache", "purge", "lab", "--all"])
+        #expect(purge.status == 0)
+        #expect(purge.standardOutput.contains("removed \(files.count) PDF"))
+        let after = try setup.bibread(["cache", "status", "lab"])
+        #expect(after.standardOutput.hasPrefix("lab: 0 PDFs"))
+        // The library itself stays.
+        #expect(try setup.bibread(["list", "lab"]).standardOutput.split(separator: "\n").count == 25)
+    }
+
+    @Test func jsonEventsAndADryRun() throws {
+        let setup = try Setup()
+        let url = setup.server.baseURL.absoluteString
+        let first = try setup.bibread(["sync", url, "--json"])
+        #expect(first.status == 0, "\(first.standardError)")
+        let events = first.standardOutput.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(events.first?["event"] as? String == "library")
+        #expect(events.last?["event"] as? String == "finished")
+
+        let dry = try setup.bibread(["sync", url, "--all-pdfs", "--dry-run", "--json"])
+        #expect(dry.status == 0)
+        let planned = dry.standardOutput.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }.first { $0["event"] as? String == "planned" }
+        #expect(planned?["files"] as? Int == 5)
+        let status = try setup.bibread(["cache", "status", "--json"])
+        #expect(!status.standardOutput.contains("papers/"), "a dry run downloads nothing")
+    }
+
+    @Test func badRemotesAndOptionsAreClearErrors() throws {
+        let setup = try Setup()
+        let unknown = try setup.bibread(["sync", "nosuchremote"])
+        #expect(unknown.status == 64)
+        #expect(unknown.standardError.contains("'nosuchremote' is neither a configured remote"))
+        let refused = try setup.bibread(["sync", "http://127.0.0.1:1/"])
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("sync of"))
+        let purge = try setup.bibread(["cache", "purge"])
+        #expect(purge.status == 64)
+        let group = try setup.bibread(["sync", setup.server.baseURL.absoluteString, "--group", "No such group"])
+        #expect(group.standardError.contains("no group named 'No such group'"))
+    }
+}
