@@ -38,13 +38,18 @@ struct SyncCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Downloads at once (default from config, else 4).", valueName: "n"))
     var parallel: Int?
 
+    @Option(help: ArgumentHelp("The name to keep a URL's library under (default: from the URL).", valueName: "name"))
+    var name: String?
+
     func validate() throws {
         if let parallel, !(1...32).contains(parallel) { throw ValidationError("--parallel must be from 1 to 32") }
+        if let name, name.isEmpty || name.contains("/") || name.hasPrefix(".") { throw ValidationError("--name must be a plain name") }
     }
 
     func run() throws {
         let config = Config.load(from: Directories().config)
-        let remote = try RemoteResolution.remote(named: self.remote, config: config)
+        var remote = try RemoteResolution.remote(named: self.remote, config: config)
+        if let name { remote.name = name }
         let locations = RemoteLocations(name: remote.name)
         let session: CurlSession
         let transport: any Transport

@@ -270,7 +270,13 @@ enum StatusLine {
         let hintWidth = hintText.reduce(0) { $0 + DisplayWidth.of($1.0) }
         let left: String
         var leftStyle = style
-        if let message = state.message {
+        if let fetch = state.fetching {
+            let name = (fetch.path as NSString).lastPathComponent
+            let percent = fetch.total.map { $0 > 0 ? " \(fetch.bytes * 100 / $0)%" : "" } ?? ""
+            let size = fetch.total.map { " of \(ByteCount.format($0))" } ?? ""
+            left = "Downloading \(name)\(percent)\(size) · Esc cancels"
+            leftStyle = Style(.message, bold: true)
+        } else if let message = state.message {
             left = message.text
             leftStyle = Style(message.isError ? .error : .message, bold: message.isError)
         } else {

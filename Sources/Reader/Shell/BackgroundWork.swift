@@ -1,6 +1,7 @@
 import BibModel
 import Foundation
 import PDFText
+import SyncEngine
 
 /// Does the work effects ask for (everything that reads the whole library, or a PDF) and
 /// reports the results as events. The app runs it on background queues; tests call it directly.
@@ -15,6 +16,8 @@ public final class BackgroundWork: @unchecked Sendable {
     private let store: ReadingStore?
     private let libraryName: String
     private let clock: @Sendable () -> Double
+    private let remotes: [Remote]
+    private var fetchCancelled = false
 
     private struct OpenDocument {
         let document: PDFDocument
@@ -23,8 +26,9 @@ public final class BackgroundWork: @unchecked Sendable {
 
     /// Work for `library`; positions and reading times go to `store` under `libraryName`.
     public init(library: Library, groups: [Group], store: ReadingStore? = nil, libraryName: String = "",
-                lastRead: [String: Double] = [:], now: Date = Date(),
+                lastRead: [String: Double] = [:], now: Date = Date(), remotes: [Remote] = [],
                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+        self.remotes = remotes
         self.library = library
         context = GroupContext(library: library, now: now)
         self.store = store
@@ -94,8 +98,44 @@ public final class BackgroundWork: @unchecked Sendable {
             lock.withLock { lastRead[key] = time }
             try? store?.recordReading(library: libraryName, key: key, at: time)
             post(.readingRecorded(key: key, time: time))
+        case .fetchFile(let path):
+            fetch(path, post: post)
+        case .cancelFetch:
+            cancelFetch()
         case .saveSession, .redrawAll, .quit:
             break
+        }
+    }
+
+    // MARK: - Fetching from the remote
+
+    /// Stops the download under way (it resumes next time from its `.part`).
+    public func cancelFetch() {
+        lock.withLock { fetchCancelled = true }
+    }
+
+    private func fetch(_ path: String, post: (Event) -> Void) {
+        lock.withLock { fetchCancelled = false }
+        guard let locations = library.files.lazy.compactMap({ RemoteLocations.owning($0.source.path) }).first,
+              let remote = remotes.first(where: { $0.name == locations.name }) ?? locations.savedRemote() else {
+            post(.fetchFailed(path: path, message: "This library was not synced from a remote bibread knows; run bibread sync first"))
+            return
+        }
+        guard let remotePath = locations.remotePath(ofLinked: path, mapping: remote.pathMapping) else {
+            post(.fetchFailed(path: path, message: "\(path) is outside the remote '\(remote.name)' (add a path mapping for it)"))
+            return
+        }
+        do {
+            let session = try CurlSession()
+            let syncer = Syncer(remote: remote, locations: locations, transport: try TransportFactory.make(remote, session: session), session: session)
+            let local = try syncer.fetch(remotePath, options: SyncOptions(), events: { event in
+                if case .progress(let progress) = event {
+                    post(.fetchProgress(path: path, bytes: progress.fileBytes, total: progress.fileTotal))
+                }
+            }, isCancelled: { lock.withLock { fetchCancelled } })
+            if let local { post(.fetchFinished(path: path, local: local.path)) }
+        } catch {
+            post(.fetchFailed(path: path, message: "\(error)"))
         }
     }
 

@@ -111,7 +111,8 @@ public enum ReaderApp {
         let lastRead = (try? readingStore?.lastRead(library: libraryName)) ?? [:]
         state.lastRead = lastRead
         let work = library.map {
-            BackgroundWork(library: $0, groups: state.groups, store: readingStore, libraryName: libraryName, lastRead: lastRead)
+            BackgroundWork(library: $0, groups: state.groups, store: readingStore, libraryName: libraryName, lastRead: lastRead,
+                           remotes: config.remotes)
         }
         let runner = EffectRunner(work: work, mailbox: mailbox)
 
@@ -229,6 +230,7 @@ final class EffectRunner: Sendable {
     private let index = DispatchQueue(label: "bibread.index", qos: .userInitiated)
     private let documents = DispatchQueue(label: "bibread.documents", qos: .userInitiated)
     private let prefetch = DispatchQueue(label: "bibread.prefetch", qos: .utility)
+    private let fetches = DispatchQueue(label: "bibread.fetches", qos: .userInitiated)
 
     init(work: BackgroundWork?, mailbox: Mailbox) {
         self.work = work
@@ -237,8 +239,14 @@ final class EffectRunner: Sendable {
 
     func run(_ effect: Effect) {
         guard let work else { return }
+        if effect == .cancelFetch {
+            // At once, not behind the download it stops.
+            work.cancelFetch()
+            return
+        }
         let queue: DispatchQueue
         switch effect {
+        case .fetchFile: queue = fetches
         case .computeGroupMembers, .computeSort: queue = interactive
         case .buildSearchIndex: queue = index
         case .openDocument, .extractPage, .findInDocument, .savePosition: queue = documents
@@ -333,6 +341,9 @@ extension Event {
         case .documentNeedsPassword: return "document needs a password"
         case .searchResult: return "search result"
         case .readingRecorded: return "reading recorded"
+        case .fetchProgress: return "fetch progress"
+        case .fetchFinished: return "fetch finished"
+        case .fetchFailed: return "fetch failed"
         case .pageText(_, let page, _, _): return "page \(page) text"
         case .documentFailed: return "document failed"
         case .terminate: return "terminate"

@@ -98,6 +98,15 @@ public enum FileLocation: Sendable, Equatable {
     }
 }
 
+/// A PDF downloading from the library's remote, to be opened when it arrives.
+public struct FetchState: Sendable, Equatable {
+    public let path: String
+    public let key: String
+    public let title: String
+    public var bytes: Int64 = 0
+    public var total: Int64?
+}
+
 /// The file chooser shown when a reference has several PDFs.
 public struct FileChooser: Sendable, Equatable {
     public let key: String
@@ -158,6 +167,7 @@ public struct AppState: Sendable {
     public var showingHelp = false
     public var helpScroll = 0
     public var chooser: FileChooser?
+    public var fetching: FetchState?
     public var reading: ReadingState?
     public var message: StatusMessage?
     public var isQuitting = false

@@ -20,6 +20,11 @@ public enum Event: Sendable {
     /// The first page at or after (or before) the start that contains the query; nil if none.
     case searchResult(path: String, query: String, page: Int?)
     case readingRecorded(key: String, time: Double)
+    /// A PDF only the remote had is downloading (bytes so far, of total).
+    case fetchProgress(path: String, bytes: Int64, total: Int64?)
+    /// It is in the cache now, at `local`.
+    case fetchFinished(path: String, local: String)
+    case fetchFailed(path: String, message: String)
     /// A terminating signal (SIGINT, SIGTERM, SIGHUP) arrived.
     case terminate
 }
@@ -41,6 +46,9 @@ public enum Effect: Sendable, Equatable {
     /// Write the session (library, group, selection, sort) to the state file.
     case saveSession
     case recordReading(key: String)
+    /// Download a linked file that only the library's remote has.
+    case fetchFile(path: String)
+    case cancelFetch
     case redrawAll
     case quit
 }

@@ -69,6 +69,25 @@ extension AppState {
             return []
         case .documentOpened, .documentNeedsPassword, .pageText, .documentFailed, .searchResult:
             return updateReading(event)
+        case .fetchProgress(let path, let bytes, let total):
+            guard fetching?.path == path else { return [] }
+            fetching?.bytes = bytes
+            fetching?.total = total
+            return []
+        case .fetchFinished(let path, let local):
+            guard let fetch = fetching, fetch.path == path else { return [] }
+            fetching = nil
+            guard reading == nil else {
+                message = StatusMessage("\((path as NSString).lastPathComponent) is in the cache now")
+                return []
+            }
+            reading = ReadingState(path: local, key: fetch.key, title: fetch.title)
+            return [.openDocument(path: local, password: nil), .recordReading(key: fetch.key), .computeMarks]
+        case .fetchFailed(let path, let text):
+            guard fetching?.path == path else { return [] }
+            fetching = nil
+            message = StatusMessage(text, isError: true)
+            return []
         case .readingRecorded(let key, let time):
             lastRead[key] = time
             groupCounts[AppState.recentlyRead] = lastRead.count
@@ -87,6 +106,11 @@ extension AppState {
         if reading != nil { return handleReading(key) }
         if chooser != nil { return handleChooser(key) }
         if searchFocused { return handleSearchInput(key) }
+        if key == .escape, let fetch = fetching {
+            fetching = nil
+            message = StatusMessage("Stopped downloading \((fetch.path as NSString).lastPathComponent); it resumes next time")
+            return [.cancelFetch]
+        }
         guard let action = keymap.action(for: key, in: .browse) else {
             if case .character(let character) = key, library != nil {
                 message = StatusMessage("'\(character)' does nothing here; press ? for help")
@@ -304,8 +328,13 @@ extension AppState {
             }
             if local.isEmpty {
                 if let remote = files.first(where: { locate($0) == .remoteOnly }) {
-                    let name = (remote.path as NSString).lastPathComponent
-                    message = StatusMessage("\(name) is on the remote but not in the cache yet: sync it (bibread sync --group …, or --all-pdfs)", isError: true)
+                    // Only the remote has it: download just this file, then open it.
+                    guard fetching == nil else {
+                        message = StatusMessage("A download is already running; Esc cancels it")
+                        return []
+                    }
+                    fetching = FetchState(path: remote.path, key: entry.address, title: entry.title.isEmpty ? entry.address : entry.title)
+                    return [.fetchFile(path: remote.path)]
                 } else if let missing = files.first {
                     message = StatusMessage("The PDF of \(entry.address) is not on this machine: \(missing.path)", isError: true)
                 } else {

@@ -21,6 +21,16 @@ public struct RemoteLocations: Sendable, Equatable {
         cache = base("XDG_CACHE_HOME", ".cache").appendingPathComponent("bibread").appendingPathComponent(name)
     }
 
+    /// The remote's definition, saved by each sync (no secrets: only where to find them), so
+    /// that a reader opened later can fetch a missing PDF from it.
+    public var remoteFile: URL { library.appendingPathComponent(".bibread-remote.json") }
+
+    /// The remote this library was last synced from.
+    public func savedRemote() -> Remote? {
+        guard let data = try? Data(contentsOf: remoteFile) else { return nil }
+        return try? JSONDecoder().decode(Remote.self, from: data)
+    }
+
     /// Where refused .bib downloads are kept.
     public var rejected: URL { library.appendingPathComponent(".rejected") }
 

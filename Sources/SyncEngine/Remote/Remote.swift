@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where a remote's credentials come from. They are never printed or logged.
-public enum CredentialSource: Sendable, Equatable {
+public enum CredentialSource: Sendable, Equatable, Codable {
     /// Whatever the URL and `~/.netrc` give (the default).
     case netrc
     /// A user name and a password read from environment variables.
@@ -15,9 +15,9 @@ public enum CredentialSource: Sendable, Equatable {
 }
 
 /// A place a library lives: named in config.toml (`[[remote]]`) or given as a URL.
-public struct Remote: Sendable, Equatable {
+public struct Remote: Sendable, Equatable, Codable {
     /// How bibread talks to it.
-    public enum Kind: String, Sendable, Equatable {
+    public enum Kind: String, Sendable, Equatable, Codable {
         case folder, webdav, sftp, dropbox, http
     }
 
@@ -71,8 +71,10 @@ public struct Remote: Sendable, Equatable {
             throw RemoteError.unsupportedURL(text)
         }
         if !url.hasSuffix("/") && detected != .dropbox { url += "/" }
-        let trimmed = url.hasSuffix("/") ? String(url.dropLast()) : url
-        let last = trimmed.split(separator: "/").last.map(String.init) ?? "remote"
+        // The name: the last folder of the path, else the host.
+        let components = URLComponents(string: url)
+        let folders = (components?.path ?? url).split(separator: "/").map(String.init)
+        let last = folders.last ?? components?.host ?? "remote"
         let name = last.replacingOccurrences(of: "dropbox:", with: "").filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }
         self.init(name: name.isEmpty ? "remote" : name, kind: kind ?? detected, url: url)
     }
@@ -84,6 +86,7 @@ public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsafePath(String, reason: String)
     case badListing(String)
     case missingCredentials(String)
+    case fetchFailed(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -95,6 +98,8 @@ public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
             return "cannot read the remote's listing: \(detail)"
         case .missingCredentials(let detail):
             return "missing credentials: \(detail)"
+        case .fetchFailed(let path, let reason):
+            return "cannot download \(path): \(reason)"
         }
     }
 }

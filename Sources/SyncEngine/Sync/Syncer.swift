@@ -96,6 +96,7 @@ public final class Syncer: @unchecked Sendable {
         let started = clock()
         var summary = SyncSummary()
         try FileManager.default.createDirectory(at: locations.library, withIntermediateDirectories: true)
+        if !options.dryRun { try? AtomicWrite.write(try JSONEncoder().encode(remote), to: locations.remoteFile) }
         try syncLibraries(options, events: events, isCancelled: isCancelled)
         if isCancelled() {
             summary.cancelled = true
@@ -143,6 +144,23 @@ public final class Syncer: @unchecked Sendable {
         summary.seconds = clock() - started
         events(.finished(summary))
         return summary
+    }
+
+    /// Fetches one file into the cache (a PDF opened in the reader that only the remote has);
+    /// returns where it is now, or nil when cancelled.
+    public func fetch(_ remotePath: String, options: SyncOptions, events: (SyncEvent) -> Void, isCancelled: () -> Bool) throws -> URL? {
+        try FileManager.default.createDirectory(at: locations.cache, withIntermediateDirectories: true)
+        let manifest = try CacheManifest(url: locations.manifest)
+        guard let file = try describe([remotePath])[remotePath] else { throw TransportError.notFound(remotePath) }
+        var summary = SyncSummary()
+        var reason = "it failed"
+        try download([file], options: options, manifest: manifest, summary: &summary, events: { event in
+            if case .fileFailed(_, let why, _) = event { reason = why }
+            events(event)
+        }, isCancelled: isCancelled)
+        if summary.cancelled { return nil }
+        guard summary.failed.isEmpty else { throw RemoteError.fetchFailed(path: remotePath, reason: reason) }
+        return try locations.cachedFile(remotePath)
     }
 
     // MARK: - Libraries
