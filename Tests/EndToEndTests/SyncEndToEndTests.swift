@@ -32,6 +32,9 @@ struct SyncEndToEndTests {
             #expect(FileManager.default.fileExists(atPath: cached.path))
             try await tmux.sendKeys("q")
             try await tmux.waitFor("cached")
+            // F5 syncs in the background: the .bib is current and All downloads no PDF.
+            try await tmux.sendKeys("F5")
+            try await tmux.waitFor("Synced 'remote': 0 downloaded")
             try await tmux.sendKeys("q")
             try await helper.expectCleanExit(tmux)
         }

@@ -10,6 +10,7 @@ public enum Action: String, CaseIterable, Sendable {
     case open, search
     case clearSearch = "clear-search"
     case cycleSort = "cycle-sort", reverseSort = "reverse-sort"
+    case sync
     case help, redraw, quit
     case nextPage = "next-page", previousPage = "previous-page"
     case goToPage = "go-to-page", toggleLayout = "toggle-layout", outline
@@ -55,6 +56,7 @@ public enum ActionTable {
         .init(action: .clearSearch, scope: .browse, help: "Clear the search", defaultKeys: [.escape]),
         .init(action: .cycleSort, scope: .browse, help: "Sort by the next column", defaultKeys: [.character("s")]),
         .init(action: .reverseSort, scope: .browse, help: "Reverse the sort", defaultKeys: [.character("S")]),
+        .init(action: .sync, scope: .browse, help: "Sync from the remote: the .bib, and the PDFs of the group shown", defaultKeys: [.function(5)]),
         .init(action: .quit, scope: .browse, help: "Quit", defaultKeys: [.character("q"), .control("c")]),
         .init(action: .nextPage, scope: .reading, help: "Next page", defaultKeys: [.character("]")]),
         .init(action: .previousPage, scope: .reading, help: "Previous page", defaultKeys: [.character("[")]),

@@ -270,7 +270,12 @@ enum StatusLine {
         let hintWidth = hintText.reduce(0) { $0 + DisplayWidth.of($1.0) }
         let left: String
         var leftStyle = style
-        if let fetch = state.fetching {
+        if let sync = state.syncing, state.fetching == nil {
+            let percent = sync.total > 0 ? " \(sync.done * 100 / sync.total)%" : ""
+            let file = sync.file.isEmpty ? "" : " · \((sync.file as NSString).lastPathComponent)"
+            left = "Syncing\(percent) · \(ByteCount.format(max(0, sync.total - sync.done))) left\(file)"
+            leftStyle = Style(.message, bold: true)
+        } else if let fetch = state.fetching {
             let name = (fetch.path as NSString).lastPathComponent
             let percent = fetch.total.map { $0 > 0 ? " \(fetch.bytes * 100 / $0)%" : "" } ?? ""
             let size = fetch.total.map { " of \(ByteCount.format($0))" } ?? ""

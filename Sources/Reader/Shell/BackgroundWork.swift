@@ -102,6 +102,8 @@ public final class BackgroundWork: @unchecked Sendable {
             fetch(path, post: post)
         case .cancelFetch:
             cancelFetch()
+        case .syncLibrary(let group):
+            syncLibrary(group: group, post: post)
         case .saveSession, .redrawAll, .quit:
             break
         }
@@ -114,10 +116,45 @@ public final class BackgroundWork: @unchecked Sendable {
         lock.withLock { fetchCancelled = true }
     }
 
+    /// The remote this library was synced from (config.toml's definition first).
+    private func libraryRemote() -> (RemoteLocations, Remote)? {
+        guard let locations = library.files.lazy.compactMap({ RemoteLocations.owning($0.source.path) }).first,
+              let remote = remotes.first(where: { $0.name == locations.name }) ?? locations.savedRemote() else { return nil }
+        return (locations, remote)
+    }
+
+    private func syncLibrary(group: String?, post: (Event) -> Void) {
+        guard let (locations, remote) = libraryRemote() else {
+            post(.syncFinished(summary: "This library was not synced from a remote: use bibread sync URL first", libraryChanged: false, failed: true))
+            return
+        }
+        var options = SyncOptions()
+        options.selection = SyncSelection(groups: group.map { [$0] } ?? [])
+        var changed = false
+        do {
+            let session = try CurlSession()
+            let summary = try Syncer(remote: remote, locations: locations, transport: try TransportFactory.make(remote, session: session), session: session)
+                .run(options, events: { event in
+                    switch event {
+                    case .progress(let progress):
+                        post(.syncProgress(done: progress.doneBytes, total: progress.totalBytes, file: progress.path))
+                    case .library(_, .updated):
+                        changed = true
+                    default:
+                        break
+                    }
+                }, isCancelled: { false })
+            var text = "Synced '\(remote.name)': \(summary.downloaded) downloaded, \(summary.current) already here"
+            if !summary.failed.isEmpty { text += ", \(summary.failed.count) failed" }
+            post(.syncFinished(summary: text, libraryChanged: changed, failed: !summary.failed.isEmpty))
+        } catch {
+            post(.syncFinished(summary: "Sync of '\(remote.name)' failed: \(error)", libraryChanged: false, failed: true))
+        }
+    }
+
     private func fetch(_ path: String, post: (Event) -> Void) {
         lock.withLock { fetchCancelled = false }
-        guard let locations = library.files.lazy.compactMap({ RemoteLocations.owning($0.source.path) }).first,
-              let remote = remotes.first(where: { $0.name == locations.name }) ?? locations.savedRemote() else {
+        guard let (locations, remote) = libraryRemote() else {
             post(.fetchFailed(path: path, message: "This library was not synced from a remote bibread knows; run bibread sync first"))
             return
         }

@@ -246,7 +246,7 @@ final class EffectRunner: Sendable {
         }
         let queue: DispatchQueue
         switch effect {
-        case .fetchFile: queue = fetches
+        case .fetchFile, .syncLibrary: queue = fetches
         case .computeGroupMembers, .computeSort: queue = interactive
         case .buildSearchIndex: queue = index
         case .openDocument, .extractPage, .findInDocument, .savePosition: queue = documents
@@ -344,6 +344,8 @@ extension Event {
         case .fetchProgress: return "fetch progress"
         case .fetchFinished: return "fetch finished"
         case .fetchFailed: return "fetch failed"
+        case .syncProgress: return "sync progress"
+        case .syncFinished: return "sync finished"
         case .pageText(_, let page, _, _): return "page \(page) text"
         case .documentFailed: return "document failed"
         case .terminate: return "terminate"

@@ -168,6 +168,8 @@ public struct AppState: Sendable {
     public var helpScroll = 0
     public var chooser: FileChooser?
     public var fetching: FetchState?
+    /// A sync started from the reader: bytes so far and in all, and the file in progress.
+    public var syncing: (done: Int64, total: Int64, file: String)?
     public var reading: ReadingState?
     public var message: StatusMessage?
     public var isQuitting = false

@@ -25,6 +25,9 @@ public enum Event: Sendable {
     /// It is in the cache now, at `local`.
     case fetchFinished(path: String, local: String)
     case fetchFailed(path: String, message: String)
+    /// A sync started from the reader: how far it is, and how it ended.
+    case syncProgress(done: Int64, total: Int64, file: String)
+    case syncFinished(summary: String, libraryChanged: Bool, failed: Bool)
     /// A terminating signal (SIGINT, SIGTERM, SIGHUP) arrived.
     case terminate
 }
@@ -49,6 +52,8 @@ public enum Effect: Sendable, Equatable {
     /// Download a linked file that only the library's remote has.
     case fetchFile(path: String)
     case cancelFetch
+    /// Sync the library's remote in the background: the .bib, and the PDFs of `group` (nil: none).
+    case syncLibrary(group: String?)
     case redrawAll
     case quit
 }

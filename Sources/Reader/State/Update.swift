@@ -88,6 +88,14 @@ extension AppState {
             fetching = nil
             message = StatusMessage(text, isError: true)
             return []
+        case .syncProgress(let done, let total, let file):
+            guard syncing != nil else { return [] }
+            syncing = (done, total, file)
+            return []
+        case .syncFinished(let summary, let libraryChanged, let failed):
+            syncing = nil
+            message = StatusMessage(summary + (libraryChanged ? " · the .bib changed: reopen bibread to see it" : ""), isError: failed)
+            return [.computeMarks]
         case .readingRecorded(let key, let time):
             lastRead[key] = time
             groupCounts[AppState.recentlyRead] = lastRead.count
@@ -171,6 +179,16 @@ extension AppState {
             let all = SortKey.allCases
             let next = all[((all.firstIndex(of: sort) ?? 0) + 1) % all.count]
             return setSort(next, descending: next.startsDescending)
+        case .sync:
+            guard syncing == nil else {
+                message = StatusMessage("A sync is already running")
+                return []
+            }
+            syncing = (0, 0, "")
+            let builtIn = ["All", AppState.recentlyRead, "With PDF", "Without PDF", "Unread", "Recently added"]
+            let group = builtIn.contains(activeGroup) ? nil : activeGroup
+            message = StatusMessage(group.map { "Syncing the library and the PDFs of \($0)…" } ?? "Syncing the library…")
+            return [.syncLibrary(group: group)]
         case .reverseSort:
             sortDescending.toggle()
             refreshVisible()
