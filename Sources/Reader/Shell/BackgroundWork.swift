@@ -130,6 +130,7 @@ public final class BackgroundWork: @unchecked Sendable {
         }
         var options = SyncOptions()
         options.selection = SyncSelection(groups: group.map { [$0] } ?? [])
+        lock.withLock { fetchCancelled = false }
         var changed = false
         do {
             let session = try CurlSession()
@@ -143,8 +144,8 @@ public final class BackgroundWork: @unchecked Sendable {
                     default:
                         break
                     }
-                }, isCancelled: { false })
-            var text = "Synced '\(remote.name)': \(summary.downloaded) downloaded, \(summary.current) already here"
+                }, isCancelled: { lock.withLock { fetchCancelled } })
+            var text = "\(summary.cancelled ? "Stopped syncing" : "Synced") '\(remote.name)': \(summary.downloaded) downloaded, \(summary.current) already here"
             if !summary.failed.isEmpty { text += ", \(summary.failed.count) failed" }
             post(.syncFinished(summary: text, libraryChanged: changed, failed: !summary.failed.isEmpty))
         } catch {
@@ -186,6 +187,7 @@ public final class BackgroundWork: @unchecked Sendable {
             let info = DocumentInfo(pageCount: document.pageCount, title: document.title, labels: document.pageLabels,
                                     outline: document.outline.map { OutlineEntry(title: $0.title, level: $0.level, page: $0.page) })
             let position = try? store?.position(fingerprint: fingerprint)
+            noteCachedFileRead(path)
             post(.documentOpened(path: path, info: info, resumePage: position?.page, resumeScroll: position?.scroll ?? 0))
         } catch PDFError.encrypted {
             post(.documentNeedsPassword(path: path, wrong: false))
@@ -193,6 +195,17 @@ public final class BackgroundWork: @unchecked Sendable {
             post(.documentNeedsPassword(path: path, wrong: true))
         } catch {
             post(.documentFailed(path: path, message: "\(error)"))
+        }
+    }
+
+    /// A synced PDF just opened counts as read now, so the cache keeps it longest.
+    private func noteCachedFileRead(_ path: String) {
+        for file in library.files {
+            guard let locations = RemoteLocations.owning(file.source.path) else { continue }
+            let root = locations.cache.path + "/"
+            guard path.hasPrefix(root), let manifest = try? CacheManifest(url: locations.manifest) else { continue }
+            try? manifest.markRead(String(path.dropFirst(root.count)), at: clock())
+            return
         }
     }
 

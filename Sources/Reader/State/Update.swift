@@ -119,6 +119,10 @@ extension AppState {
             message = StatusMessage("Stopped downloading \((fetch.path as NSString).lastPathComponent); it resumes next time")
             return [.cancelFetch]
         }
+        if key == .escape, syncing != nil, searchText.isEmpty {
+            message = StatusMessage("Stopping the sync…")
+            return [.cancelFetch]
+        }
         guard let action = keymap.action(for: key, in: .browse) else {
             if case .character(let character) = key, library != nil {
                 message = StatusMessage("'\(character)' does nothing here; press ? for help")

@@ -24,6 +24,9 @@ public final class CacheManifest: Sendable {
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA journal_mode = WAL")
+            // In WAL mode NORMAL never corrupts; a crash can lose the last records, and then
+            // the next sync fetches those files again.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         database = try DatabaseQueue(path: url.path, configuration: configuration)
         var migrator = DatabaseMigrator()
@@ -39,7 +42,28 @@ public final class CacheManifest: Sendable {
                 )
                 """)
         }
+        migrator.registerMigration("v2 partial downloads") { db in
+            try db.execute(sql: "CREATE TABLE partial (path TEXT PRIMARY KEY NOT NULL, version TEXT NOT NULL)")
+        }
         try migrator.migrate(database)
+    }
+
+    /// The remote version each `.part` file belongs to.
+    public func partialVersions() throws -> [String: String] {
+        try database.read { db in
+            var result: [String: String] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT path, version FROM partial") { result[row["path"]] = row["version"] }
+            return result
+        }
+    }
+
+    /// Notes which remote version each download about to start belongs to (one transaction).
+    public func startPartials(_ versions: [String: String]) throws {
+        guard !versions.isEmpty else { return }
+        try database.write { db in
+            let statement = try db.makeStatement(sql: "INSERT OR REPLACE INTO partial (path, version) VALUES (?, ?)")
+            for (path, version) in versions { try statement.execute(arguments: [path, version]) }
+        }
     }
 
     public func record(_ path: String) throws -> Record? {
@@ -56,12 +80,23 @@ public final class CacheManifest: Sendable {
 
     /// Records a file that has just been put in place (keeping its last reading time).
     public func store(_ record: Record) throws {
+        try store([record])
+    }
+
+    /// Records files just put in place, in one transaction (their downloads are no longer partial).
+    public func store(_ records: [Record]) throws {
+        guard !records.isEmpty else { return }
         try database.write { db in
-            try db.execute(sql: """
+            let finished = try db.makeStatement(sql: "DELETE FROM partial WHERE path = ?")
+            for record in records { try finished.execute(arguments: [record.path]) }
+            let statement = try db.makeStatement(sql: """
                 INSERT INTO file (path, size, version, modified, fetched_at, last_read) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT(path) DO UPDATE SET size = excluded.size, version = excluded.version,
                     modified = excluded.modified, fetched_at = excluded.fetched_at
-                """, arguments: [record.path, record.size, record.version, record.modified, record.fetchedAt, record.lastRead])
+                """)
+            for record in records {
+                try statement.execute(arguments: [record.path, record.size, record.version, record.modified, record.fetchedAt, record.lastRead])
+            }
         }
     }
 

@@ -120,12 +120,13 @@ public final class Syncer: @unchecked Sendable {
         let manifest = try CacheManifest(url: locations.manifest)
         let remoteFiles = try describe(planned.map(\.remotePath))
         var wanted: [RemoteFile] = []
+        let records = Dictionary(try manifest.all().map { ($0.path, $0) }, uniquingKeysWith: { $1 })
         for file in planned {
             guard let described = remoteFiles[file.remotePath] else {
                 summary.missing.append(file.remotePath)
                 continue
             }
-            if try isCurrent(described, manifest: manifest) {
+            if isCurrent(described, record: records[file.remotePath]) {
                 summary.current += 1
             } else {
                 wanted.append(described)
@@ -270,8 +271,8 @@ public final class Syncer: @unchecked Sendable {
         return result
     }
 
-    private func isCurrent(_ file: RemoteFile, manifest: CacheManifest) throws -> Bool {
-        guard let record = try manifest.record(file.path), let local = try? locations.cachedFile(file.path),
+    private func isCurrent(_ file: RemoteFile, record: CacheManifest.Record?) -> Bool {
+        guard let record, let local = try? locations.cachedFile(file.path),
               FileManager.default.fileExists(atPath: local.path) else { return false }
         if let version = file.version { return record.version == version }
         return record.size == file.size
@@ -280,16 +281,15 @@ public final class Syncer: @unchecked Sendable {
     // MARK: - Downloads
 
     private func partURL(_ local: URL) -> URL { URL(fileURLWithPath: local.path + ".part") }
-    private func partVersionURL(_ local: URL) -> URL { URL(fileURLWithPath: local.path + ".part.version") }
-
     /// Where a download starts: the size of a `.part` of the same remote version, else 0 (a
     /// stale `.part` is removed).
-    private func resumeOffset(for file: RemoteFile, local: URL) -> Int64 {
+    private func resumeOffset(for file: RemoteFile, local: URL, recorded: String?) -> Int64 {
         let part = partURL(local)
-        let recorded = try? String(contentsOf: partVersionURL(local), encoding: .utf8)
-        guard let size = (try? FileManager.default.attributesOfItem(atPath: part.path))?[.size] as? Int64 else { return 0 }
+        var status = stat()
+        guard lstat(part.path, &status) == 0 else { return 0 }
+        let size = Int64(status.st_size)
         if recorded == Self.partKey(file), size <= (file.size ?? .max) { return size }
-        try? FileManager.default.removeItem(at: part)
+        unlink(part.path)
         return 0
     }
 
@@ -309,11 +309,15 @@ public final class Syncer: @unchecked Sendable {
             var jobs: [DownloadJob] = []
             var locals: [URL] = []
             var offsets: [Int64] = []
+            let recorded = try manifest.partialVersions()
+            var folders = Set<String>()
             for file in pending {
                 let local = try locations.cachedFile(file.path)
-                try FileManager.default.createDirectory(at: local.deletingLastPathComponent(), withIntermediateDirectories: true)
-                let offset = resumeOffset(for: file, local: local)
-                try AtomicWrite.write(Data(Self.partKey(file).utf8), to: partVersionURL(local))
+                let folder = local.deletingLastPathComponent()
+                if folders.insert(folder.path).inserted {
+                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                }
+                let offset = resumeOffset(for: file, local: local, recorded: recorded[file.path])
                 var request = try transport.downloadRequest(file.path, from: offset)
                 request.stallTimeout = options.stallTimeout
                 jobs.append(DownloadJob(request: request, destination: partURL(local)))
@@ -321,6 +325,8 @@ public final class Syncer: @unchecked Sendable {
                 offsets.append(offset)
                 events(.fileStarted(path: file.path, bytes: file.size))
             }
+            // Which version each `.part` belongs to, so that the next sync resumes only those.
+            try manifest.startPartials(Dictionary(pending.map { ($0.path, Self.partKey($0)) }, uniquingKeysWith: { $1 }))
             var onDisk = offsets
             var lastReport = 0.0
             let outcomes = session.download(jobs, parallel: options.parallel, progress: { index, bytes, total in
@@ -332,7 +338,18 @@ public final class Syncer: @unchecked Sendable {
                 events(.progress(SyncProgress(path: pending[index].path, fileBytes: bytes, fileTotal: pending[index].size ?? total,
                                               doneBytes: done, totalBytes: totalBytes, rate: Double(done) / max(0.001, now - started))))
             }, isCancelled: isCancelled)
+            // One flush of the cache's file system for the whole batch, before any rename: a
+            // file is never in place, even after a power cut, before its bytes are on disk.
+            let cacheFolder = open(locations.cache.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if cacheFolder >= 0 {
+                _ = linuxSyncFileSystem(cacheFolder)
+                close(cacheFolder)
+            }
             var retry: [RemoteFile] = []
+            var finished: [CacheManifest.Record] = []
+            // Every file put in place this round is recorded in one transaction (below), even
+            // when a later step throws.
+            defer { try? manifest.store(finished) }
             for (index, outcome) in outcomes.enumerated() {
                 let file = pending[index]
                 let local = locals[index]
@@ -354,10 +371,8 @@ public final class Syncer: @unchecked Sendable {
                         events(.fileFailed(path: file.path, reason: "cannot put it in place: \(String(cString: strerror(errno)))", retrying: false))
                         continue
                     }
-                    try? FileManager.default.removeItem(at: partVersionURL(local))
-                    let previous = (try? manifest.record(file.path)) ?? nil
-                    try manifest.store(CacheManifest.Record(path: file.path, size: bytes, version: file.version, modified: file.modified,
-                                                            fetchedAt: clock(), lastRead: previous?.lastRead))
+                    finished.append(CacheManifest.Record(path: file.path, size: bytes, version: file.version, modified: file.modified,
+                                                         fetchedAt: clock(), lastRead: nil))
                     finishedBytes += bytes
                     summary.downloaded += 1
                     summary.downloadedBytes += bytes - offsets[index]
@@ -410,6 +425,11 @@ public final class Syncer: @unchecked Sendable {
         return outcome
     }
 }
+
+/// Linux's syncfs(2) (glibc declares it only under _GNU_SOURCE, which Swift's Glibc module
+/// does not set): flushes the file system that holds the open file `descriptor`.
+@_silgen_name("syncfs")
+func linuxSyncFileSystem(_ descriptor: Int32) -> Int32
 
 /// Files written so that a reader sees the old contents or the new, never a part.
 enum AtomicWrite {

@@ -110,13 +110,24 @@ enum WebDAVListing {
     }
 }
 
-/// HTTP dates (`Sun, 06 Nov 1994 08:49:37 GMT`).
+/// HTTP dates (`Sun, 06 Nov 1994 08:49:37 GMT`), read by hand: a listing of a thousand files
+/// has a thousand of them.
 enum HTTPDate {
+    private static let months = ["Jan": 1, "Feb": 2, "Mar": 3, "Apr": 4, "May": 5, "Jun": 6,
+                                 "Jul": 7, "Aug": 8, "Sep": 9, "Oct": 10, "Nov": 11, "Dec": 12]
+
     static func parse(_ text: String) -> Double? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: text)?.timeIntervalSince1970
+        let parts = text.split(separator: " ")
+        guard parts.count == 6, let day = Int(parts[1]), let month = months[String(parts[2])], let year = Int(parts[3]) else { return nil }
+        let clock = parts[4].split(separator: ":").compactMap { Int($0) }
+        guard clock.count == 3 else { return nil }
+        var time = tm()
+        time.tm_year = Int32(year - 1900)
+        time.tm_mon = Int32(month - 1)
+        time.tm_mday = Int32(day)
+        time.tm_hour = Int32(clock[0])
+        time.tm_min = Int32(clock[1])
+        time.tm_sec = Int32(clock[2])
+        return Double(timegm(&time))
     }
 }

@@ -1,0 +1,390 @@
+#!/usr/bin/env bash
+# bibread sync against a real WebDAV server (lighttpd with mod_webdav on 127.0.0.1, started
+# here on a free port) serving a library of 1,000 references, each linking one PDF (40–70 kB):
+#  1. cold sync of 200 PDFs (`--field sync`, the first 200 references have sync = {yes}),
+#     fresh XDG folders every run, against curl fetching the same 200 URLs 4 at a time;
+#  2. no-op re-sync of all 1,000 PDFs (`--all-pdfs`) once they are in the cache, with the
+#     requests lighttpd logged during it.
+# Goals (issue): cold sync >= 90% of curl's throughput; no-op re-sync of 1,000 PDFs <= 1 s,
+# with no GET per file.
+#
+#   bench/sync-bench.sh
+#
+# Environment:
+#   BIBREAD     bibread binary                               (default <repo>/.build/release/bibread)
+#   RUNS        runs per measurement, best wall time kept    (default 3)
+#   BENCH_DIR   the remote folder, XDG folders, logs         (default <repo>/.build/bench/sync)
+#
+# Exit status: 0 when the report was made, whatever the goals say; 1 when a measured command
+# failed or fetched the wrong files (its row says FAILED); 2 when the harness cannot run (no
+# bibread binary, no lighttpd or curl, lighttpd would not start, bad RUNS).
+set -euo pipefail
+export LC_ALL=C # '.' as decimal point in EPOCHREALTIME, printf and awk
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/.." && pwd)
+bench_dir=${BENCH_DIR:-$repo/.build/bench/sync}
+bibread=${BIBREAD:-$repo/.build/release/bibread}
+runs=${RUNS:-3}
+references=1000
+selected=200
+parallel=4
+goal_share=90   # bibread's throughput, in % of curl's
+goal_noop=1.0   # seconds
+
+say() { printf '%s\n' "$*" >&2; }
+die() { say "sync-bench: $*"; exit 2; }
+
+# ---- preconditions ----------------------------------------------------------
+[[ $runs =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, not '$runs'"
+if ! [[ -x $bibread ]]; then
+  say "sync-bench: no bibread binary at $bibread"
+  say "  build it first:  swift build -c release --product bibread   (or set BIBREAD=/path/to/bibread)"
+  exit 2
+fi
+bibread=$(cd "$(dirname "$bibread")" && pwd)/$(basename "$bibread")
+lighttpd=$(command -v lighttpd || true)
+[[ -z $lighttpd && -x /usr/sbin/lighttpd ]] && lighttpd=/usr/sbin/lighttpd
+[[ -n $lighttpd ]] || die "needs lighttpd with mod_webdav: apt-get install lighttpd lighttpd-mod-webdav"
+command -v curl >/dev/null || die "needs curl: apt-get install curl"
+curl --help all 2>/dev/null | grep -q -- '--parallel-max' || die "needs curl 7.66 or later (--parallel-max)"
+"$bibread" sync --help >/dev/null 2>&1 || die "$bibread has no sync command"
+samples=()
+for pdf in "$repo"/Samples/papers/*.pdf; do [[ -f $pdf ]] && samples+=("$pdf"); done
+((${#samples[@]})) || die "no PDFs in $repo/Samples/papers (make samples)"
+
+mkdir -p "$bench_dir"
+bench_dir=$(cd "$bench_dir" && pwd)
+remote=$bench_dir/remote
+log=$bench_dir/sync-bench.log
+: >"$log"
+load_before=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
+
+# ---- the remote folder --------------------------------------------------------
+# library.bib: references p0001..p1000, the first $selected with sync = {yes}; each links
+# papers/pNNNN.pdf, a copy of one of the sample PDFs (round robin).
+remote_is_complete() {
+  [[ -f $remote/library.bib && -d $remote/papers ]] || return 1
+  local pdfs entries marked
+  pdfs=$(find "$remote/papers" -maxdepth 1 -name 'p*.pdf' -type f | wc -l)
+  entries=$(grep -c '^@misc{' "$remote/library.bib" || true)
+  marked=$(grep -c '^  sync = {yes},$' "$remote/library.bib" || true)
+  ((pdfs == references && entries == references && marked == selected))
+}
+if remote_is_complete; then
+  say "remote: reusing $remote"
+else
+  say "remote: building $remote ($references references, $references PDFs) ..."
+  rm -rf "$remote" "$remote.tmp"
+  mkdir -p "$remote.tmp/papers"
+  {
+    echo "% bibread sync benchmark: $references references, each linking one PDF; the first $selected have sync = {yes}."
+    for ((i = 1; i <= references; i++)); do
+      printf -v id 'p%04d' "$i"
+      cp "${samples[(i - 1) % ${#samples[@]}]}" "$remote.tmp/papers/$id.pdf"
+      printf '\n@misc{%s,\n  author = {Bench, Author %d and Other, Writer},\n  title = {Benchmark paper number %d},\n  year = {%d},\n' \
+        "$id" "$i" "$i" $((1990 + i % 35))
+      ((i <= selected)) && printf '  sync = {yes},\n'
+      printf '  file = {:papers/%s.pdf:PDF},\n}\n' "$id"
+    done
+  } >"$remote.tmp/library.bib"
+  mv "$remote.tmp" "$remote"
+  remote_is_complete || die "could not build $remote"
+fi
+bib_bytes=$(stat -c %s "$remote/library.bib")
+bytes_of() { # FILE... : total size in bytes
+  stat -c %s "$@" | awk '{ s += $1 } END { print s + 0 }'
+}
+selected_files=()
+for ((i = 1; i <= selected; i++)); do printf -v id 'p%04d' "$i"; selected_files+=("$remote/papers/$id.pdf"); done
+selected_bytes=$(bytes_of "${selected_files[@]}")
+all_bytes=$(bytes_of "$remote"/papers/p*.pdf)
+cat "$remote/library.bib" "$remote"/papers/*.pdf >/dev/null # warm the page cache: lighttpd serves from memory
+
+# ---- lighttpd -------------------------------------------------------------------
+server=$bench_dir/server
+work=$bench_dir/work
+rm -rf "$server" "$work"
+mkdir -p "$server" "$work"
+access_log=$server/access.log
+server_log=$server/server.log
+lighttpd_pid=
+cleanup() {
+  if [[ -n $lighttpd_pid ]]; then
+    kill "$lighttpd_pid" 2>/dev/null || true
+    wait "$lighttpd_pid" 2>/dev/null || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+port_is_taken() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+write_config() { # PORT
+  cat >"$server/lighttpd.conf" <<EOF
+server.document-root = "$remote"
+server.bind = "127.0.0.1"
+server.port = $1
+server.errorlog = "$server_log"
+server.upload-dirs = ( "$server" )
+server.stat-cache-engine = "disable"
+server.tag = "lighttpd"
+server.modules = ( "mod_accesslog", "mod_webdav" )
+index-file.names = ( )
+# A pipe, not a file: lighttpd buffers a log file for up to a second, a pipe it writes at once.
+accesslog.filename = "|exec /bin/cat >> '$access_log'"
+accesslog.format = "%m %U %>s"
+# With a MIME type, GET answers carry ETag and Last-Modified.
+mimetype.assign = ( ".bib" => "text/x-bibtex; charset=utf-8", ".pdf" => "application/pdf", "" => "application/octet-stream" )
+webdav.activate = "enable"
+webdav.is-readonly = "enable"
+EOF
+}
+port=
+for _ in 1 2 3 4 5; do
+  candidate=$((20000 + RANDOM % 40000))
+  port_is_taken "$candidate" && continue
+  write_config "$candidate"
+  : >"$server_log"
+  "$lighttpd" -D -f "$server/lighttpd.conf" >>"$server_log" 2>&1 &
+  lighttpd_pid=$!
+  for _ in $(seq 100); do
+    if grep -q "server started" "$server_log" 2>/dev/null && port_is_taken "$candidate"; then port=$candidate; break; fi
+    kill -0 "$lighttpd_pid" 2>/dev/null || break
+    sleep 0.05
+  done
+  [[ -n $port ]] && break
+  kill "$lighttpd_pid" 2>/dev/null || true
+  wait "$lighttpd_pid" 2>/dev/null || true
+  lighttpd_pid=
+  grep -q "Address already in use" "$server_log" || { tail -n 5 "$server_log" >&2; die "lighttpd did not start (config: $server/lighttpd.conf)"; }
+done
+[[ -n $port ]] || die "lighttpd found no free port"
+url="http://127.0.0.1:$port/"
+probe=$(curl -sS -o /dev/null -w '%{http_code}' -X PROPFIND -H 'Depth: 1' "$url" || true)
+[[ $probe == 207 ]] || die "lighttpd at $url answers PROPFIND with '$probe', not 207: is mod_webdav installed (apt-get install lighttpd-mod-webdav)?"
+
+# Requests logged so far, once the log has settled (a request is logged when it ends).
+requests_logged() {
+  local before now
+  before=$(wc -l 2>/dev/null <"$access_log" || echo 0)
+  for _ in $(seq 40); do
+    sleep 0.05
+    now=$(wc -l 2>/dev/null <"$access_log" || echo 0)
+    [[ $now == "$before" ]] && break
+    before=$now
+  done
+  echo "$before"
+}
+# The requests after line N, by method: "PROPFIND 2, GET 0".
+requests_since() { # N
+  tail -n "+$(($1 + 1))" "$access_log" | awk '{ n[$1]++; t++ }
+    END { printf "%d requests:", t; for (m in n) printf " %s %d", m, n[m]; if (!("GET" in n)) printf " GET 0"; print "" }'
+}
+
+# ---- measuring --------------------------------------------------------------
+declare -A wall status files requests detail gets
+seconds_between() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", b - a }'; }
+s3() { printf '%.3f' "$1"; } # seconds, as shown
+keep_best() { # ID WALL REQUESTS: keeps WALL (and the requests of that run) when it is the best so far
+  if [[ -z ${wall[$1]:-} ]] || awk -v a="$2" -v b="${wall[$1]}" 'BEGIN { exit !(a < b) }'; then
+    wall[$1]=$2
+    requests[$1]=$3
+  fi
+}
+fail() { # ID RUN WHY OUTPUT_FILE
+  status[$1]="FAILED ($3)"
+  printf '%s run %d: %s\n' "$1" "$2" "$3" >>"$log"
+  if [[ -f $4 ]]; then tail -n 5 "$4" >>"$log"; fi
+}
+
+# fresh_home DIR: empty XDG folders (and HOME) for a cold bibread run.
+fresh_home() {
+  rm -rf "$1"
+  mkdir -p "$1"/{data,cache,config,state}
+}
+run_bibread() { # HOME_DIR OUTPUT_FILE ARGS... : runs bibread in HOME_DIR's XDG folders, sets $rc
+  local home=$1 out=$2
+  shift 2
+  rc=0
+  HOME=$home XDG_DATA_HOME=$home/data XDG_CACHE_HOME=$home/cache XDG_CONFIG_HOME=$home/config \
+    XDG_STATE_HOME=$home/state "$bibread" "$@" >"$out" 2>&1 || rc=$?
+}
+cached_pdfs() { find "$1/cache" -name '*.pdf' -type f 2>/dev/null; }
+
+# One cold run of bibread sync with SELECTION...; ID collects the best wall time.
+# EXPECT_FILES EXPECT_BYTES: what the cache must hold afterwards (0 0: nothing checked).
+cold_bibread() { # ID RUN EXPECT_FILES EXPECT_BYTES ARGS...
+  local id=$1 i=$2 want_files=$3 want_bytes=$4
+  shift 4
+  local home=$work/$id out=$bench_dir/$id.out t0 t1 w n b l0 r
+  fresh_home "$home"
+  sync
+  l0=$(requests_logged)
+  t0=$EPOCHREALTIME
+  run_bibread "$home" "$out" sync "$url" "$@"
+  t1=$EPOCHREALTIME
+  w=$(seconds_between "$t0" "$t1")
+  r=$(requests_since "$l0")
+  if ((rc != 0)); then fail "$id" "$i" "exit $rc" "$out"; return 0; fi
+  n=$(cached_pdfs "$home" | wc -l)
+  b=$(cached_pdfs "$home" | xargs -r stat -c %s | awk '{ s += $1 } END { print s + 0 }')
+  printf '%s run %d: wall %s s, %d PDFs, %d bytes, %s\n' "$id" "$i" "$w" "$n" "$b" "$r" >>"$log"
+  if ((want_files > 0)) && ((n != want_files || b != want_bytes)); then
+    fail "$id" "$i" "cached $n PDFs, $b bytes; expected $want_files, $want_bytes" "$out"
+    return 0
+  fi
+  files[$id]=$n
+  keep_best "$id" "$w" "${r%% requests*}"
+}
+
+# One run of curl fetching the selected PDFs into a fresh folder, $parallel at a time.
+cold_curl() { # RUN
+  local id=curl i=$1 dir=$work/curl out=$bench_dir/curl.out t0 t1 w n b l0 r
+  rm -rf "$dir"
+  mkdir -p "$dir/files"
+  for ((k = 1; k <= selected; k++)); do
+    printf -v name 'p%04d.pdf' "$k"
+    printf 'url = "%spapers/%s"\noutput = "%s/files/%s"\n' "$url" "$name" "$dir" "$name"
+  done >"$dir/urls.curl"
+  sync
+  l0=$(requests_logged)
+  rc=0
+  t0=$EPOCHREALTIME
+  curl --parallel --parallel-max "$parallel" -sS --fail -K "$dir/urls.curl" >"$out" 2>&1 || rc=$?
+  t1=$EPOCHREALTIME
+  w=$(seconds_between "$t0" "$t1")
+  r=$(requests_since "$l0")
+  if ((rc != 0)); then fail "$id" "$i" "exit $rc" "$out"; return 0; fi
+  n=$(find "$dir/files" -type f | wc -l)
+  b=$(find "$dir/files" -type f -print0 | xargs -0 -r stat -c %s | awk '{ s += $1 } END { print s + 0 }')
+  printf '%s run %d: wall %s s, %d files, %d bytes, %s\n' "$id" "$i" "$w" "$n" "$b" "$r" >>"$log"
+  if ((n != selected || b != selected_bytes)); then
+    fail "$id" "$i" "fetched $n files, $b bytes; expected $selected, $selected_bytes" "$out"
+    return 0
+  fi
+  files[$id]=$n
+  keep_best "$id" "$w" "${r%% requests*}"
+}
+
+say "bibread: $bibread"
+say "lighttpd: $url (serving $remote)"
+
+# 1. Cold sync of $selected PDFs, curl and bibread taking turns; and bibread with no PDFs at all
+#    (the .bib and the root listing only), to show what that part costs.
+for id in curl cold200 bibonly; do status[$id]=ok; done
+for ((i = 1; i <= runs; i++)); do
+  say "  cold sync of $selected PDFs: run $i/$runs"
+  if [[ ${status[curl]} == ok ]]; then cold_curl "$i"; fi
+  if [[ ${status[cold200]} == ok ]]; then cold_bibread cold200 "$i" "$selected" "$selected_bytes" --field sync --parallel "$parallel"; fi
+  if [[ ${status[bibonly]} == ok ]]; then cold_bibread bibonly "$i" 0 0; fi
+done
+
+# 2. No-op re-sync of all $references PDFs: one cold sync of them all, then again and again.
+status[coldall]=ok
+status[noop]=ok
+say "  cold sync of all $references PDFs"
+cold_bibread coldall 1 "$references" "$all_bytes" --all-pdfs --parallel "$parallel"
+noop_home=$work/coldall
+if [[ ${status[coldall]} == ok ]]; then
+  for ((i = 1; i <= runs; i++)); do
+    say "  no-op re-sync of $references PDFs: run $i/$runs"
+    out=$bench_dir/noop.out
+    l0=$(requests_logged)
+    t0=$EPOCHREALTIME
+    run_bibread "$noop_home" "$out" sync "$url" --all-pdfs --parallel "$parallel"
+    t1=$EPOCHREALTIME
+    w=$(seconds_between "$t0" "$t1")
+    d=$(requests_since "$l0")
+    printf 'noop run %d: wall %s s, %s\n' "$i" "$w" "$d" >>"$log"
+    if ((rc != 0)); then fail noop "$i" "exit $rc" "$out"; break; fi
+    if [[ -z ${wall[noop]:-} ]] || awk -v a="$w" -v b="${wall[noop]}" 'BEGIN { exit !(a < b) }'; then
+      wall[noop]=$w
+      detail[noop]=$d
+      requests[noop]=${d%% requests*}
+      gets[noop]=$(sed -n 's/.* GET \([0-9]*\).*/\1/p' <<<"$d")
+    fi
+  done
+else
+  status[noop]="not run (the cold sync of all PDFs failed)"
+fi
+
+# ---- report -----------------------------------------------------------------
+mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1e6 }'; }
+rate() { awk -v b="$1" -v w="$2" 'BEGIN { printf "%.1f", b / 1e6 / w }'; }
+row() { # LABEL ID BYTES
+  local label=$1 id=$2 bytes=$3
+  if [[ ${status[$id]} != ok || -z ${wall[$id]:-} ]]; then
+    printf '%-40s %s\n' "$label" "${status[$id]}"
+    return
+  fi
+  printf '%-40s %8.3f %8s %8s %9s %9s\n' "$label" "${wall[$id]}" "$(mb "$bytes")" "$(rate "$bytes" "${wall[$id]}")" \
+    "${files[$id]:--}" "${requests[$id]:--}"
+}
+
+echo
+echo "== sync: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, best of $runs runs"
+echo "bibread:  $bibread"
+echo "server:   $("$lighttpd" -v 2>&1 | head -n 1 | sed 's/ - .*//') with mod_webdav at $url"
+echo "curl:     $(curl --version | head -n 1 | cut -d' ' -f1-2)"
+echo "remote:   $references references, $references PDFs ($(mb "$all_bytes") MB), library.bib $(mb "$bib_bytes") MB"
+echo "load:     $load_before (1, 5, 15 min load average before the runs; other work skews the figures)"
+echo
+printf '%-40s %8s %8s %8s %9s %9s\n' "cold sync, $selected PDFs" "wall s" "MB" "MB/s" "PDFs" "requests"
+printf '%s\n' "-----------------------------------------------------------------------------------------"
+row "curl -Z --parallel-max $parallel" curl "$selected_bytes"
+row "bibread sync --field sync --parallel $parallel" cold200 "$selected_bytes"
+row "  (bibread sync, .bib only, no PDFs)" bibonly 0
+echo
+printf '%-40s %8s %8s %8s %9s %9s\n' "re-sync, $references PDFs" "wall s" "MB" "MB/s" "PDFs" "requests"
+printf '%s\n' "-----------------------------------------------------------------------------------------"
+row "bibread sync --all-pdfs, cold (once)" coldall "$all_bytes"
+if [[ ${status[noop]} == ok && -n ${wall[noop]:-} ]]; then
+  printf '%-40s %8.3f %8s %8s %9s %9s\n' "bibread sync --all-pdfs, no-op" "${wall[noop]}" 0.0 - "$references" "${requests[noop]}"
+else
+  printf '%-40s %s\n' "bibread sync --all-pdfs, no-op" "${status[noop]}"
+fi
+echo
+echo "wall s: best wall time of the runs (bash \$EPOCHREALTIME around the command), every bibread run a"
+echo "new process with empty XDG folders (cold) except the no-op, which reuses the cold --all-pdfs cache;"
+echo "MB: the PDFs' bytes (10^6); MB/s: MB / wall s. bibread's time also covers start-up, downloading and"
+echo "parsing library.bib ($(mb "$bib_bytes") MB), a PROPFIND of the root and one of papers/, and writing its"
+echo "cache manifest; curl only GETs the $selected PDFs. PDFs: files in the cache (or curl's folder) afterwards,"
+echo "checked against the remote; requests: what lighttpd logged during the best run (the no-op: by method below)."
+
+goal() { # NAME OK(1/0) SHOWN
+  local verdict=MISS
+  [[ $2 == 1 ]] && verdict=PASS
+  printf '  %s  %s: %s\n' "$verdict" "$1" "$3"
+}
+echo
+echo "goal: cold sync >= ${goal_share}% of curl's throughput; no-op re-sync of $references PDFs <= ${goal_noop} s, no GET per file"
+failed=0
+if [[ ${status[curl]} == ok && ${status[cold200]} == ok ]]; then
+  share=$(awk -v c="${wall[curl]}" -v b="${wall[cold200]}" 'BEGIN { printf "%.0f", 100 * c / b }')
+  ok=$(awk -v s="$share" -v g="$goal_share" 'BEGIN { print (s >= g) ? 1 : 0 }')
+  goal "cold sync of $selected PDFs >= ${goal_share}% of curl" "$ok" \
+    "${share}% ($(rate "$selected_bytes" "${wall[cold200]}") MB/s in $(s3 "${wall[cold200]}") s vs curl's $(rate "$selected_bytes" "${wall[curl]}") MB/s in $(s3 "${wall[curl]}") s)"
+  if [[ ${status[bibonly]} == ok ]]; then
+    rest=$(awk -v b="${wall[cold200]}" -v o="${wall[bibonly]}" 'BEGIN { printf "%.3f", b - o }')
+    printf '  ----  of that, start-up, the root listing and library.bib alone take %s s; the rest (listing papers/,\n        then fetching and recording the PDFs) %s s, %s MB/s\n' \
+      "$(s3 "${wall[bibonly]}")" "$rest" "$(awk -v x="$selected_bytes" -v w="$rest" 'BEGIN { if (w > 0) printf "%.1f", x / 1e6 / w; else printf "-" }')"
+  fi
+else
+  goal "cold sync of $selected PDFs >= ${goal_share}% of curl" 0 "curl ${status[curl]}, bibread ${status[cold200]}"
+  failed=1
+fi
+[[ ${status[bibonly]} == ok ]] || failed=1
+if [[ ${status[noop]} == ok && -n ${wall[noop]:-} ]]; then
+  ok=$(awk -v w="${wall[noop]}" -v g="$goal_noop" -v n="${gets[noop]:-0}" 'BEGIN { print (w <= g && n == 0) ? 1 : 0 }')
+  goal "no-op re-sync of $references PDFs <= ${goal_noop} s, no GET" "$ok" "$(s3 "${wall[noop]}") s, ${detail[noop]}"
+  if [[ ${status[coldall]} == ok ]]; then
+    printf '  ----  the cold sync of all %d PDFs before it: %s s, %s MB/s\n' "$references" "$(s3 "${wall[coldall]}")" "$(rate "$all_bytes" "${wall[coldall]}")"
+  fi
+else
+  goal "no-op re-sync of $references PDFs <= ${goal_noop} s, no GET" 0 "${status[noop]}; cold --all-pdfs: ${status[coldall]}"
+  failed=1
+fi
+echo "(per-run figures: $log; lighttpd's logs: $server)"
+exit $failed
