@@ -17,6 +17,7 @@ bench: release
 	bench/reader-bench.sh
 	bench/pdf-bench.sh
 	bench/reading-bench.sh
+	bench/sync-bench.sh
 
 samples:
 	/usr/bin/python3 Samples/make-samples.py

@@ -207,14 +207,22 @@ final class EasyHandle {
     /// Keeps the headers of the latest answer: a status line starts a new set (after a
     /// redirect, a `100 Continue` or an authentication round).
     private func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
-        let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        if line.hasPrefix("HTTP/") {
+        // Split and trimmed on bytes: every header of every download passes here.
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        func trimmed(_ part: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
+            var part = part
+            while let first = part.first, isSpace(first) { part = part.dropFirst() }
+            while let last = part.last, isSpace(last) { part = part.dropLast() }
+            return part
+        }
+        let line = trimmed(bytes[...])
+        if line.starts(with: Array("HTTP/".utf8)) {
             responseHeaders = [:]
             return
         }
-        guard let colon = line.firstIndex(of: ":") else { return }
-        let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
+        let name = String(decoding: trimmed(line[..<colon]), as: UTF8.self).lowercased()
+        let value = String(decoding: trimmed(line[(colon + 1)...]), as: UTF8.self)
         guard !name.isEmpty else { return }
         if let earlier = responseHeaders[name] {
             responseHeaders[name] = earlier + ", " + value
