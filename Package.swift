@@ -46,18 +46,19 @@ let package = Package(
         // Pure Swift model: parsing, LaTeX, names, citations, linked files.
         .target(name: "BibModel"),
         .target(name: "Checksums"),
+        .target(name: "DiskIO"),
         .target(name: "PDFText", dependencies: ["CPoppler", "Checksums"]),
         .target(name: "SyncEngine", dependencies: [
-            "CCurl", "BibModel", "Checksums",
+            "CCurl", "BibModel", "Checksums", "DiskIO",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "Reader", dependencies: [
-            "CCurses", "BibModel", "PDFText", "SyncEngine",
+            "CCurses", "BibModel", "PDFText", "SyncEngine", "DiskIO",
             .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "BibreadCLI", dependencies: [
-            "BibModel", "Reader", "PDFText", "SyncEngine",
+            "BibModel", "Reader", "PDFText", "SyncEngine", "DiskIO",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "bibread", dependencies: ["BibreadCLI"]),
@@ -66,7 +67,7 @@ let package = Package(
         .testTarget(name: "BibModelTests", dependencies: ["BibModel", "BibreadTestSupport"]),
         .testTarget(name: "PDFTextTests", dependencies: ["PDFText", "Checksums", "BibreadTestSupport"]),
         .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "BibreadTestSupport"]),
-        .testTarget(name: "ReaderTests", dependencies: ["Reader", "PDFText", "BibreadTestSupport"], exclude: ["Screens"]),
+        .testTarget(name: "ReaderTests", dependencies: ["Reader", "PDFText", "DiskIO", "BibreadTestSupport"], exclude: ["Screens"]),
         .testTarget(name: "EndToEndTests", dependencies: ["BibreadTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["BibreadCLI", "BibreadTestSupport"], exclude: ["Snapshots"]),
     ]

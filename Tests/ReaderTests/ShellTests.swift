@@ -1,4 +1,5 @@
 import BibreadTestSupport
+import DiskIO
 import Foundation
 import Testing
 @testable import Reader

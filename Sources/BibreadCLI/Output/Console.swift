@@ -1,5 +1,5 @@
 import Foundation
-import Reader
+import DiskIO
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,4 @@
+import DiskIO
 import Foundation
 
 /// What comes back on the next start, per library: the group, the selected reference and the
@@ -59,45 +60,5 @@ public struct SessionStore: Sendable {
 
     private static func key(_ paths: [String]) -> String {
         paths.joined(separator: "\n")
-    }
-}
-
-/// Writes files so that a reader sees the old contents or the new, never a part: a temporary
-/// file in the same folder, flushed to disk, then renamed over the target.
-public enum AtomicFile {
-    public struct WriteError: Error, CustomStringConvertible {
-        public let path: String
-        public let reason: String
-        public var description: String { "cannot write \(path): \(reason)" }
-    }
-
-    public static func write(_ data: Data, to url: URL) throws {
-        let folder = url.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw WriteError(path: temporary.path, reason: String(cString: strerror(errno))) }
-        var failure: String?
-        data.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            let error = FileDescriptor.writeAll(descriptor, base, count: buffer.count)
-            if error != 0 { failure = String(cString: strerror(error)) }
-        }
-        if failure == nil && fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
-        close(descriptor)
-        if let failure {
-            unlink(temporary.path)
-            throw WriteError(path: url.path, reason: failure)
-        }
-        guard rename(temporary.path, url.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary.path)
-            throw WriteError(path: url.path, reason: reason)
-        }
-        let folderDescriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folderDescriptor >= 0 {
-            fsync(folderDescriptor)
-            close(folderDescriptor)
-        }
     }
 }

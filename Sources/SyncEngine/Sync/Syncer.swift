@@ -1,4 +1,5 @@
 import BibModel
+import DiskIO
 import Foundation
 
 /// What a sync reports as it goes.
@@ -96,7 +97,7 @@ public final class Syncer: @unchecked Sendable {
         let started = clock()
         var summary = SyncSummary()
         try FileManager.default.createDirectory(at: locations.library, withIntermediateDirectories: true)
-        if !options.dryRun { try? AtomicWrite.write(try JSONEncoder().encode(remote), to: locations.remoteFile) }
+        if !options.dryRun { try? AtomicFile.write(try JSONEncoder().encode(remote), to: locations.remoteFile) }
         try syncLibraries(options, events: events, isCancelled: isCancelled)
         if isCancelled() {
             summary.cancelled = true
@@ -219,7 +220,7 @@ public final class Syncer: @unchecked Sendable {
                 throw TransferFailure.write(path: local.path, reason: String(cString: strerror(errno)))
             }
             if let version = file.version { state.versions[file.path] = version }
-            try AtomicWrite.write(try JSONEncoder().encode(state), to: libraryStateURL)
+            try AtomicFile.write(try JSONEncoder().encode(state), to: libraryStateURL)
             events(.library(file: file.path, outcome: .updated(entries: fresh.entries.count)))
         }
     }
@@ -430,21 +431,3 @@ public final class Syncer: @unchecked Sendable {
 /// does not set): flushes the file system that holds the open file `descriptor`.
 @_silgen_name("syncfs")
 func linuxSyncFileSystem(_ descriptor: Int32) -> Int32
-
-/// Files written so that a reader sees the old contents or the new, never a part.
-enum AtomicWrite {
-    static func write(_ data: Data, to url: URL) throws {
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
-        try data.write(to: temporary)
-        let descriptor = open(temporary.path, O_RDONLY)
-        if descriptor >= 0 {
-            fsync(descriptor)
-            close(descriptor)
-        }
-        guard rename(temporary.path, url.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary.path)
-            throw TransferFailure.write(path: url.path, reason: reason)
-        }
-    }
-}
