@@ -16,13 +16,13 @@ struct SampleLibrary: Sendable {
 
     /// The references `bibread list` prints for these extra arguments (`--search`, `--group`).
     init(_ arguments: [String] = []) async throws {
-        let result = try await Spawn.run(ProcessRunner.bibreadExecutable.path, ["list", SampleLibrary.path, "--json"] + arguments,
-                                         environment: ["COLUMNS": nil])
+        let result = try await ToolRunner.run(ProcessRunner.bibreadExecutable.path, ["list", SampleLibrary.path, "--json"] + arguments,
+                                              environment: ["COLUMNS": nil])
         guard result.status == 0 else {
             throw EndToEndFailure("bibread list \(arguments) failed (\(result.status)): \(result.standardError)")
         }
-        guard let array = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]] else {
-            throw EndToEndFailure("bibread list --json printed no array: \(result.standardOutput.prefix(200))")
+        guard let array = try JSONSerialization.jsonObject(with: result.standardOutput) as? [[String: Any]] else {
+            throw EndToEndFailure("bibread list --json printed no array: \(result.output.prefix(200))")
         }
         references = array.map {
             Reference(key: $0["key"] as? String ?? "", title: $0["title"] as? String ?? "", year: $0["year"] as? String ?? "")

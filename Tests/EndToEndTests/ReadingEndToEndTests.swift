@@ -34,16 +34,16 @@ struct ReadingEndToEndTests {
             try await helper.expectCleanExit(tmux)
 
             let environment = ["XDG_STATE_HOME": sandbox.state.path, "XDG_CONFIG_HOME": sandbox.config.path, "COLUMNS": nil]
-            let resumed = try await Spawn.run(ProcessRunner.bibreadExecutable.path, ["read", library, "goedel1931formal", "--resume", "--width", "70"],
-                                              environment: environment)
+            let resumed = try await ToolRunner.run(ProcessRunner.bibreadExecutable.path, ["read", library, "goedel1931formal", "--resume", "--width", "70"],
+                                                   environment: environment)
             #expect(resumed.status == 0, "\(resumed.standardError)")
-            let page7 = try await Spawn.run(ProcessRunner.bibreadExecutable.path, ["read", library, "goedel1931formal", "--page", "7", "--width", "70"],
-                                            environment: environment)
-            #expect(!page7.standardOutput.isEmpty)
-            #expect(resumed.standardOutput == page7.standardOutput)
-            let json = try await Spawn.run(ProcessRunner.bibreadExecutable.path, ["read", library, "goedel1931formal", "--resume", "--json"],
-                                           environment: environment)
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+            let page7 = try await ToolRunner.run(ProcessRunner.bibreadExecutable.path, ["read", library, "goedel1931formal", "--page", "7", "--width", "70"],
+                                                 environment: environment)
+            #expect(!page7.output.isEmpty)
+            #expect(resumed.output == page7.output)
+            let json = try await ToolRunner.run(ProcessRunner.bibreadExecutable.path, ["read", library, "goedel1931formal", "--resume", "--json"],
+                                                environment: environment)
+            let object = try #require(try JSONSerialization.jsonObject(with: json.standardOutput) as? [String: Any])
             #expect(object["page"] as? Int == 7)
             #expect(object["pageCount"] as? Int == 11)
         }

@@ -55,7 +55,7 @@ struct Tmux: Sendable {
             set-option -g history-limit 200
             set-option -s escape-time 0
             """.write(to: config, atomically: true, encoding: .utf8)
-        let result = try await Spawn.run(tmux.executable.path, [
+        let result = try await ToolRunner.run(tmux.executable.path, [
             "-L", tmux.socket, "-f", config.path,
             "new-session", "-d", "-s", tmux.target, "-x", "\(width)", "-y", "\(height)",
             "-c", sandbox.home.path, "--",
@@ -70,11 +70,11 @@ struct Tmux: Sendable {
     /// Runs a tmux command against this server; throws when tmux reports an error.
     @discardableResult
     func run(_ arguments: [String]) async throws -> String {
-        let result = try await Spawn.run(executable.path, ["-L", socket] + arguments, environment: ["TMUX": nil])
+        let result = try await ToolRunner.run(executable.path, ["-L", socket] + arguments, environment: ["TMUX": nil])
         guard result.status == 0 else {
             throw EndToEndFailure("tmux \(arguments.joined(separator: " ")) failed (\(result.status)): \(result.standardError)")
         }
-        return result.standardOutput
+        return result.output
     }
 
     /// Sends keys by tmux name (`j`, `Enter`, `Escape`, `Tab`, `BTab`, `C-c`, `Down`, …).
@@ -143,7 +143,7 @@ struct Tmux: Sendable {
 
     /// Stops the server and everything running in it.
     func kill() async {
-        _ = try? await Spawn.run(executable.path, ["-L", socket, "kill-server"], environment: ["TMUX": nil])
+        _ = try? await ToolRunner.run(executable.path, ["-L", socket, "kill-server"], environment: ["TMUX": nil])
         if let socketPath, socketPath.hasSuffix("/\(socket)") { unlink(socketPath) }
     }
 

@@ -659,11 +659,14 @@ private func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) a
 /// 500), `/stall?seconds=<n>` (sends nothing), `/slow` (1 KiB every 20 ms, forever).
 private final class LocalHTTPServer: Sendable {
     let port: Int
+    /// Never stopped: `shared` keeps the server for the whole test process.
+    private let process: ServerProcess
 
     static let shared = Task<LocalHTTPServer, any Error> { try await LocalHTTPServer.start() }
 
-    private init(port: Int) {
+    private init(port: Int, process: ServerProcess) {
         self.port = port
+        self.process = process
     }
 
     func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
@@ -675,20 +678,19 @@ private final class LocalHTTPServer: Sendable {
         try Data(serverScript.utf8).write(to: script)
         let portFile = folder.appendingPathComponent("port")
         let errorFile = folder.appendingPathComponent("errors")
-        let pid = try spawn(["python3", script.path, "\(getpid())"], output: portFile.path, errors: errorFile.path)
+        let process = try ServerProcess.spawn("python3", [script.path, "\(getpid())"], logPath: errorFile.path, outputPath: portFile.path)
         for _ in 0..<500 {
             if let text = try? String(contentsOf: portFile, encoding: .utf8),
                let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
-                return LocalHTTPServer(port: port)
+                return LocalHTTPServer(port: port, process: process)
             }
-            var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid {
+            if process.hasExited {
                 let errors = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
                 throw ServerFailure("the test server exited: \(errors)")
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        kill(pid, SIGTERM)
+        process.stop()
         throw ServerFailure("the test server did not start within 10 s")
     }
 }
@@ -723,10 +725,9 @@ private struct LocalSSHServer: Sendable {
         defer { try? FileManager.default.removeItem(at: folder) }
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
         for (name, passphrase) in [("host_ed25519", ""), ("user_ed25519", ""), ("locked_ed25519", "pass phrase")] {
-            let pid = try spawn(["/usr/bin/ssh-keygen", "-q", "-t", "ed25519", "-N", passphrase, "-C", "bibread-test", "-f", path(name)],
-                                output: "/dev/null", errors: path("keygen.log"))
-            guard await exitStatus(of: pid) == 0 else {
-                throw ServerFailure("ssh-keygen failed: \((try? String(contentsOfFile: path("keygen.log"), encoding: .utf8)) ?? "")")
+            let keygen = try await ToolRunner.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", passphrase, "-C", "bibread-test", "-f", path(name)])
+            guard keygen.status == 0 else {
+                throw ServerFailure("ssh-keygen failed: \(keygen.standardError)")
             }
         }
         func publicKey(_ name: String) throws -> String {
@@ -757,8 +758,9 @@ private struct LocalSSHServer: Sendable {
             while kill -0 "$PPID" 2>/dev/null && kill -0 "$child" 2>/dev/null; do sleep 0.2; done
             kill "$child" 2>/dev/null
             """
-        let pid = try spawn(["/bin/sh", "-c", wrapper, "sshd-wrapper", path("sshd_config")], output: "/dev/null", errors: path("sshd.log"))
-        defer { kill(pid, SIGTERM) }
+        let process = try ServerProcess.spawn("/bin/sh", ["-c", wrapper, "sshd-wrapper", path("sshd_config")],
+                                              logPath: path("sshd.log"), outputPath: "/dev/null")
+        defer { process.stop() }
         var listening = false
         for _ in 0..<250 where !listening {
             listening = ((try? String(contentsOfFile: path("sshd.log"), encoding: .utf8)) ?? "").contains("Server listening")
@@ -769,47 +771,6 @@ private struct LocalSSHServer: Sendable {
         }
         let user = getpwuid(geteuid()).flatMap { String(validatingCString: $0.pointee.pw_name) } ?? "root"
         try await body(LocalSSHServer(port: port, user: user, folder: folder))
-        kill(pid, SIGTERM)
-        _ = await exitStatus(of: pid)
-    }
-}
-
-/// Starts a program with nothing in its signal mask (a child of a test thread would inherit
-/// the thread's blocked signals), its output and errors sent to files.
-private func spawn(_ arguments: [String], output: String, errors: String) throws -> pid_t {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var nothing = sigset_t()
-    sigemptyset(&nothing)
-    posix_spawnattr_setsigmask(&attributes, &nothing)
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for signal in [SIGHUP, SIGINT, SIGTERM, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var pid: pid_t = 0
-    let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
-    guard spawned == 0 else { throw ServerFailure("cannot start \(arguments[0]): \(String(cString: strerror(spawned)))") }
-    return pid
-}
-
-/// Waits for a child without blocking a test thread; its exit code, or -1.
-private func exitStatus(of pid: pid_t) async -> Int32 {
-    var status: Int32 = 0
-    while true {
-        let result = waitpid(pid, &status, WNOHANG)
-        if result == pid { return status & 0x7F == 0 ? (status >> 8) & 0xFF : -1 }
-        if result < 0 && errno != EINTR { return -1 }
-        try? await Task.sleep(for: .milliseconds(10))
     }
 }
 

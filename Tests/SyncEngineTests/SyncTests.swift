@@ -157,8 +157,7 @@ struct SyncTests {
         let server = try FaultServer.start(root: sandbox.remoteRoot)
         defer { server.stop() }
         try server.setFault(.slow(bytesPerSecond: 400_000), for: "papers/big.pdf")
-        var remote = try Remote(url: server.baseURL.absoluteString, kind: .http)
-        remote.libraries = ["library.bib"]
+        let remote = try Self.plainHTTPRemote(server)
         let (cancelled, _) = try sandbox.sync(remote, SyncSelection(allPDFs: true), cancelAfter: 3)
         #expect(cancelled.cancelled)
         let cache = sandbox.locations(remote.name).cache
@@ -180,8 +179,7 @@ struct SyncTests {
         let sandbox = try Sandbox()
         let server = try FaultServer.start(root: sandbox.remoteRoot)
         defer { server.stop() }
-        var remote = try Remote(url: server.baseURL.absoluteString, kind: .http)
-        remote.libraries = ["library.bib"]
+        let remote = try Self.plainHTTPRemote(server)
         // Four 503s: three for the HEAD (which gives up), one for the download (which retries).
         try server.setFault(.failTimes(4, status: 503), for: "papers/tex-tour.pdf")
         try server.setFault(.status(500), for: "papers/incompleteness.pdf")
@@ -206,8 +204,7 @@ struct SyncTests {
         let sandbox = try Sandbox()
         let server = try FaultServer.start(root: sandbox.remoteRoot)
         defer { server.stop() }
-        var remote = try Remote(url: server.baseURL.absoluteString, kind: .http)
-        remote.libraries = ["library.bib"]
+        let remote = try Self.plainHTTPRemote(server)
         _ = try sandbox.sync(remote, SyncSelection())
         try server.setFault(.dieAfter(bytes: 5000), for: "papers/tex-tour.pdf")
         let (summary, _) = try sandbox.sync(remote, SyncSelection(groups: ["Typesetting"]), attempts: 1)
@@ -224,8 +221,7 @@ struct SyncTests {
         let sandbox = try Sandbox()
         let server = try FaultServer.start(root: sandbox.remoteRoot)
         defer { server.stop() }
-        var remote = try Remote(url: server.baseURL.absoluteString, kind: .http)
-        remote.libraries = ["library.bib"]
+        let remote = try Self.plainHTTPRemote(server)
         _ = try sandbox.sync(remote, SyncSelection())
         try server.setFault(.slow(bytesPerSecond: 0), for: "papers/tex-tour.pdf")
         let (summary, events) = try sandbox.sync(remote, SyncSelection(groups: ["Typesetting"]), attempts: 1, stall: 1)
@@ -299,6 +295,13 @@ struct SyncTests {
         #expect {
             try RemotePath.validated(path)
         } throws: { "\($0)".contains(reason) }
+    }
+
+    /// The fault server as a plain HTTP remote (no listing: the .bib is named).
+    static func plainHTTPRemote(_ server: FaultServer) throws -> Remote {
+        var remote = try Remote(url: server.baseURL.absoluteString, kind: .http)
+        remote.libraries = ["library.bib"]
+        return remote
     }
 
     private func appendEntry(_ text: String, to sandbox: Sandbox) throws {

@@ -14,18 +14,25 @@ public struct TestServerError: Error, CustomStringConvertible {
 
 /// A long-running child (a server, or the supervisor running one) started with `posix_spawn`.
 ///
-/// Not `Foundation.Process`, for the reasons given in `Tests/EndToEndTests/Spawn.swift`: a child
-/// started from a test thread inherits a signal mask blocking SIGTERM (here the child starts with
-/// nothing blocked and default handlers), and `waitUntilExit` blocks a thread while Foundation
-/// finishes the termination on a Dispatch queue. Here every wait is bounded and polled.
+/// The test code starts every child process here or in `ToolRunner` (which shares the spawning
+/// below), not with `Foundation.Process` (or `ProcessRunner`, which wraps it), for two reasons:
+/// - A child started from a test inherits the signal mask of the Dispatch worker thread that
+///   started it, which blocks SIGINT, SIGTERM and SIGHUP. A tmux server started that way passes
+///   the mask on to the programs in its panes, and then signals sent to bibread never arrive; a
+///   server would ignore the SIGTERM that stops it. `posix_spawn` with `POSIX_SPAWN_SETSIGMASK`
+///   starts the child with nothing blocked, and `POSIX_SPAWN_SETSIGDEF` with default handlers.
+/// - `Process.waitUntilExit` blocks its thread, and Foundation finishes a process's termination
+///   on a global Dispatch queue: on a 2-core machine two parallel tests blocked that way take
+///   the whole cooperative pool and never wake up. Here every wait is bounded and polled
+///   (`ToolRunner` polls `waitpid(WNOHANG)` with `Task.sleep`).
 ///
 /// The child leads a new process group, so that `stop()` can sweep up whatever it started
 /// (lighttpd's log pipe, sshd's sessions); file descriptors other than 0-2 are not inherited,
 /// so a server cannot hold open the pipes of programs other tests are running.
-final class ServerProcess: @unchecked Sendable {
-    let pid: pid_t
-    let executable: String
-    let logPath: String
+public final class ServerProcess: @unchecked Sendable {
+    public let pid: pid_t
+    public let executable: String
+    public let logPath: String
     private let lock = NSLock()
     private var reapedStatus: Int32?
 
@@ -37,16 +44,22 @@ final class ServerProcess: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Starts `executable` with standard input from /dev/null and both output streams appended
-    /// to `logPath`.
-    static func spawn(_ executable: String, _ arguments: [String], logPath: String,
-                      environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ServerProcess {
+    /// Starts `executable` (an absolute path, or a name looked up in PATH) with standard input
+    /// from /dev/null and standard error appended to `logPath`; standard output is appended to
+    /// `outputPath`, or to `logPath` too when there is none.
+    public static func spawn(_ executable: String, _ arguments: [String], logPath: String, outputPath: String? = nil,
+                             environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ServerProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        if let outputPath {
+            posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+            posix_spawn_file_actions_addopen(&actions, 2, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }
         closeInheritedDescriptors(&actions)
 
         var attributes = posix_spawnattr_t()
@@ -62,14 +75,14 @@ final class ServerProcess: @unchecked Sendable {
 
     /// Whether the child has exited (without reaping it, so that its process group id cannot be
     /// reused before `stop()` sweeps the group).
-    var hasExited: Bool {
+    public var hasExited: Bool {
         lock.lock()
         defer { lock.unlock() }
         return exitedLocked()
     }
 
     /// The child's exit as a shell reports it, once stopped: the code, or 128 + the signal.
-    var exitStatus: Int32? {
+    public var exitStatus: Int32? {
         lock.lock()
         defer { lock.unlock() }
         return reapedStatus.map(ServerProcess.shellStatus)
@@ -77,7 +90,7 @@ final class ServerProcess: @unchecked Sendable {
 
     /// SIGTERM, up to `grace` seconds to exit, then SIGKILL for the whole process group; reaps
     /// the child. Safe to call more than once.
-    func stop(grace: TimeInterval = 3) {
+    public func stop(grace: TimeInterval = 3) {
         lock.lock()
         defer { lock.unlock() }
         if reapedStatus != nil { return }
@@ -136,6 +149,8 @@ final class ServerProcess: @unchecked Sendable {
         return dlsym(handle, "posix_spawn_file_actions_addclosefrom_np")
     }()
 
+    /// Starts `executable`: an absolute path, or a name looked up in this process's PATH (as
+    /// `posix_spawnp` does).
     static func spawn(_ executable: String, _ arguments: [String], environment: [String: String],
                       actions: inout posix_spawn_file_actions_t, attributes: inout posix_spawnattr_t) throws -> pid_t {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
@@ -145,7 +160,7 @@ final class ServerProcess: @unchecked Sendable {
             envp.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        let spawned = posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
         guard spawned == 0 else {
             throw TestServerError("cannot start \(executable): \(String(cString: strerror(spawned)))")
         }

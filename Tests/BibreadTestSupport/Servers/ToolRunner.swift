@@ -15,12 +15,11 @@ public struct ToolResult: Sendable {
     public var output: String { String(decoding: standardOutput, as: UTF8.self) }
 }
 
-/// Runs a command-line program (curl, sftp, ssh-keygen…) to completion from an async test,
-/// with `posix_spawn` and a clean signal state, waiting with `waitpid(WNOHANG)` and
-/// `Task.sleep` so that no thread blocks (see `Tests/EndToEndTests/Spawn.swift` for why not
-/// `Foundation.Process`).
+/// Runs a command-line program (curl, sftp, ssh-keygen, tmux, bibread…) to completion from an
+/// async test, with `posix_spawn` and a clean signal state, waiting with `waitpid(WNOHANG)` and
+/// `Task.sleep` so that no thread blocks (see `ServerProcess` for why not `Foundation.Process`).
 public enum ToolRunner {
-    /// Runs `executable` (an absolute path) with `arguments`; `environment` adds or (with nil)
+    /// Runs `executable` (an absolute path, or a name looked up in PATH) with `arguments`; `environment` adds or (with nil)
     /// removes variables. A program still running after `timeout` is killed and the run throws.
     public static func run(_ executable: String, _ arguments: [String], environment extra: [String: String?] = [:],
                            standardInput: Data? = nil, timeout: Duration = .seconds(60)) async throws -> ToolResult {
