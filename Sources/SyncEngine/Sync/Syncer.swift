@@ -95,10 +95,12 @@ public final class Syncer: @unchecked Sendable {
     /// Runs the sync; `events` is called on this thread; `isCancelled` is polled often.
     public func run(_ options: SyncOptions, events: (SyncEvent) -> Void, isCancelled: () -> Bool) throws -> SyncSummary {
         let started = clock()
+        let timer = PhaseTimer()
         var summary = SyncSummary()
         try FileManager.default.createDirectory(at: locations.library, withIntermediateDirectories: true)
         if !options.dryRun { try? AtomicFile.write(try JSONEncoder().encode(remote), to: locations.remoteFile) }
         try syncLibraries(options, events: events, isCancelled: isCancelled)
+        timer.lap("sync: the .bib files")
         if isCancelled() {
             summary.cancelled = true
             return finish(summary, started, events)
@@ -114,7 +116,9 @@ public final class Syncer: @unchecked Sendable {
             return finish(summary, started, events)
         }
         let library = LibraryLoader.load(paths: paths).library
+        timer.lap("sync: load the library")
         let (planned, problems) = SyncPlanner.plan(library, selection: options.selection, locations: locations, mapping: remote.pathMapping)
+        timer.lap("sync: plan \(planned.count) PDFs")
         summary.problems += problems
         summary.selected = planned.map(\.remotePath)
         try FileManager.default.createDirectory(at: locations.cache, withIntermediateDirectories: true)
@@ -134,10 +138,12 @@ public final class Syncer: @unchecked Sendable {
             }
         }
         let bytes = wanted.reduce(Int64(0)) { $0 + ($1.size ?? 0) }
+        timer.lap("sync: list and compare")
         events(.planned(files: wanted.count, bytes: bytes, alreadyCurrent: summary.current))
         for path in summary.missing { events(.notice("\(path) is linked but not on the remote")) }
         guard !options.dryRun else { return finish(summary, started, events) }
         try download(wanted, options: options, manifest: manifest, summary: &summary, events: events, isCancelled: isCancelled)
+        timer.lap("sync: download \(wanted.count) PDFs")
         return finish(summary, started, events)
     }
 
@@ -326,6 +332,7 @@ public final class Syncer: @unchecked Sendable {
                 offsets.append(offset)
                 events(.fileStarted(path: file.path, bytes: file.size))
             }
+            let subTimer = PhaseTimer()
             // Which version each `.part` belongs to, so that the next sync resumes only those.
             try manifest.startPartials(Dictionary(pending.map { ($0.path, Self.partKey($0)) }, uniquingKeysWith: { $1 }))
             var onDisk = offsets
@@ -339,6 +346,7 @@ public final class Syncer: @unchecked Sendable {
                 events(.progress(SyncProgress(path: pending[index].path, fileBytes: bytes, fileTotal: pending[index].size ?? total,
                                               doneBytes: done, totalBytes: totalBytes, rate: Double(done) / max(0.001, now - started))))
             }, isCancelled: isCancelled)
+            subTimer.lap("download: transfers")
             // One flush of the cache's file system for the whole batch, before any rename: a
             // file is never in place, even after a power cut, before its bytes are on disk.
             let cacheFolder = open(locations.cache.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -346,6 +354,7 @@ public final class Syncer: @unchecked Sendable {
                 _ = linuxSyncFileSystem(cacheFolder)
                 close(cacheFolder)
             }
+            subTimer.lap("download: syncfs")
             var retry: [RemoteFile] = []
             var finished: [CacheManifest.Record] = []
             // Every file put in place this round is recorded in one transaction (below), even
@@ -390,6 +399,7 @@ public final class Syncer: @unchecked Sendable {
                     summary.cancelled = true
                 }
             }
+            subTimer.lap("download: put in place")
             if summary.cancelled || isCancelled() {
                 summary.cancelled = true
                 return
