@@ -97,6 +97,20 @@ struct SyncTests {
         #expect(server.requestCount - before <= 2, "\(server.requests.suffix(6))")
     }
 
+    @Test func aCachedFileDamagedOnDiskIsFetchedAgain() throws {
+        let sandbox = try Sandbox()
+        let server = try WebDAVServer.start(root: sandbox.remoteRoot)
+        defer { server.stop() }
+        let remote = try Remote(url: server.baseURL.absoluteString)
+        _ = try sandbox.sync(remote)
+        // What a power cut can leave of a file whose bytes never reached the disk.
+        let damaged = sandbox.locations(remote.name).cache.appendingPathComponent("papers/tex-tour.pdf")
+        try Data().write(to: damaged)
+        let (again, _) = try sandbox.sync(remote)
+        #expect(again.downloaded == 1)
+        #expect(try sandbox.cachedBytes(remote.name, "papers/tex-tour.pdf") == sandbox.remoteBytes("papers/tex-tour.pdf"))
+    }
+
     @Test func webDAVWithBasicAuthAndWrongCredentials() throws {
         let sandbox = try Sandbox()
         let server = try WebDAVServer.start(root: sandbox.remoteRoot, user: "ada", password: "s3cret")

@@ -279,8 +279,9 @@ public final class Syncer: @unchecked Sendable {
     }
 
     private func isCurrent(_ file: RemoteFile, record: CacheManifest.Record?) -> Bool {
-        guard let record, let local = try? locations.cachedFile(file.path),
-              FileManager.default.fileExists(atPath: local.path) else { return false }
+        guard let record, let local = try? locations.cachedFile(file.path) else { return false }
+        var status = stat()
+        guard lstat(local.path, &status) == 0, Int64(status.st_size) == record.size else { return false }
         if let version = file.version { return record.version == version }
         return record.size == file.size
     }
@@ -347,14 +348,10 @@ public final class Syncer: @unchecked Sendable {
                                               doneBytes: done, totalBytes: totalBytes, rate: Double(done) / max(0.001, now - started))))
             }, isCancelled: isCancelled)
             subTimer.lap("download: transfers")
-            // One flush of the cache's file system for the whole batch, before any rename: a
-            // file is never in place, even after a power cut, before its bytes are on disk.
-            let cacheFolder = open(locations.cache.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            if cacheFolder >= 0 {
-                _ = linuxSyncFileSystem(cacheFolder)
-                close(cacheFolder)
-            }
-            subTimer.lap("download: syncfs")
+            // No flush to disk here: the cache checks itself instead. A file is current only
+            // when its size on disk is the size recorded, so one a power cut left short or
+            // empty is fetched again by the next sync. (The .bib, which is not a cache, is
+            // written with a flush.)
             var retry: [RemoteFile] = []
             var finished: [CacheManifest.Record] = []
             // Every file put in place this round is recorded in one transaction (below), even
@@ -436,8 +433,3 @@ public final class Syncer: @unchecked Sendable {
         return outcome
     }
 }
-
-/// Linux's syncfs(2) (glibc declares it only under _GNU_SOURCE, which Swift's Glibc module
-/// does not set): flushes the file system that holds the open file `descriptor`.
-@_silgen_name("syncfs")
-func linuxSyncFileSystem(_ descriptor: Int32) -> Int32
