@@ -98,6 +98,33 @@ struct SyncCommandTests {
         #expect(!status.standardOutput.contains("papers/"), "a dry run downloads nothing")
     }
 
+    /// A stand-in for NetworkManager's `nmcli` (NetworkManager cannot run here): it answers
+    /// `device show` the way nmcli does, with the metered state given.
+    private func nmcliStandIn(in setup: Setup, metered: String) throws -> String {
+        let folder = setup.root.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let script = folder.appendingPathComponent("nmcli")
+        try "#!/bin/sh\nprintf 'GENERAL.METERED:\(metered)\\nGENERAL.METERED:no\\n'\n".write(to: script, atomically: true, encoding: .utf8)
+        chmod(script.path, 0o755)
+        return folder.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    }
+
+    @Test func onAMeteredConnectionOnlyTheBibSyncsWhenConfiguredSo() throws {
+        let setup = try Setup(config: "sync_on_metered = false\n")
+        let url = setup.server.baseURL.absoluteString
+        let metered = try ProcessRunner.bibread(["sync", url, "--all-pdfs"],
+                                               environment: setup.environment.merging(["PATH": try nmcliStandIn(in: setup, metered: "yes (guessed)")]) { $1 })
+        #expect(metered.status == 0, "\(metered.standardError)")
+        #expect(metered.standardError.contains("library.bib: updated"))
+        #expect(metered.standardError.contains("PDFs were not downloaded: the connection is metered"))
+        #expect(!(try setup.bibread(["cache", "status", "--json"])).standardOutput.contains("papers/"))
+
+        let unmetered = try ProcessRunner.bibread(["sync", url, "--all-pdfs"],
+                                                 environment: setup.environment.merging(["PATH": try nmcliStandIn(in: setup, metered: "no")]) { $1 })
+        #expect(unmetered.status == 0)
+        #expect(unmetered.standardError.contains("Done: 5 downloaded"))
+    }
+
     @Test func badRemotesAndOptionsAreClearErrors() throws {
         let setup = try Setup()
         let unknown = try setup.bibread(["sync", "nosuchremote"])

@@ -133,22 +133,25 @@ final class CancelOnInterrupt: @unchecked Sendable {
     func isCancelled() -> Bool { CancelOnInterrupt.interrupted != 0 }
 }
 
-/// Whether NetworkManager says the connection is metered (unknown counts as not metered).
+/// Whether NetworkManager says the connection is metered: `nmcli` on PATH lists each device's
+/// `GENERAL.METERED` (`yes`, `yes (guessed)`, `no`, `unknown`); a guessed yes counts as yes, as
+/// NetworkManager's documentation advises. No nmcli, or no answer, counts as not metered.
 enum NetworkState {
-    static func isMetered() -> Bool {
-        for directory in ["/usr/bin", "/bin"] where FileManager.default.isExecutableFile(atPath: directory + "/nmcli") {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: directory + "/nmcli")
-            process.arguments = ["-t", "-f", "GENERAL.METERED", "general", "status"]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            guard (try? process.run()) != nil else { return false }
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            let text = String(decoding: data, as: UTF8.self).lowercased()
-            return text.contains("yes")
+    static func isMetered(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        let folders = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
+        guard let nmcli = folders.map({ $0 + "/nmcli" }).first(where: FileManager.default.isExecutableFile(atPath:)) else { return false }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: nmcli)
+        process.arguments = ["-t", "-f", "GENERAL.METERED", "device", "show"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return false }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").contains { line in
+            line.lowercased().split(separator: ":", maxSplits: 1).last.map { $0.hasPrefix("yes") } ?? false
         }
-        return false
     }
 }
