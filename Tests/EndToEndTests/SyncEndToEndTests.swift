@@ -32,9 +32,17 @@ struct SyncEndToEndTests {
             #expect(FileManager.default.fileExists(atPath: cached.path))
             try await tmux.sendKeys("q")
             try await tmux.waitFor("cached")
-            // F5 syncs in the background: the .bib is current and All downloads no PDF.
+            // F5 syncs in the background: All downloads no PDF, and a .bib changed on the
+            // remote is read again in place.
+            let handle = try FileHandle(forWritingTo: remoteRoot.appendingPathComponent("library.bib"))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data("\n@misc{added2026, title = {Added on the remote}, year = 2026}\n".utf8))
+            try handle.close()
             try await tmux.sendKeys("F5")
-            try await tmux.waitFor("Synced 'remote': 0 downloaded")
+            try await tmux.waitFor("Synced 'remote': 0 downloaded", "the library was read again")
+            // Any key clears the message; the status line counts the new reference.
+            try await tmux.sendKeys("j")
+            try await tmux.waitFor("1 of 26")
             try await tmux.sendKeys("q")
             try await helper.expectCleanExit(tmux)
         }

@@ -200,4 +200,25 @@ struct UpdateTests {
         #expect(harness.state.visible.count == 2)
         #expect(harness.state.sort == .title)
     }
+
+    @Test func aReloadedLibraryKeepsTheGroupSelectionAndSearch() throws {
+        var harness = ReaderHarness.samples()
+        harness.press("/")
+        harness.type("knuth")
+        harness.press("Enter", "j")
+        let selected = try #require(harness.state.selectedEntry?.address)
+        let text = try String(contentsOf: Fixtures.samples.appendingPathComponent("library.bib"), encoding: .utf8)
+            + "\n@book{knuth2026new, author = {Knuth, Donald E.}, title = {A New One}, year = 2026}\n"
+        let reloaded = Library.parse([(path: Fixtures.samples.appendingPathComponent("library.bib").path, bytes: Array(text.utf8))])
+        let effects = harness.state.update(.libraryReloaded(reloaded))
+        #expect(effects.contains(.buildSearchIndex))
+        #expect(effects.contains(.computeSort(harness.state.sort)))
+        #expect(harness.state.totalCount == 26)
+        // The new library's index and sort arrive; the search and the selection still hold.
+        _ = harness.state.update(.searchIndexReady(SearchIndex(entries: reloaded.entries)))
+        _ = harness.state.update(.sortReady(harness.state.sort, rank: SortOrder.rank(reloaded.entries, by: harness.state.sort)))
+        #expect(harness.state.searchText == "knuth")
+        #expect(harness.state.visible.count == 4)
+        #expect(harness.state.selectedEntry?.address == selected)
+    }
 }

@@ -104,7 +104,7 @@ public final class BackgroundWork: @unchecked Sendable {
             cancelFetch()
         case .syncLibrary(let group):
             syncLibrary(group: group, post: post)
-        case .saveSession, .redrawAll, .quit:
+        case .saveSession, .redrawAll, .quit, .reloadLibrary:
             break
         }
     }

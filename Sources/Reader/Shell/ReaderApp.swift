@@ -110,11 +110,11 @@ public enum ReaderApp {
         let libraryName = paths.joined(separator: "\n")
         let lastRead = (try? readingStore?.lastRead(library: libraryName)) ?? [:]
         state.lastRead = lastRead
-        let work = library.map {
-            BackgroundWork(library: $0, groups: state.groups, store: readingStore, libraryName: libraryName, lastRead: lastRead,
-                           remotes: config.remotes)
+        func makeWork(for library: Library, groups: [Group]) -> BackgroundWork {
+            BackgroundWork(library: library, groups: groups, store: readingStore, libraryName: libraryName,
+                           lastRead: (try? readingStore?.lastRead(library: libraryName)) ?? lastRead, remotes: config.remotes)
         }
-        let runner = EffectRunner(work: work, mailbox: mailbox)
+        let runner = EffectRunner(work: library.map { makeWork(for: $0, groups: state.groups) }, mailbox: mailbox)
 
         func save() {
             guard state.library != nil else { return }
@@ -134,11 +134,17 @@ public enum ReaderApp {
         var running = true
         var needsFullRedraw = false
         while running {
-            for effect in effects {
+            while !effects.isEmpty {
+                let effect = effects.removeFirst()
                 switch effect {
                 case .quit: running = false
                 case .saveSession: save()
                 case .redrawAll: needsFullRedraw = true
+                case .reloadLibrary:
+                    // A sync brought a new .bib: read it again and start the background work anew.
+                    let (reloaded, _) = LibraryLoader.load(paths: paths)
+                    runner.replace(makeWork(for: reloaded, groups: GroupCatalog.savedGroups(of: reloaded)))
+                    effects += state.update(.libraryReloaded(reloaded))
                 default: runner.run(effect)
                 }
             }
@@ -223,7 +229,9 @@ public enum ReaderApp {
 /// Runs effects on background queues: interactive work (a group's members, the sort) never
 /// waits behind bulk work (counting every group, the search index, PDF pages).
 final class EffectRunner: Sendable {
-    private let work: BackgroundWork?
+    /// The work for the library shown, and a generation that a reload advances: results of
+    /// the old work (positions in the old library) are dropped, never applied to the new one.
+    private let current: Mutex<(work: BackgroundWork?, generation: Int)>
     private let mailbox: Mailbox
     private let interactive = DispatchQueue(label: "bibread.interactive", qos: .userInitiated)
     private let bulk = DispatchQueue(label: "bibread.bulk", qos: .utility)
@@ -233,12 +241,20 @@ final class EffectRunner: Sendable {
     private let fetches = DispatchQueue(label: "bibread.fetches", qos: .userInitiated)
 
     init(work: BackgroundWork?, mailbox: Mailbox) {
-        self.work = work
+        current = Mutex((work, 0))
         self.mailbox = mailbox
     }
 
+    /// Work for a reloaded library; what the old one still had under way reports into the void
+    /// (update ignores results for groups, sorts and documents it no longer asks about).
+    func replace(_ work: BackgroundWork) {
+        current.withLock { $0 = (work, $0.generation + 1) }
+        _ = mailbox.take()
+    }
+
     func run(_ effect: Effect) {
-        guard let work else { return }
+        let (maybeWork, generation) = current.withLock { $0 }
+        guard let work = maybeWork else { return }
         if effect == .cancelFetch {
             // At once, not behind the download it stops.
             work.cancelFetch()
@@ -254,8 +270,10 @@ final class EffectRunner: Sendable {
         }
         let mailbox = self.mailbox
         let prefetch = self.prefetch
-        queue.async {
-            work.perform(effect) { mailbox.post($0) }
+        queue.async { [self] in
+            work.perform(effect) { event in
+                if current.withLock({ $0.generation }) == generation { mailbox.post(event) }
+            }
             // Read the next pages ahead, at low priority, so that turning the page is instant.
             if case .extractPage(let path, let page, let mode) = effect {
                 prefetch.async { work.prefetch(path, after: page, mode: mode) }
@@ -346,6 +364,7 @@ extension Event {
         case .fetchFailed: return "fetch failed"
         case .syncProgress: return "sync progress"
         case .syncFinished: return "sync finished"
+        case .libraryReloaded: return "library reloaded"
         case .pageText(_, let page, _, _): return "page \(page) text"
         case .documentFailed: return "document failed"
         case .terminate: return "terminate"

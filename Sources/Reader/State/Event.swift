@@ -28,6 +28,8 @@ public enum Event: Sendable {
     /// A sync started from the reader: how far it is, and how it ended.
     case syncProgress(done: Int64, total: Int64, file: String)
     case syncFinished(summary: String, libraryChanged: Bool, failed: Bool)
+    /// The library was read again (after a sync brought a new .bib).
+    case libraryReloaded(Library)
     /// A terminating signal (SIGINT, SIGTERM, SIGHUP) arrived.
     case terminate
 }
@@ -54,6 +56,8 @@ public enum Effect: Sendable, Equatable {
     case cancelFetch
     /// Sync the library's remote in the background: the .bib, and the PDFs of `group` (nil: none).
     case syncLibrary(group: String?)
+    /// Read the library's files again (a sync changed them).
+    case reloadLibrary
     case redrawAll
     case quit
 }

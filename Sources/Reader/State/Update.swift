@@ -94,8 +94,10 @@ extension AppState {
             return []
         case .syncFinished(let summary, let libraryChanged, let failed):
             syncing = nil
-            message = StatusMessage(summary + (libraryChanged ? " · the .bib changed: reopen bibread to see it" : ""), isError: failed)
-            return [.computeMarks]
+            message = StatusMessage(summary + (libraryChanged ? " · the library was read again" : ""), isError: failed)
+            return libraryChanged ? [.reloadLibrary] : [.computeMarks]
+        case .libraryReloaded(let reloaded):
+            return reload(reloaded)
         case .readingRecorded(let key, let time):
             lastRead[key] = time
             groupCounts[AppState.recentlyRead] = lastRead.count
@@ -105,6 +107,27 @@ extension AppState {
             isQuitting = true
             return [.saveSession, .quit]
         }
+    }
+
+    /// Takes a library read again, keeping the group, the selected reference, the sort and the
+    /// search; everything worked out from the old one is worked out anew.
+    mutating func reload(_ reloaded: Library) -> [Effect] {
+        pendingSelection = selectedEntry?.address ?? pendingSelection
+        library = reloaded
+        groups = GroupCatalog.savedGroups(of: reloaded)
+        groupCounts = [:]
+        searchIndex = nil
+        searchMatches = nil
+        sortRank = nil
+        marks = nil
+        chooser = nil
+        if activeGroup == "All" {
+            groupMembers = Array(reloaded.entries.indices)
+        } else {
+            groupMembers = nil
+        }
+        refreshVisible()
+        return start()
     }
 
     // MARK: - Keys
