@@ -1,3 +1,4 @@
+import DiskIO
 import Foundation
 import SyncEngine
 import TOMLKit
@@ -9,13 +10,9 @@ public struct Directories: Sendable {
 
     /// The directories for an environment (`XDG_CONFIG_HOME`, `XDG_STATE_HOME`, `HOME`).
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
-        func base(_ variable: String, _ fallback: String) -> URL {
-            if let value = environment[variable], value.hasPrefix("/") { return URL(fileURLWithPath: value) }
-            return home.appendingPathComponent(fallback)
-        }
-        config = base("XDG_CONFIG_HOME", ".config").appendingPathComponent("bibread")
-        state = base("XDG_STATE_HOME", ".local/state").appendingPathComponent("bibread")
+        let base = BaseDirectories(environment: environment)
+        config = base.config
+        state = base.state
     }
 }
 

@@ -1,4 +1,5 @@
 import BibModel
+import DiskIO
 import Foundation
 
 /// Where a synced remote lives on this machine (XDG base directories):
@@ -12,13 +13,9 @@ public struct RemoteLocations: Sendable, Equatable {
 
     public init(name: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.name = name
-        let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
-        func base(_ variable: String, _ fallback: String) -> URL {
-            if let value = environment[variable], value.hasPrefix("/") { return URL(fileURLWithPath: value) }
-            return home.appendingPathComponent(fallback)
-        }
-        library = base("XDG_DATA_HOME", ".local/share").appendingPathComponent("bibread/remotes").appendingPathComponent(name)
-        cache = base("XDG_CACHE_HOME", ".cache").appendingPathComponent("bibread").appendingPathComponent(name)
+        let base = BaseDirectories(environment: environment)
+        library = base.data.appendingPathComponent("remotes").appendingPathComponent(name)
+        cache = base.cache.appendingPathComponent(name)
     }
 
     /// The remote's definition, saved by each sync (no secrets: only where to find them), so
