@@ -42,32 +42,36 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CPoppler", cSettings: [.unsafeFlags(pkgConfigCFlags("poppler-glib"))],
                 linkerSettings: [.linkedLibrary("dl")]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Pure Swift model: parsing, LaTeX, names, citations, linked files.
         .target(name: "BibModel"),
         .target(name: "Checksums"),
         .target(name: "DiskIO"),
         .target(name: "PDFText", dependencies: ["CPoppler", "Checksums"]),
+        // Reading lists: the bookmark tree, its plist/JSON formats and bibread://bookmarks links.
+        .target(name: "ReadingList", dependencies: ["CZlib"]),
         .target(name: "SyncEngine", dependencies: [
             "CCurl", "BibModel", "Checksums", "DiskIO",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "Reader", dependencies: [
-            "CCurses", "BibModel", "PDFText", "SyncEngine", "DiskIO",
+            "CCurses", "BibModel", "PDFText", "SyncEngine", "DiskIO", "ReadingList",
             .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "BibreadCLI", dependencies: [
-            "BibModel", "Reader", "PDFText", "SyncEngine", "DiskIO",
+            "BibModel", "Reader", "PDFText", "SyncEngine", "DiskIO", "ReadingList",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "bibread", dependencies: ["BibreadCLI"]),
 
         .target(name: "BibreadTestSupport", dependencies: ["BibModel"], path: "Tests/BibreadTestSupport"),
         .testTarget(name: "BibModelTests", dependencies: ["BibModel", "BibreadTestSupport"]),
+        .testTarget(name: "ReadingListTests", dependencies: ["ReadingList", "BibreadTestSupport"]),
         .testTarget(name: "PDFTextTests", dependencies: ["PDFText", "Checksums", "BibreadTestSupport"]),
         .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "BibreadTestSupport"]),
-        .testTarget(name: "ReaderTests", dependencies: ["Reader", "PDFText", "DiskIO", "BibreadTestSupport"], exclude: ["Screens"]),
+        .testTarget(name: "ReaderTests", dependencies: ["Reader", "PDFText", "DiskIO", "ReadingList", "BibreadTestSupport"], exclude: ["Screens"]),
         .testTarget(name: "EndToEndTests", dependencies: ["BibreadTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["BibreadCLI", "BibreadTestSupport"], exclude: ["Snapshots"]),
     ]
