@@ -41,6 +41,49 @@ public final class CurlSession: Sendable {
         return TransferResponse(status: handle.status, headers: handle.responseHeaders, body: body,
                                 modificationDate: handle.modificationDate)
     }
+
+    /// Downloads a small file into memory (a reading list, a link's target): at most `limit`
+    /// bytes, reporting bytes so far and the size the server announced, stopped when
+    /// `isCancelled` says so.
+    ///
+    /// Throws ``TransferFailure/tooLarge(limit:)`` as soon as the announced size or the bytes
+    /// received pass `limit`, ``TransferFailure/http(status:body:)`` for an HTTP error, and
+    /// ``TransferFailure/cancelled`` when cancelled.
+    public func fetch(_ request: TransferRequest, limit: Int64,
+                      progress: @escaping (_ bytes: Int64, _ total: Int64?) -> Void = { _, _ in },
+                      isCancelled: @escaping () -> Bool = { false }) throws -> TransferResponse {
+        let handle = try EasyHandle()
+        try handle.configure(for: request)
+        var body: [UInt8] = []
+        var tooLarge = false
+        var cancelled = false
+        handle.bodyHandler = { chunk in
+            let announced = handle.responseHeaders["content-length"].flatMap { Int64($0) }
+            if Int64(body.count + chunk.count) > limit || (announced ?? 0) > limit {
+                tooLarge = true
+                return false
+            }
+            body.append(contentsOf: chunk)
+            progress(Int64(body.count), announced)
+            return true
+        }
+        handle.progressHandler = {
+            if isCancelled() {
+                cancelled = true
+                return false
+            }
+            return true
+        }
+        let code = handle.perform()
+        if tooLarge { throw TransferFailure.tooLarge(limit: limit) }
+        if cancelled { throw TransferFailure.cancelled }
+        guard code == CURLE_OK else { throw handle.failure(for: code) }
+        if handle.status >= 400 {
+            throw TransferFailure.http(status: handle.status, body: String(decoding: body.prefix(2048), as: UTF8.self))
+        }
+        return TransferResponse(status: handle.status, headers: handle.responseHeaders, body: body,
+                                modificationDate: handle.modificationDate)
+    }
 }
 
 /// A few idle easy handles, so that sequential requests reuse their connections.

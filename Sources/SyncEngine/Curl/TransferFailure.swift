@@ -15,6 +15,8 @@ public enum TransferFailure: Error, Sendable, Equatable, CustomStringConvertible
     case write(path: String, reason: String)
     /// The caller cancelled the transfer.
     case cancelled
+    /// The answer was larger than the caller allows (``CurlSession/fetch(_:limit:progress:isCancelled:)``).
+    case tooLarge(limit: Int64)
 
     /// Whether trying again later may succeed: timeouts and stalls, refused, reset or dropped
     /// connections, unresolved hosts, cut-off bodies, and HTTP 408, 429, 500, 502, 503, 504.
@@ -22,7 +24,7 @@ public enum TransferFailure: Error, Sendable, Equatable, CustomStringConvertible
         switch self {
         case .curl(let code, _): Self.transientCurlCodes.contains(code)
         case .http(let status, _): [408, 429, 500, 502, 503, 504].contains(status)
-        case .write, .cancelled: false
+        case .write, .cancelled, .tooLarge: false
         }
     }
 
@@ -33,6 +35,7 @@ public enum TransferFailure: Error, Sendable, Equatable, CustomStringConvertible
             body.isEmpty ? "HTTP \(status)" : "HTTP \(status): \(Self.summary(of: body))"
         case .write(let path, let reason): "cannot write \(path): \(reason)"
         case .cancelled: "cancelled"
+        case .tooLarge(let limit): "the answer is larger than the \(ByteLimit.describe(limit)) allowed"
         }
     }
 
@@ -45,6 +48,15 @@ public enum TransferFailure: Error, Sendable, Equatable, CustomStringConvertible
     private static func summary(of body: String) -> String {
         let firstLine = body.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
         return firstLine.count > 200 ? String(firstLine.prefix(200)) + "…" : firstLine
+    }
+}
+
+/// Sizes in messages: `16 MB`, `512 KB`, `100 bytes`.
+enum ByteLimit {
+    static func describe(_ bytes: Int64) -> String {
+        if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MB" }
+        if bytes >= 1 << 10 && bytes % (1 << 10) == 0 { return "\(bytes >> 10) KB" }
+        return "\(bytes) bytes"
     }
 }
 
