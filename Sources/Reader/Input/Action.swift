@@ -16,7 +16,12 @@ public enum Action: String, CaseIterable, Sendable {
     case goToPage = "go-to-page", toggleLayout = "toggle-layout", outline
     case searchDocument = "search-document", nextMatch = "next-match", previousMatch = "previous-match"
     case scrollLeft = "scroll-left", scrollRight = "scroll-right"
+    case bookmarkPage = "bookmark-page", editNote = "edit-note"
     case back
+    case showBookmarks = "bookmarks"
+    case openBookmark = "open-bookmark", expandFolder = "expand-folder", collapseFolder = "collapse-folder"
+    case newFolder = "new-folder", renameBookmark = "rename", deleteBookmark = "delete", importList = "import-list"
+    case closeBookmarks = "close-bookmarks"
 }
 
 /// Where an action applies: everywhere, in the library panes, or in the reading view.
@@ -24,6 +29,7 @@ public enum ActionScope: String, Sendable, CaseIterable {
     case navigation = "Moving"
     case browse = "Library"
     case reading = "Reading"
+    case bookmarks = "Bookmarks"
 }
 
 /// One row of the action table.
@@ -57,18 +63,29 @@ public enum ActionTable {
         .init(action: .cycleSort, scope: .browse, help: "Sort by the next column", defaultKeys: [.character("s")]),
         .init(action: .reverseSort, scope: .browse, help: "Reverse the sort", defaultKeys: [.character("S")]),
         .init(action: .sync, scope: .browse, help: "Sync from the remote: the .bib, and the PDFs of the group shown", defaultKeys: [.function(5)]),
+        .init(action: .showBookmarks, scope: .browse, help: "Bookmarks and reading lists", defaultKeys: [.character("b")]),
         .init(action: .quit, scope: .browse, help: "Quit", defaultKeys: [.character("q"), .control("c")]),
         .init(action: .nextPage, scope: .reading, help: "Next page", defaultKeys: [.character("]")]),
         .init(action: .previousPage, scope: .reading, help: "Previous page", defaultKeys: [.character("[")]),
         .init(action: .goToPage, scope: .reading, help: "Go to a page number or label (xii), then Enter", defaultKeys: [.character(":")]),
         .init(action: .outline, scope: .reading, help: "Table of contents: jump to a section", defaultKeys: [.character("o")]),
         .init(action: .searchDocument, scope: .reading, help: "Search the document", defaultKeys: [.character("/")]),
-        .init(action: .nextMatch, scope: .reading, help: "Next match", defaultKeys: [.character("n")]),
-        .init(action: .previousMatch, scope: .reading, help: "Previous match", defaultKeys: [.character("N")]),
+        .init(action: .nextMatch, scope: .reading, help: "Next match", defaultKeys: [.character(">")]),
+        .init(action: .previousMatch, scope: .reading, help: "Previous match", defaultKeys: [.character("<")]),
+        .init(action: .bookmarkPage, scope: .reading, help: "Bookmark this page (again: remove the bookmark)", defaultKeys: [.character("m")]),
+        .init(action: .editNote, scope: .reading, help: "Write this page's note (C-s saves, Esc cancels)", defaultKeys: [.character("n")]),
         .init(action: .toggleLayout, scope: .reading, help: "Reflowed text / the page's physical layout", defaultKeys: [.character("t")]),
         .init(action: .scrollLeft, scope: .reading, help: "Scroll left (layout)", defaultKeys: [.left, .character("h")]),
         .init(action: .scrollRight, scope: .reading, help: "Scroll right (layout)", defaultKeys: [.right, .character("l")]),
         .init(action: .back, scope: .reading, help: "Back to the library", defaultKeys: [.character("q"), .escape]),
+        .init(action: .openBookmark, scope: .bookmarks, help: "Open the bookmark at its page; open or close a folder", defaultKeys: [.enter]),
+        .init(action: .expandFolder, scope: .bookmarks, help: "Open a folder", defaultKeys: [.right, .character("l")]),
+        .init(action: .collapseFolder, scope: .bookmarks, help: "Close a folder, or go to the folder above", defaultKeys: [.left, .character("h")]),
+        .init(action: .newFolder, scope: .bookmarks, help: "New folder (inside the selected folder)", defaultKeys: [.character("a")]),
+        .init(action: .renameBookmark, scope: .bookmarks, help: "Rename", defaultKeys: [.character("r")]),
+        .init(action: .deleteBookmark, scope: .bookmarks, help: "Delete (asks first)", defaultKeys: [.character("d"), .delete]),
+        .init(action: .importList, scope: .bookmarks, help: "Import a reading list: a file, an http(s) URL or a bibread:// link", defaultKeys: [.character("i")]),
+        .init(action: .closeBookmarks, scope: .bookmarks, help: "Back to the library", defaultKeys: [.character("q"), .escape, .character("b")]),
     ]
 
     /// The definition of one action.

@@ -109,7 +109,7 @@ enum ListPane {
             var markText = ""
             markText += marks.contains(.hasPDF) ? "●" : " "
             markText += marks.contains(.read) ? "✓" : " "
-            markText += marks.contains(.bookmarked) ? "★" : " "
+            markText += marks.contains(.bookmarked) || state.bookmarkedKeys.contains(entry.key.lowercased()) ? "★" : " "
             screen.write(markText, x: rect.x + 1, y: y, style: selected ? style : Style(.mark))
             var x = rect.x + 1 + Columns.marks
             screen.write(DisplayWidth.truncate(entry.creators.display, to: columns.authors), x: x, y: y, style: style)
@@ -261,7 +261,8 @@ enum StatusLine {
         screen.fill(x: rect.x, y: rect.y, width: rect.width, height: 1, style: style)
         let hints: [(String, String)] = state.searchFocused
             ? [("Enter", "keep"), ("Esc", "clear")]
-            : [(keyName(.search, state), "search"), (keyName(.cycleSort, state), "sort"), (keyName(.help, state), "help"), (keyName(.quit, state), "quit")]
+            : [(keyName(.search, state), "search"), (keyName(.cycleSort, state), "sort"), (keyName(.showBookmarks, state), "bookmarks"),
+               (keyName(.help, state), "help"), (keyName(.quit, state), "quit")]
         var hintText: [(String, Style)] = []
         for (key, label) in hints where !key.isEmpty {
             hintText.append((key, Style(.statusKey, bold: true)))
@@ -290,7 +291,8 @@ enum StatusLine {
             if !state.searchText.isEmpty { parts.append("search: \(state.searchText)") }
             left = parts.joined(separator: " · ")
         }
-        let showHints = rect.width - hintWidth > 30
+        // A message wins over the key hints when both do not fit.
+        let showHints = rect.width - hintWidth > 30 && (state.message == nil || DisplayWidth.of(left) + hintWidth + 3 <= rect.width)
         let leftRoom = rect.width - 2 - (showHints ? hintWidth : 0)
         screen.write(DisplayWidth.truncate(left, to: max(0, leftRoom)), x: rect.x + 1, y: rect.y, style: leftStyle)
         guard showHints else { return }

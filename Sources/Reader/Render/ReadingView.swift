@@ -19,9 +19,33 @@ enum ReadingView {
         } else {
             screen.write("Reading \(AppState.pageName(view.page, info: view.info))…", x: 2, y: 2, style: Style(.dim))
         }
+        if state.showsNotePanel, view.pageText != nil, view.error == nil { drawNotePanel(view, state: state, into: &screen) }
         drawPromptLine(view, state: state, into: &screen)
-        drawStatus(view, into: &screen)
+        drawStatus(view, state: state, into: &screen)
         if view.showingOutline, let outline = view.info?.outline { drawOutline(outline, view: view, into: &screen) }
+        if let editor = view.noteEditor { NoteEditorOverlay.draw(editor, into: &screen) }
+    }
+
+    /// Where the text column starts: centred, beside the note column when it shows.
+    static func textLeft(_ view: ReadingState, state: AppState, width: Int) -> Int {
+        guard view.mode == .reflow else { return 1 }
+        let used = state.readingTextWidth + (state.showsNotePanel ? state.notePanelWidth + 3 : 0)
+        return max(1, (width - used) / 2)
+    }
+
+    /// The page's note, in a column right of the text.
+    private static func drawNotePanel(_ view: ReadingState, state: AppState, into screen: inout ScreenBuffer) {
+        guard let note = view.pageNote else { return }
+        let panelWidth = state.notePanelWidth
+        let x = screen.width - panelWidth - 1
+        let rows = state.readingRows
+        for row in 0..<rows { screen.write("│", x: x - 2, y: 1 + row, style: Style(.border)) }
+        screen.write("✎ Note, \(AppState.pageName(view.page, info: view.info))", x: x, y: 1, style: Style(.accent, bold: true), limit: panelWidth)
+        let lines = BookmarksView.wrapped(note, width: panelWidth)
+        for (index, line) in lines.enumerated() where index < rows - 2 {
+            screen.write(line, x: x, y: 3 + index, style: Style(), limit: panelWidth)
+        }
+        if lines.count > rows - 2 { screen.write("… n shows it all", x: x, y: rows, style: Style(.dim), limit: panelWidth) }
     }
 
     private static func drawText(_ view: ReadingState, state: AppState, rows: Int, into screen: inout ScreenBuffer) {
@@ -30,7 +54,7 @@ enum ReadingView {
             screen.write("This page has no text layer (a scan or an image): there is nothing to show here.", x: 2, y: 2, style: Style(.dim), limit: screen.width - 3)
             return
         }
-        let left = view.mode == .reflow ? max(1, (screen.width - state.readingTextWidth) / 2) : 1
+        let left = textLeft(view, state: state, width: screen.width)
         let top = min(view.scroll, max(0, lines.count - rows))
         for row in 0..<rows where top + row < lines.count {
             var line = lines[top + row]
@@ -43,7 +67,8 @@ enum ReadingView {
                 }
             }
             let y = 1 + row
-            screen.write(line, x: left, y: y, limit: screen.width - left - 1)
+            let limit = state.showsNotePanel ? state.readingTextWidth : screen.width - left - 1
+            screen.write(line, x: left, y: y, limit: limit)
             if let query = view.search {
                 for match in ReadingText.matches(of: query, in: line) {
                     let start = left + DisplayWidth.of(line[line.startIndex..<match.lowerBound])
@@ -78,18 +103,24 @@ enum ReadingView {
                          style: Style(message.isError ? .error : .message))
         } else if view.searching {
             screen.write("Searching…", x: 1, y: y, style: Style(.dim))
+        } else if let note = view.pageNote, !state.showsNotePanel {
+            // Too narrow for the note column: its first line, here.
+            let first = note.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+            screen.write(DisplayWidth.truncate("✎ " + first, to: screen.width - 2), x: 1, y: y, style: Style(.accent))
         }
     }
 
-    private static func drawStatus(_ view: ReadingState, into screen: inout ScreenBuffer) {
+    private static func drawStatus(_ view: ReadingState, state: AppState, into screen: inout ScreenBuffer) {
         let width = screen.width
         let status = Style(.status)
         let y = screen.height - 1
         screen.fill(x: 0, y: y, width: width, height: 1, style: status)
         var left = AppState.pageName(view.page, info: view.info)
+        if !state.bookmarks.bookmarks(citeKey: state.citeKey(of: view), page: view.page).isEmpty { left = "★ " + left }
+        if view.pageNote != nil { left = "✎ " + left }
         if let count = view.pageCount, count > 0 { left += " / \(count) · \(view.page * 100 / count)%" }
         left += " · \(view.title)"
-        let hints = "[ ] page  : go to  / find  o contents  t layout  q back"
+        let hints = "[ ] page  : go to  / find  m mark  n note  o contents  q back"
         let showHints = DisplayWidth.of(hints) + 30 < width
         let room = width - 2 - (showHints ? DisplayWidth.of(hints) + 2 : 0)
         screen.write(DisplayWidth.truncate(left, to: max(0, room)), x: 1, y: y, style: status)
@@ -109,5 +140,53 @@ enum ReadingView {
             screen.write(DisplayWidth.truncate(indent + entry.title, to: max(0, inner.width - DisplayWidth.of(page) - 2)), x: inner.x, y: inner.y + row, style: style)
             screen.write(page, x: inner.x + inner.width - DisplayWidth.of(page), y: inner.y + row, style: style)
         }
+    }
+}
+
+/// The page-note editor: a box over the page with the note's text and a cursor.
+enum NoteEditorOverlay {
+    static func draw(_ editor: NoteEditor, into screen: inout ScreenBuffer) {
+        let boxWidth = min(screen.width, 72)
+        let boxHeight = min(screen.height - 2, 14)
+        let footer = editor.confirmingDiscard ? "Esc again discards · C-s saves" : "C-s save · Esc cancel · Enter new line"
+        let inner = Box.draw(title: "Note on p. \(editor.page) of \(editor.key)", width: boxWidth, height: boxHeight, footer: footer,
+                             into: &screen)
+        guard inner.width > 0, inner.height > 0 else { return }
+        // Lay the text out in rows of the box's width, tracking where the cursor falls.
+        var rows: [String] = [""]
+        var cursorRow = 0
+        var cursorColumn = 0
+        var column = 0
+        for (index, character) in editor.text.enumerated() {
+            if index == editor.cursor {
+                cursorRow = rows.count - 1
+                cursorColumn = column
+            }
+            if character == "\n" {
+                rows.append("")
+                column = 0
+                continue
+            }
+            let characterWidth = DisplayWidth.of(character)
+            if column + characterWidth > inner.width {
+                rows.append("")
+                column = 0
+            }
+            rows[rows.count - 1].append(character)
+            column += characterWidth
+        }
+        if editor.cursor >= editor.text.count {
+            if column >= inner.width {
+                rows.append("")
+                column = 0
+            }
+            cursorRow = rows.count - 1
+            cursorColumn = column
+        }
+        let top = max(0, cursorRow - inner.height + 1)
+        for row in 0..<inner.height where top + row < rows.count {
+            screen.write(rows[top + row], x: inner.x, y: inner.y + row, style: Style(.overlay), limit: inner.width)
+        }
+        screen.cursor = (x: inner.x + cursorColumn, y: inner.y + cursorRow - top)
     }
 }

@@ -12,6 +12,9 @@ extension AppState {
             WelcomeScreen.draw(into: &screen)
         } else if let reading {
             ReadingView.draw(reading, state: self, into: &screen)
+        } else if let bookmarksView {
+            BookmarksView.draw(bookmarksView, state: self, into: &screen)
+            if let chooser { ChooserOverlay.draw(chooser, state: self, into: &screen) }
         } else {
             let layout = Layout(width: width, height: height, focus: focus)
             if let rect = layout.groups { GroupsPane.draw(self, in: rect, into: &screen) }

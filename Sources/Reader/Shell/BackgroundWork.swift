@@ -1,6 +1,7 @@
 import BibModel
 import Foundation
 import PDFText
+import ReadingList
 import SyncEngine
 
 /// Does the work effects ask for (everything that reads the whole library, or a PDF) and
@@ -104,8 +105,82 @@ public final class BackgroundWork: @unchecked Sendable {
             cancelFetch()
         case .syncLibrary(let group):
             syncLibrary(group: group, post: post)
-        case .saveSession, .redrawAll, .quit, .reloadLibrary:
+        case .loadBookmarks, .addBookmark, .addBookmarkFolder, .renameBookmarkNode, .deleteBookmarkNode,
+             .loadNotes, .saveNote, .importReadingList:
+            performBookmarkWork(effect, post: post)
+        case .loadReadingList(let source):
+            withoutActuallyEscaping(post) { post in loadReadingList(source, post: post) }
+        case .saveSession, .redrawAll, .quit, .reloadLibrary, .cancelReadingList:
             break
+        }
+    }
+
+    // MARK: - Bookmarks and notes
+
+    private func performBookmarkWork(_ effect: Effect, post: (Event) -> Void) {
+        guard let store else {
+            // The store could not be opened (said at start-up): nothing to show, nothing kept.
+            if effect != .loadBookmarks, !{ if case .loadNotes = effect { return true } else { return false } }() {
+                post(.bookmarkFailed(message: "Bookmarks and notes cannot be kept: the state store could not be opened"))
+            }
+            return
+        }
+        do {
+            switch effect {
+            case .loadBookmarks:
+                post(.bookmarksLoaded(try store.savedBookmarks(), message: nil, select: nil))
+            case .addBookmark(let reference, let name):
+                let id = try store.addBookmark(named: name, reference: reference, at: clock())
+                post(.bookmarksLoaded(try store.savedBookmarks(), message: nil, select: id))
+            case .addBookmarkFolder(let name, let parent):
+                let id = try store.addFolder(named: name, in: parent, at: clock())
+                post(.bookmarksLoaded(try store.savedBookmarks(), message: "Made the folder \(name)", select: id))
+            case .renameBookmarkNode(let id, let name):
+                try store.rename(node: id, to: name)
+                post(.bookmarksLoaded(try store.savedBookmarks(), message: "Renamed to \(name)", select: id))
+            case .deleteBookmarkNode(let id):
+                try store.delete(node: id)
+                post(.bookmarksLoaded(try store.savedBookmarks(), message: nil, select: nil))
+            case .loadNotes(let key):
+                post(.notesLoaded(key: key, notes: try store.notes(citeKey: key)))
+            case .saveNote(let key, let page, let text):
+                try store.setNote(citeKey: key, page: page, text: text, at: clock())
+                post(.notesLoaded(key: key, notes: try store.notes(citeKey: key)))
+            case .importReadingList(let decoded, let fallbackName, let includeNotes):
+                let summary = try store.importList(decoded.list, fallbackName: fallbackName, includeNotes: includeNotes, at: clock())
+                var text = "Imported '\(summary.folderName)': \(summary.bookmarks) bookmark\(summary.bookmarks == 1 ? "" : "s")"
+                if includeNotes {
+                    text += ", \(summary.notesAdded) page note\(summary.notesAdded == 1 ? "" : "s")"
+                    if summary.notesAlreadyThere > 0 { text += " (\(summary.notesAlreadyThere) already in your notes)" }
+                }
+                let missing = Set(decoded.list.bookmarks.map(\.reference.citeKey).filter { library.entries(withKey: $0).isEmpty })
+                if !missing.isEmpty { text += "; \(missing.count) cite key\(missing.count == 1 ? " is" : "s are") not in this library" }
+                post(.bookmarksLoaded(try store.savedBookmarks(), message: text, select: summary.folderID))
+            default:
+                break
+            }
+        } catch {
+            post(.bookmarkFailed(message: "Bookmarks: \(error)"))
+        }
+    }
+
+    private func loadReadingList(_ source: String, post: @escaping (Event) -> Void) {
+        lock.withLock { fetchCancelled = false }
+        let kind = ReadingListSource(source)
+        do {
+            let decoded = try ReadingListLoader.load(kind, progress: { bytes, _ in post(.readingListProgress(bytes: bytes)) },
+                                                     isCancelled: { [self] in lock.withLock { fetchCancelled } })
+            post(.readingListLoaded(source: source, fallbackName: kind.fallbackName, decoded))
+        } catch let error as ReadingListLoadError {
+            if error.isCancellation { return }
+            var text = "\(error)"
+            if case .list(let where_, .invalid(let problems)) = error, let first = problems.first {
+                text = "\(where_): \(problems.count) error\(problems.count == 1 ? "" : "s"), nothing imported: \(first)"
+                    + (problems.count > 1 ? " (bibread bookmarks validate lists them all)" : "")
+            }
+            post(.readingListFailed(message: text))
+        } catch {
+            post(.readingListFailed(message: "\(error)"))
         }
     }
 

@@ -34,10 +34,26 @@ public enum ReaderApp {
         public var paths: [String]
         /// Exit right after the first screen is drawn (for the start-up benchmark).
         public var exitAfterFirstScreen = false
+        /// A reading list to import on start (a bibread://bookmarks link, a file or a URL):
+        /// the reader opens on the bookmarks view and asks about its page notes.
+        public var importSource: String?
 
         public init(paths: [String]) {
             self.paths = paths
         }
+    }
+
+    /// The library the reader opens: the files given, else the config's default library, else
+    /// the library opened last (when its files are still there); empty when there is none.
+    public static func currentLibraryPaths(given: [String], config: Config? = nil, sessions: SessionStore? = nil) -> [String] {
+        let directories = Directories()
+        var paths = given.map(absolutePath)
+        if paths.isEmpty { paths = (config ?? Config.load(from: directories.config)).libraries }
+        let store = sessions ?? SessionStore(directory: directories.state)
+        if paths.isEmpty, let last = store.lastLibrary(), last.allSatisfy({ FileManager.default.fileExists(atPath: $0) }) {
+            paths = last
+        }
+        return paths
     }
 
     /// Runs the reader; returns the exit status.
@@ -49,11 +65,7 @@ public enum ReaderApp {
         var problems = config.problems + keymap.rebind(config.keys)
         let store = SessionStore(directory: directories.state)
 
-        var paths = options.paths.map(absolutePath)
-        if paths.isEmpty { paths = config.libraries }
-        if paths.isEmpty, let last = store.lastLibrary(), last.allSatisfy({ FileManager.default.fileExists(atPath: $0) }) {
-            paths = last
-        }
+        let paths = currentLibraryPaths(given: options.paths, config: config, sessions: store)
 
         RemoteLocations.registerAliases(forLibraries: paths, remotes: config.remotes)
         var library: Library?
@@ -131,6 +143,13 @@ public enum ReaderApp {
         timing.milestone("first screen drawn")
         if options.exitAfterFirstScreen { return 0 }
         var effects = state.start()
+        if let source = options.importSource {
+            if state.library == nil {
+                state.message = StatusMessage("Open a library to import the reading list into (bibread LIB.bib LINK)", isError: true)
+            } else {
+                effects += state.showBookmarks(importing: source)
+            }
+        }
         var running = true
         var needsFullRedraw = false
         while running {
@@ -255,14 +274,14 @@ final class EffectRunner: Sendable {
     func run(_ effect: Effect) {
         let (maybeWork, generation) = current.withLock { $0 }
         guard let work = maybeWork else { return }
-        if effect == .cancelFetch {
+        if effect == .cancelFetch || effect == .cancelReadingList {
             // At once, not behind the download it stops.
             work.cancelFetch()
             return
         }
         let queue: DispatchQueue
         switch effect {
-        case .fetchFile, .syncLibrary: queue = fetches
+        case .fetchFile, .syncLibrary, .loadReadingList: queue = fetches
         case .computeGroupMembers, .computeSort: queue = interactive
         case .buildSearchIndex: queue = index
         case .openDocument, .extractPage, .findInDocument, .savePosition: queue = documents
@@ -367,6 +386,12 @@ extension Event {
         case .libraryReloaded: return "library reloaded"
         case .pageText(_, let page, _, _): return "page \(page) text"
         case .documentFailed: return "document failed"
+        case .bookmarksLoaded: return "bookmarks loaded"
+        case .bookmarkFailed: return "bookmark failed"
+        case .notesLoaded: return "notes loaded"
+        case .readingListLoaded: return "reading list loaded"
+        case .readingListProgress: return "reading list progress"
+        case .readingListFailed: return "reading list failed"
         case .terminate: return "terminate"
         }
     }

@@ -24,10 +24,10 @@ public struct ReadingPosition: Sendable, Equatable {
 }
 
 /// The SQLite state store, `$XDG_STATE_HOME/bibread/state.sqlite`: reading positions per
-/// document and when each reference was last read. Every write is one transaction in WAL mode,
+/// document, when each reference was last read, bookmarks and page notes. Every write is one transaction in WAL mode,
 /// so killing bibread at any moment leaves the last complete write.
 public final class ReadingStore: Sendable {
-    private let database: DatabaseQueue
+    let database: DatabaseQueue
 
     /// Opens (creating and migrating) the store in `directory`.
     public init(directory: URL) throws {
@@ -58,6 +58,33 @@ public final class ReadingStore: Sendable {
                     key TEXT NOT NULL,
                     last_read REAL NOT NULL,
                     PRIMARY KEY (library, key)
+                );
+                """)
+        }
+        migrator.registerMigration("v2: bookmarks and page notes") { db in
+            try db.execute(sql: """
+                CREATE TABLE bookmark_node (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    parent_id INTEGER REFERENCES bookmark_node(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('folder', 'bookmark', 'notemark')),
+                    name TEXT NOT NULL,
+                    cite_key TEXT,
+                    library TEXT,
+                    page INTEGER CHECK (page IS NULL OR page >= 1),
+                    last_page INTEGER,
+                    text TEXT,
+                    created_at REAL NOT NULL,
+                    CHECK (kind != 'bookmark' OR (cite_key IS NOT NULL AND page IS NOT NULL))
+                );
+                CREATE INDEX bookmark_node_parent ON bookmark_node (parent_id, position);
+                CREATE INDEX bookmark_node_key ON bookmark_node (cite_key COLLATE NOCASE);
+                CREATE TABLE page_note (
+                    cite_key TEXT NOT NULL COLLATE NOCASE,
+                    page INTEGER NOT NULL CHECK (page >= 1),
+                    text TEXT NOT NULL,
+                    updated_at REAL NOT NULL,
+                    PRIMARY KEY (cite_key, page)
                 );
                 """)
         }

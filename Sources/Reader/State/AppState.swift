@@ -1,5 +1,6 @@
 import BibModel
 import Foundation
+import ReadingList
 
 /// The panes of the library view.
 public enum Pane: String, Sendable, CaseIterable {
@@ -103,6 +104,8 @@ public struct FetchState: Sendable, Equatable {
     public let path: String
     public let key: String
     public let title: String
+    /// The page to open it at (from a bookmark); nil resumes where it was read.
+    public var page: Int? = nil
     public var bytes: Int64 = 0
     public var total: Int64?
 }
@@ -111,6 +114,8 @@ public struct FetchState: Sendable, Equatable {
 public struct FileChooser: Sendable, Equatable {
     public let key: String
     public let files: [LinkedFile]
+    /// The page to open the chosen file at (from a bookmark).
+    public var page: Int? = nil
     public var selected = 0
 }
 
@@ -171,6 +176,12 @@ public struct AppState: Sendable {
     /// A sync started from the reader: bytes so far and in all, and the file in progress.
     public var syncing: (done: Int64, total: Int64, file: String)?
     public var reading: ReadingState?
+    /// The bookmarks view, while shown (it stays under the reading view opened from it).
+    public var bookmarksView: BookmarksViewState?
+    /// The user's bookmark tree (empty until it is loaded).
+    public var bookmarks = SavedBookmarks()
+    /// Lower-cased cite keys with a bookmark (the ★ mark).
+    public var bookmarkedKeys: Set<String> = []
     public var message: StatusMessage?
     public var isQuitting = false
 

@@ -1,4 +1,5 @@
 import BibModel
+import ReadingList
 
 /// Something that happened: input from the terminal, or the result of background work.
 public enum Event: Sendable {
@@ -30,6 +31,15 @@ public enum Event: Sendable {
     case syncFinished(summary: String, libraryChanged: Bool, failed: Bool)
     /// The library was read again (after a sync brought a new .bib).
     case libraryReloaded(Library)
+    /// The bookmark tree as stored; `message` says what changed, `select` a node to show.
+    case bookmarksLoaded(SavedBookmarks, message: String?, select: Int64?)
+    case bookmarkFailed(message: String)
+    /// The page notes of a paper, by page.
+    case notesLoaded(key: String, notes: [Int: String])
+    /// A reading list to import was read and checked (`source` as the user gave it).
+    case readingListLoaded(source: String, fallbackName: String, DecodedReadingList)
+    case readingListProgress(bytes: Int64)
+    case readingListFailed(message: String)
     /// A terminating signal (SIGINT, SIGTERM, SIGHUP) arrived.
     case terminate
 }
@@ -58,6 +68,20 @@ public enum Effect: Sendable, Equatable {
     case syncLibrary(group: String?)
     /// Read the library's files again (a sync changed them).
     case reloadLibrary
+    /// Read the bookmark tree from the store.
+    case loadBookmarks
+    case addBookmark(PageReference, name: String)
+    case addBookmarkFolder(name: String, parent: Int64?)
+    case renameBookmarkNode(id: Int64, name: String)
+    case deleteBookmarkNode(id: Int64)
+    case loadNotes(key: String)
+    /// Set a page's note (empty text deletes it).
+    case saveNote(key: String, page: Int, text: String)
+    /// Read (or download) a reading list and check it; it arrives as `readingListLoaded`.
+    case loadReadingList(source: String)
+    case cancelReadingList
+    /// Add a checked list to the tree, with its page notes or without.
+    case importReadingList(DecodedReadingList, fallbackName: String, includeNotes: Bool)
     case redrawAll
     case quit
 }

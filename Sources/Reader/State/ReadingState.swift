@@ -103,6 +103,12 @@ public struct ReadingState: Sendable, Equatable {
     public var searching = false
     public var showingOutline = false
     public var outlineCursor = ListCursor()
+    /// Opened at a chosen page (a bookmark): the remembered position does not override it.
+    public var pageRequested = false
+    /// The paper's page notes, by page.
+    public var notes: [Int: String] = [:]
+    /// The page-note editor, while open.
+    public var noteEditor: NoteEditor?
 
     public init(path: String, key: String, title: String, page: Int = 1) {
         self.path = path
@@ -112,4 +118,7 @@ public struct ReadingState: Sendable, Equatable {
     }
 
     public var pageCount: Int? { info?.pageCount }
+
+    /// The note on the page shown, if any.
+    public var pageNote: String? { notes[page].flatMap { $0.isEmpty ? nil : $0 } }
 }

@@ -5,7 +5,17 @@ extension AppState {
     public static let recentlyRead = "Recently read"
 
     /// The columns reflowed text takes: the window, capped so that lines stay readable.
-    var readingTextWidth: Int { max(10, min(width - 4, 100)) }
+    var readingTextWidth: Int {
+        let full = max(10, min(width - 4, 100))
+        guard showsNotePanel else { return full }
+        return max(40, min(width - 5 - notePanelWidth, 100))
+    }
+
+    /// Whether the page's note shows in a column beside the text (when the window is wide).
+    var showsNotePanel: Bool { reading?.pageNote != nil && width >= 90 }
+
+    /// The width of the note column.
+    var notePanelWidth: Int { min(44, max(28, width / 3)) }
 
     /// Rows of page text on screen (between the title bar and the prompt line).
     var readingRows: Int { max(1, height - 3) }
@@ -34,7 +44,7 @@ extension AppState {
             view.error = nil
             view.prompt = nil
             if let title = info.title, !title.isEmpty, view.title.isEmpty { view.title = title }
-            if let resumePage, resumePage >= 1, resumePage <= info.pageCount, resumePage != 1 || resumeScroll > 0 {
+            if !view.pageRequested, let resumePage, resumePage >= 1, resumePage <= info.pageCount, resumePage != 1 || resumeScroll > 0 {
                 view.page = resumePage
                 view.pendingScrollFraction = resumeScroll
                 message = StatusMessage("Resumed at \(AppState.pageName(resumePage, info: info))")
@@ -99,7 +109,9 @@ extension AppState {
     mutating func handleReading(_ key: Key) -> [Effect] {
         guard let before = reading else { return [] }
         var effects: [Effect]
-        if before.prompt != nil {
+        if before.noteEditor != nil {
+            effects = handleNoteEditor(key)
+        } else if before.prompt != nil {
             effects = handleReadingPrompt(key)
         } else if before.showingOutline {
             effects = handleOutline(key)
@@ -173,6 +185,13 @@ extension AppState {
         case .nextMatch, .previousMatch:
             reading = view
             return findMatch(forward: action == .nextMatch, includingCurrentLine: false)
+        case .bookmarkPage:
+            reading = view
+            return toggleBookmark()
+        case .editNote:
+            reading = view
+            openNoteEditor()
+            return []
         case .outline:
             guard let info = view.info else { return [] }
             if info.outline.isEmpty {
@@ -241,20 +260,17 @@ extension AppState {
 
     private mutating func handleReadingPrompt(_ key: Key) -> [Effect] {
         guard var view = reading, let prompt = view.prompt else { return [] }
+        if let edited = LineEdit.edited(prompt.text, by: key) {
+            view.prompt = prompt.with(edited)
+            reading = view
+            return []
+        }
         switch key {
         case .escape, .control("c"), .control("g"):
             view.prompt = nil
             reading = view
             if case .password = prompt { reading = nil }
             return []
-        case .backspace:
-            var text = prompt.text
-            if !text.isEmpty { text.removeLast() }
-            view.prompt = prompt.with(text)
-        case .control("u"):
-            view.prompt = prompt.with("")
-        case .character(let character):
-            view.prompt = prompt.with(prompt.text + String(character))
         case .enter:
             view.prompt = nil
             reading = view

@@ -6,7 +6,7 @@ extension AppState {
     public mutating func start() -> [Effect] {
         guard library != nil else { return [] }
         rebuildGroupRows()
-        var effects: [Effect] = [.loadFieldGroups, .buildSearchIndex, .computeMarks, .computeSort(sort)]
+        var effects: [Effect] = [.loadFieldGroups, .buildSearchIndex, .computeMarks, .computeSort(sort), .loadBookmarks]
         effects.append(.countGroups(groupRows.map(\.path)))
         groupCounts[AppState.recentlyRead] = lastRead.count
         if activeGroup == AppState.recentlyRead {
@@ -81,8 +81,11 @@ extension AppState {
                 message = StatusMessage("\((path as NSString).lastPathComponent) is in the cache now")
                 return []
             }
-            reading = ReadingState(path: local, key: fetch.key, title: fetch.title)
-            return [.openDocument(path: local, password: nil), .recordReading(key: fetch.key), .computeMarks]
+            var view = ReadingState(path: local, key: fetch.key, title: fetch.title, page: fetch.page ?? 1)
+            view.pageRequested = fetch.page != nil
+            reading = view
+            let citeKey = library?.entry(addressedBy: fetch.key)?.key ?? fetch.key
+            return [.openDocument(path: local, password: nil), .recordReading(key: fetch.key), .computeMarks, .loadNotes(key: citeKey)]
         case .fetchFailed(let path, let text):
             guard fetching?.path == path else { return [] }
             fetching = nil
@@ -98,6 +101,8 @@ extension AppState {
             return libraryChanged ? [.reloadLibrary] : [.computeMarks]
         case .libraryReloaded(let reloaded):
             return reload(reloaded)
+        case .bookmarksLoaded, .bookmarkFailed, .notesLoaded, .readingListLoaded, .readingListProgress, .readingListFailed:
+            return updateBookmarks(event)
         case .readingRecorded(let key, let time):
             lastRead[key] = time
             groupCounts[AppState.recentlyRead] = lastRead.count
@@ -136,6 +141,7 @@ extension AppState {
         if showingHelp { return handleHelp(key) }
         if reading != nil { return handleReading(key) }
         if chooser != nil { return handleChooser(key) }
+        if bookmarksView != nil { return handleBookmarks(key) }
         if searchFocused { return handleSearchInput(key) }
         if key == .escape, let fetch = fetching {
             fetching = nil
@@ -220,6 +226,8 @@ extension AppState {
             sortDescending.toggle()
             refreshVisible()
             return [.saveSession]
+        case .showBookmarks:
+            return showBookmarks()
         default:
             break
         }
@@ -367,37 +375,45 @@ extension AppState {
             return effects
         case .list, .details:
             guard let entry = selectedEntry else { return [] }
-            let files = entry.links.files.filter(\.isPDF)
-            let local = files.compactMap { file -> LinkedFile? in
-                locate(file).path.map { LinkedFile(path: $0, label: file.label, fileType: file.fileType, field: file.field) }
-            }
-            if local.isEmpty {
-                if let remote = files.first(where: { locate($0) == .remoteOnly }) {
-                    // Only the remote has it: download just this file, then open it.
-                    guard fetching == nil else {
-                        message = StatusMessage("A download is already running; Esc cancels it")
-                        return []
-                    }
-                    fetching = FetchState(path: remote.path, key: entry.address, title: entry.title.isEmpty ? entry.address : entry.title)
-                    return [.fetchFile(path: remote.path)]
-                } else if let missing = files.first {
-                    message = StatusMessage("The PDF of \(entry.address) is not on this machine: \(missing.path)", isError: true)
-                } else {
-                    message = StatusMessage("\(entry.address) has no linked PDF", isError: true)
-                }
-                return []
-            }
-            if local.count > 1 {
-                chooser = FileChooser(key: entry.address, files: local)
-                return []
-            }
-            return openDocument(local[0], entry: entry)
+            return openEntry(entry, atPage: nil)
         }
     }
 
-    private mutating func openDocument(_ file: LinkedFile, entry: Entry) -> [Effect] {
-        reading = ReadingState(path: file.path, key: entry.address, title: entry.title.isEmpty ? entry.address : entry.title)
-        return [.openDocument(path: file.path, password: nil), .recordReading(key: entry.address)]
+    /// Opens a reference's PDF (downloading it first when only the remote has it), at `page`
+    /// or where it was last read.
+    mutating func openEntry(_ entry: Entry, atPage page: Int?) -> [Effect] {
+        let files = entry.links.files.filter(\.isPDF)
+        let local = files.compactMap { file -> LinkedFile? in
+            locate(file).path.map { LinkedFile(path: $0, label: file.label, fileType: file.fileType, field: file.field) }
+        }
+        if local.isEmpty {
+            if let remote = files.first(where: { locate($0) == .remoteOnly }) {
+                // Only the remote has it: download just this file, then open it.
+                guard fetching == nil else {
+                    message = StatusMessage("A download is already running; Esc cancels it")
+                    return []
+                }
+                fetching = FetchState(path: remote.path, key: entry.address, title: entry.title.isEmpty ? entry.address : entry.title, page: page)
+                return [.fetchFile(path: remote.path)]
+            } else if let missing = files.first {
+                message = StatusMessage("The PDF of \(entry.address) is not on this machine: \(missing.path)", isError: true)
+            } else {
+                message = StatusMessage("\(entry.address) has no linked PDF", isError: true)
+            }
+            return []
+        }
+        if local.count > 1 {
+            chooser = FileChooser(key: entry.address, files: local, page: page)
+            return []
+        }
+        return openDocument(local[0], entry: entry, page: page)
+    }
+
+    private mutating func openDocument(_ file: LinkedFile, entry: Entry, page: Int?) -> [Effect] {
+        var view = ReadingState(path: file.path, key: entry.address, title: entry.title.isEmpty ? entry.address : entry.title, page: page ?? 1)
+        view.pageRequested = page != nil
+        reading = view
+        return [.openDocument(path: file.path, password: nil), .recordReading(key: entry.address), .loadNotes(key: entry.key)]
     }
 
     private mutating func handleChooser(_ key: Key) -> [Effect] {
@@ -407,8 +423,8 @@ extension AppState {
             chooser = nil
         case .enter:
             chooser = nil
-            guard let entry = selectedEntry, current.selected < current.files.count else { return [] }
-            return openDocument(current.files[current.selected], entry: entry)
+            guard let entry = library?.entry(addressedBy: current.key), current.selected < current.files.count else { return [] }
+            return openDocument(current.files[current.selected], entry: entry, page: current.page)
         case .character(let character) where character.isNumber:
             if let number = character.wholeNumberValue, number >= 1, number <= current.files.count {
                 current.selected = number - 1
@@ -447,6 +463,12 @@ extension AppState {
     // MARK: - Search
 
     private mutating func handleSearchInput(_ key: Key) -> [Effect] {
+        if let edited = LineEdit.edited(searchText, by: key) {
+            guard edited != searchText else { return [] }
+            searchText = edited
+            applySearch()
+            return []
+        }
         switch key {
         case .escape:
             searchFocused = false
@@ -457,25 +479,9 @@ extension AppState {
         case .enter:
             searchFocused = false
             focus = .list
-        case .backspace:
-            guard !searchText.isEmpty else { return [] }
-            searchText.removeLast()
-            applySearch()
-        case .control("u"):
-            searchText = ""
-            applySearch()
-        case .control("w"):
-            var text = searchText
-            while text.last == " " { text.removeLast() }
-            while let last = text.last, last != " " { text.removeLast() }
-            searchText = text
-            applySearch()
         case .control("c"):
             isQuitting = true
             return [.saveSession, .quit]
-        case .character(let character):
-            searchText.append(character)
-            applySearch()
         case .down, .up, .pageDown, .pageUp:
             let saved = focus
             focus = .list
@@ -594,6 +600,7 @@ extension AppState {
             showingHelp = false
             return []
         }
+        if bookmarksView != nil { return handleBookmarks(mouse) }
         let layout = Layout(width: width, height: height, focus: focus)
         if layout.searchBar.contains(x: mouse.x, y: mouse.y) {
             searchFocused = true

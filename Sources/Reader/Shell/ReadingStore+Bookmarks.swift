@@ -1,0 +1,279 @@
+import Foundation
+import GRDB
+import ReadingList
+
+/// What importing a reading list added.
+public struct ImportSummary: Sendable, Equatable {
+    /// The folder the list was imported into, and the name it got (`Week 1 (2)` when taken).
+    public let folderID: Int64
+    public let folderName: String
+    public let bookmarks: Int
+    public let folders: Int
+    public let notemarks: Int
+    /// Page notes appended to the user's notes, and those skipped because the page's note
+    /// already held that text.
+    public let notesAdded: Int
+    public let notesAlreadyThere: Int
+}
+
+/// Errors of the bookmark store that are the user's to fix.
+public enum BookmarkStoreError: Error, Equatable, CustomStringConvertible {
+    case noSuchFolder(String)
+    case noSuchNode(Int64)
+
+    public var description: String {
+        switch self {
+        case .noSuchFolder(let path): return "there is no bookmark folder '\(path)'"
+        case .noSuchNode(let id): return "there is no bookmark #\(id)"
+        }
+    }
+}
+
+/// Bookmarks (a tree of folders, bookmarks and notemarks) and page notes, in the state store.
+///
+/// Each change is one transaction, so a list is imported whole or not at all, and killing
+/// bibread mid-write leaves the previous state.
+extension ReadingStore {
+    // MARK: - Reading the tree
+
+    /// The whole tree.
+    public func savedBookmarks() throws -> SavedBookmarks {
+        try database.read { db in try Self.tree(db) }
+    }
+
+    private static func tree(_ db: Database) throws -> SavedBookmarks {
+        let rows = try Row.fetchAll(db, sql: "SELECT * FROM bookmark_node ORDER BY parent_id, position, id")
+        var childrenOf: [Int64?: [Row]] = [:]
+        for row in rows { childrenOf[row["parent_id"] as Int64?, default: []].append(row) }
+        var visited = Set<Int64>()
+        func build(_ parent: Int64?) -> [SavedNode] {
+            (childrenOf[parent] ?? []).compactMap { row in
+                let id: Int64 = row["id"]
+                guard visited.insert(id).inserted else { return nil }
+                let kind = SavedNode.Kind(rawValue: row["kind"]) ?? .notemark
+                var reference: PageReference?
+                if kind == .bookmark, let key = row["cite_key"] as String?, let page = row["page"] as Int? {
+                    reference = PageReference(citeKey: key, library: row["library"], page: page, lastPage: row["last_page"])
+                }
+                return SavedNode(id: id, kind: kind, name: row["name"], reference: reference, text: row["text"],
+                                 children: kind == .folder ? build(id) : [])
+            }
+        }
+        return SavedBookmarks(nodes: build(nil))
+    }
+
+    /// The folder a path of names (`Course/Week 1`) leads to; nil for the empty path (the root).
+    public func folder(atPath path: String) throws -> Int64? {
+        let names = path.split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !names.isEmpty else { return nil }
+        var nodes = try savedBookmarks().nodes
+        var found: SavedNode?
+        for name in names {
+            guard let next = nodes.first(where: { $0.kind == .folder && $0.name == name })
+                ?? nodes.first(where: { $0.kind == .folder && $0.name.lowercased() == name.lowercased() }) else {
+                throw BookmarkStoreError.noSuchFolder(path)
+            }
+            found = next
+            nodes = next.children
+        }
+        return found?.id
+    }
+
+    // MARK: - Changing the tree
+
+    /// Adds a folder at the end of `parent` (nil: the top level); returns its id.
+    @discardableResult
+    public func addFolder(named name: String, in parent: Int64? = nil, at time: Double = Date().timeIntervalSince1970) throws -> Int64 {
+        try database.write { db in try Self.insert(db, kind: .folder, name: name, parent: parent, time: time) }
+    }
+
+    /// Adds a bookmark at the end of `parent`; returns its id.
+    @discardableResult
+    public func addBookmark(named name: String, reference: PageReference, in parent: Int64? = nil,
+                            at time: Double = Date().timeIntervalSince1970) throws -> Int64 {
+        try database.write { db in try Self.insert(db, kind: .bookmark, name: name, reference: reference, parent: parent, time: time) }
+    }
+
+    /// Adds a notemark at the end of `parent`; returns its id.
+    @discardableResult
+    public func addNotemark(named name: String, text: String, in parent: Int64? = nil,
+                            at time: Double = Date().timeIntervalSince1970) throws -> Int64 {
+        try database.write { db in try Self.insert(db, kind: .notemark, name: name, text: text, parent: parent, time: time) }
+    }
+
+    /// Renames a node.
+    public func rename(node id: Int64, to name: String) throws {
+        try database.write { db in
+            try db.execute(sql: "UPDATE bookmark_node SET name = ? WHERE id = ?", arguments: [name, id])
+            if db.changesCount == 0 { throw BookmarkStoreError.noSuchNode(id) }
+        }
+    }
+
+    /// Deletes a node, and a folder's contents with it (page notes stay: they belong to pages).
+    public func delete(node id: Int64) throws {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM bookmark_node WHERE id = ?", arguments: [id])
+            if db.changesCount == 0 { throw BookmarkStoreError.noSuchNode(id) }
+        }
+    }
+
+    private static func insert(_ db: Database, kind: SavedNode.Kind, name: String, reference: PageReference? = nil,
+                               text: String? = nil, parent: Int64?, time: Double) throws -> Int64 {
+        if let parent {
+            let parentKind = try String.fetchOne(db, sql: "SELECT kind FROM bookmark_node WHERE id = ?", arguments: [parent])
+            guard parentKind == SavedNode.Kind.folder.rawValue else { throw BookmarkStoreError.noSuchNode(parent) }
+        }
+        let position = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position), -1) + 1 FROM bookmark_node WHERE parent_id IS ?",
+                                        arguments: [parent]) ?? 0
+        try db.execute(sql: """
+            INSERT INTO bookmark_node (parent_id, position, kind, name, cite_key, library, page, last_page, text, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [parent, position, kind.rawValue, name, reference?.citeKey, reference?.library, reference?.page,
+                             reference?.lastPage, text, time])
+        return db.lastInsertedRowID
+    }
+
+    // MARK: - Import and export
+
+    /// Imports a list as a new top-level folder named after it (`name (2)` when the name is
+    /// taken); its page notes are appended to the user's notes when `includeNotes`. All or
+    /// nothing: one transaction.
+    public func importList(_ list: ReadingList, fallbackName: String, includeNotes: Bool,
+                           at time: Double = Date().timeIntervalSince1970) throws -> ImportSummary {
+        try database.write { db in
+            let wanted = list.root.name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? fallbackName : list.root.name
+            let taken = Set(try String.fetchAll(db, sql: "SELECT name FROM bookmark_node WHERE parent_id IS NULL AND kind = 'folder'"))
+            var name = wanted
+            var suffix = 2
+            while taken.contains(name) {
+                name = "\(wanted) (\(suffix))"
+                suffix += 1
+            }
+            let folderID = try Self.insert(db, kind: .folder, name: name, parent: nil, time: time)
+            var counts = (bookmarks: 0, folders: 0, notemarks: 0, notesAdded: 0, notesThere: 0)
+            func add(_ children: [BookmarkNode], into parent: Int64) throws {
+                for child in children {
+                    switch child {
+                    case .folder(let folder):
+                        counts.folders += 1
+                        try add(folder.children, into: try Self.insert(db, kind: .folder, name: folder.name, parent: parent, time: time))
+                    case .notemark(let notemark):
+                        counts.notemarks += 1
+                        _ = try Self.insert(db, kind: .notemark, name: notemark.name, text: notemark.text, parent: parent, time: time)
+                    case .bookmark(let bookmark):
+                        counts.bookmarks += 1
+                        _ = try Self.insert(db, kind: .bookmark, name: bookmark.name, reference: bookmark.reference, parent: parent, time: time)
+                        guard includeNotes && list.includesPageNotes else { continue }
+                        for (offset, note) in bookmark.notes.enumerated() where !note.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                            let page = bookmark.reference.page + offset
+                            if try Self.appendNote(db, citeKey: bookmark.reference.citeKey, page: page, text: note, time: time) {
+                                counts.notesAdded += 1
+                            } else {
+                                counts.notesThere += 1
+                            }
+                        }
+                    }
+                }
+            }
+            try add(list.root.children, into: folderID)
+            return ImportSummary(folderID: folderID, folderName: name, bookmarks: counts.bookmarks, folders: counts.folders,
+                                 notemarks: counts.notemarks, notesAdded: counts.notesAdded, notesAlreadyThere: counts.notesThere)
+        }
+    }
+
+    /// Appends `text` to a page's note, after a blank line; false when the note already holds it.
+    private static func appendNote(_ db: Database, citeKey: String, page: Int, text: String, time: Double) throws -> Bool {
+        let existing = try String.fetchOne(db, sql: "SELECT text FROM page_note WHERE cite_key = ? AND page = ?", arguments: [citeKey, page])
+        if let existing, existing.contains(text) { return false }
+        let combined = existing.map { $0 + "\n\n" + text } ?? text
+        try setNote(db, citeKey: citeKey, page: page, text: combined, time: time)
+        return true
+    }
+
+    /// The tree, or one folder of it, as a list to share; with the bookmarked pages' notes when
+    /// `includeNotes`.
+    public func readingList(folder id: Int64?, includeNotes: Bool) throws -> ReadingList {
+        try database.read { db in
+            let tree = try Self.tree(db)
+            let root: (name: String, children: [SavedNode])
+            if let id {
+                guard let node = tree.node(id: id), node.kind == .folder else { throw BookmarkStoreError.noSuchNode(id) }
+                root = (node.name, node.children)
+            } else {
+                root = ("Bookmarks", tree.nodes)
+            }
+            var notes: [String: [Int: String]] = [:]
+            if includeNotes {
+                for row in try Row.fetchAll(db, sql: "SELECT cite_key, page, text FROM page_note") {
+                    notes[(row["cite_key"] as String).lowercased(), default: [:]][row["page"]] = row["text"]
+                }
+            }
+            var anyNotes = false
+            func convert(_ nodes: [SavedNode]) -> [BookmarkNode] {
+                nodes.map { node in
+                    switch node.kind {
+                    case .folder:
+                        return .folder(BookmarkFolder(name: node.name, children: convert(node.children)))
+                    case .notemark:
+                        return .notemark(Notemark(name: node.name, text: node.text ?? ""))
+                    case .bookmark:
+                        let reference = node.reference ?? PageReference(citeKey: "", page: 1)
+                        var pageNotes = reference.pages.map { notes[reference.citeKey.lowercased()]?[$0] ?? "" }
+                        while pageNotes.last == "" { pageNotes.removeLast() }
+                        if !pageNotes.isEmpty { anyNotes = true }
+                        return .bookmark(Bookmark(name: node.name, reference: reference, notes: pageNotes))
+                    }
+                }
+            }
+            let children = convert(root.children)
+            return ReadingList(root: BookmarkFolder(name: root.name, children: children), includesPageNotes: includeNotes && anyNotes)
+        }
+    }
+
+    // MARK: - Page notes
+
+    /// The note on a page of a paper, if any.
+    public func note(citeKey: String, page: Int) throws -> String? {
+        try database.read { db in
+            try String.fetchOne(db, sql: "SELECT text FROM page_note WHERE cite_key = ? AND page = ?", arguments: [citeKey, page])
+        }
+    }
+
+    /// Every page note of a paper, by page.
+    public func notes(citeKey: String) throws -> [Int: String] {
+        try database.read { db in
+            var result: [Int: String] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT page, text FROM page_note WHERE cite_key = ?", arguments: [citeKey]) {
+                result[row["page"]] = row["text"]
+            }
+            return result
+        }
+    }
+
+    /// Sets a page's note; empty text (after trimming) deletes it.
+    public func setNote(citeKey: String, page: Int, text: String, at time: Double = Date().timeIntervalSince1970) throws {
+        try database.write { db in try Self.setNote(db, citeKey: citeKey, page: page, text: text, time: time) }
+    }
+
+    private static func setNote(_ db: Database, citeKey: String, page: Int, text: String, time: Double) throws {
+        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            try db.execute(sql: "DELETE FROM page_note WHERE cite_key = ? AND page = ?", arguments: [citeKey, page])
+            return
+        }
+        try db.execute(sql: """
+            INSERT INTO page_note (cite_key, page, text, updated_at) VALUES (?, ?, ?, ?)
+            ON CONFLICT(cite_key, page) DO UPDATE SET text = excluded.text, updated_at = excluded.updated_at
+            """, arguments: [citeKey, page, text, time])
+    }
+
+    /// The number of page notes kept, per lower-cased cite key.
+    public func noteCounts() throws -> [String: Int] {
+        try database.read { db in
+            var result: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT cite_key, COUNT(*) AS n FROM page_note GROUP BY cite_key COLLATE NOCASE") {
+                result[(row["cite_key"] as String).lowercased()] = row["n"]
+            }
+            return result
+        }
+    }
+}

@@ -1,0 +1,394 @@
+import BibModel
+import Foundation
+import ReadingList
+
+extension AppState {
+    // MARK: - Events
+
+    mutating func updateBookmarks(_ event: Event) -> [Effect] {
+        switch event {
+        case .bookmarksLoaded(let tree, let text, let select):
+            bookmarks = tree
+            bookmarkedKeys = tree.bookmarkedKeys
+            if let text { message = StatusMessage(text) }
+            if var view = bookmarksView {
+                if let select = select ?? view.selectOnArrival {
+                    view.expanded.formUnion(tree.ancestors(of: select))
+                    if tree.node(id: select)?.kind == .folder { view.expanded.insert(select) }
+                    let rows = tree.rows(expanded: view.expanded)
+                    if let index = rows.firstIndex(where: { $0.node.id == select }) { view.cursor.selected = index }
+                    view.selectOnArrival = nil
+                }
+                view.cursor.clamp(count: tree.rows(expanded: view.expanded).count, rows: bookmarkRows)
+                bookmarksView = view
+            }
+            return []
+        case .bookmarkFailed(let text):
+            message = StatusMessage(text, isError: true)
+            return []
+        case .notesLoaded(let key, let notes):
+            guard var view = reading, view.key == key else { return [] }
+            view.notes = notes
+            reading = view
+            return []
+        case .readingListProgress(let bytes):
+            guard bookmarksView?.importing != nil else { return [] }
+            bookmarksView?.importBytes = bytes
+            return []
+        case .readingListFailed(let text):
+            bookmarksView?.importing = nil
+            message = StatusMessage(text, isError: true)
+            return []
+        case .readingListLoaded(let source, let fallbackName, let decoded):
+            guard bookmarksView?.importing == source else { return [] }
+            bookmarksView?.importing = nil
+            message = nil
+            if decoded.list.pageNoteCount > 0 {
+                bookmarksView?.pendingImport = PendingImport(decoded: decoded, source: source, fallbackName: fallbackName)
+                return []
+            }
+            return [.importReadingList(decoded, fallbackName: fallbackName, includeNotes: false)]
+        default:
+            return []
+        }
+    }
+
+    /// Rows of tree shown in the bookmarks view (between the title and the preview).
+    var bookmarkRows: Int { max(1, height - 3 - bookmarkPreviewHeight) }
+
+    /// The preview of the selected node under the tree, when the window is tall enough.
+    var bookmarkPreviewHeight: Int { height >= 16 ? 5 : 0 }
+
+    /// The rows of the bookmarks view.
+    var bookmarkTreeRows: [BookmarkRow] {
+        bookmarks.rows(expanded: bookmarksView?.expanded ?? [])
+    }
+
+    /// The node under the bookmarks view's cursor.
+    var selectedBookmarkRow: BookmarkRow? {
+        guard let view = bookmarksView else { return nil }
+        let rows = bookmarkTreeRows
+        return view.cursor.selected < rows.count ? rows[view.cursor.selected] : nil
+    }
+
+    /// Whether a bookmark's paper is in the open library.
+    func isInLibrary(_ reference: PageReference) -> Bool {
+        library.map { !$0.entries(withKey: reference.citeKey).isEmpty } ?? false
+    }
+
+    /// Shows the bookmarks view, with a list to import when one was given on the command line.
+    public mutating func showBookmarks(importing source: String? = nil) -> [Effect] {
+        if bookmarksView == nil { bookmarksView = BookmarksViewState() }
+        searchFocused = false
+        guard let source else { return [.loadBookmarks] }
+        bookmarksView?.importing = source
+        message = StatusMessage("Reading the list…")
+        return [.loadBookmarks, .loadReadingList(source: source)]
+    }
+
+    // MARK: - Keys in the bookmarks view
+
+    mutating func handleBookmarks(_ key: Key) -> [Effect] {
+        guard var view = bookmarksView else { return [] }
+        if let pending = view.pendingImport {
+            switch key {
+            case .character("y"), .character("Y"):
+                view.pendingImport = nil
+                bookmarksView = view
+                return [.importReadingList(pending.decoded, fallbackName: pending.fallbackName, includeNotes: true)]
+            case .character("n"), .character("N"):
+                view.pendingImport = nil
+                bookmarksView = view
+                return [.importReadingList(pending.decoded, fallbackName: pending.fallbackName, includeNotes: false)]
+            case .escape, .control("c"), .control("g"):
+                view.pendingImport = nil
+                bookmarksView = view
+                message = StatusMessage("Nothing was imported")
+            default:
+                break
+            }
+            return []
+        }
+        if let prompt = view.prompt { return handleBookmarksPrompt(prompt, key: key) }
+        if view.importing != nil, key == .escape {
+            view.importing = nil
+            bookmarksView = view
+            message = StatusMessage("Stopped reading the list; nothing was imported")
+            return [.cancelReadingList]
+        }
+        let rows = bookmarkTreeRows
+        let selected = view.cursor.selected < rows.count ? rows[view.cursor.selected] : nil
+        guard let action = keymap.action(for: key, in: .bookmarks) else {
+            if case .character(let character) = key { message = StatusMessage("'\(character)' does nothing here; press ? for help") }
+            return []
+        }
+        switch action {
+        case .moveDown: view.cursor.selected += 1
+        case .moveUp: view.cursor.selected -= 1
+        case .pageDown: view.cursor.selected += max(1, bookmarkRows - 1)
+        case .pageUp: view.cursor.selected -= max(1, bookmarkRows - 1)
+        case .halfPageDown: view.cursor.selected += max(1, bookmarkRows / 2)
+        case .halfPageUp: view.cursor.selected -= max(1, bookmarkRows / 2)
+        case .moveFirst: view.cursor.selected = 0
+        case .moveLast: view.cursor.selected = rows.count - 1
+        case .help:
+            showingHelp = true
+            helpScroll = 0
+        case .redraw:
+            return [.redrawAll]
+        case .closeBookmarks:
+            bookmarksView = nil
+            return []
+        case .expandFolder:
+            if let selected, selected.node.kind == .folder { view.expanded.insert(selected.node.id) }
+        case .collapseFolder:
+            guard let selected else { break }
+            if selected.node.kind == .folder && view.expanded.contains(selected.node.id) {
+                view.expanded.remove(selected.node.id)
+            } else if selected.depth > 0, let parent = rows[..<view.cursor.selected].lastIndex(where: { $0.depth < selected.depth }) {
+                view.cursor.selected = parent
+            }
+        case .openBookmark:
+            guard let selected else { break }
+            switch selected.node.kind {
+            case .folder:
+                if view.expanded.contains(selected.node.id) {
+                    view.expanded.remove(selected.node.id)
+                } else {
+                    view.expanded.insert(selected.node.id)
+                }
+            case .notemark:
+                message = StatusMessage(selected.node.text.map { $0.isEmpty ? "(an empty note)" : $0 } ?? "")
+            case .bookmark:
+                bookmarksView = view
+                return openBookmark(selected.node)
+            }
+        case .newFolder:
+            view.prompt = .newFolder("")
+        case .renameBookmark:
+            if let selected { view.prompt = .rename(id: selected.node.id, text: selected.node.name) }
+        case .deleteBookmark:
+            if let selected { view.prompt = .confirmDelete(id: selected.node.id) }
+        case .importList:
+            view.prompt = .importSource("")
+        default:
+            break
+        }
+        view.cursor.clamp(count: bookmarks.rows(expanded: view.expanded).count, rows: bookmarkRows)
+        bookmarksView = view
+        return []
+    }
+
+    /// The wheel scrolls the tree; a click selects a row, a double click opens it.
+    mutating func handleBookmarks(_ mouse: MouseEvent) -> [Effect] {
+        guard var view = bookmarksView, view.prompt == nil, view.pendingImport == nil else { return [] }
+        let rows = bookmarkTreeRows
+        switch mouse.kind {
+        case .wheelDown: view.cursor.selected += 3
+        case .wheelUp: view.cursor.selected -= 3
+        case .click, .doubleClick:
+            let index = view.cursor.top + mouse.y - 1
+            guard mouse.y >= 1, mouse.y <= bookmarkRows, index < rows.count else { return [] }
+            view.cursor.selected = index
+            if mouse.kind == .doubleClick {
+                bookmarksView = view
+                return handleBookmarks(.enter)
+            }
+        }
+        view.cursor.clamp(count: rows.count, rows: bookmarkRows)
+        bookmarksView = view
+        return []
+    }
+
+    private mutating func handleBookmarksPrompt(_ prompt: BookmarksPrompt, key: Key) -> [Effect] {
+        guard var view = bookmarksView else { return [] }
+        if case .confirmDelete(let id) = prompt {
+            view.prompt = nil
+            bookmarksView = view
+            guard key == .character("y") || key == .character("Y") else {
+                message = StatusMessage("Nothing was deleted")
+                return []
+            }
+            message = StatusMessage("Deleted \(bookmarks.node(id: id).map { "'\($0.name.isEmpty ? $0.label : $0.name)'" } ?? "it")")
+            return [.deleteBookmarkNode(id: id)]
+        }
+        if let edited = LineEdit.edited(prompt.text, by: key) {
+            view.prompt = prompt.with(edited)
+            bookmarksView = view
+            return []
+        }
+        switch key {
+        case .escape, .control("c"), .control("g"):
+            view.prompt = nil
+        case .enter:
+            view.prompt = nil
+            let text = prompt.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !text.isEmpty else {
+                bookmarksView = view
+                return []
+            }
+            switch prompt {
+            case .importSource:
+                view.importing = text
+                view.importBytes = 0
+                bookmarksView = view
+                message = StatusMessage("Reading the list…")
+                return [.loadReadingList(source: text)]
+            case .newFolder:
+                bookmarksView = view
+                // Inside the selected folder; beside the selected node otherwise.
+                let parent = selectedBookmarkRow.flatMap { row -> Int64? in
+                    row.node.kind == .folder ? row.node.id : bookmarks.ancestors(of: row.node.id).last
+                }
+                return [.addBookmarkFolder(name: text, parent: parent)]
+            case .rename(let id, _):
+                bookmarksView = view
+                return [.renameBookmarkNode(id: id, name: text)]
+            case .confirmDelete:
+                break
+            }
+        default:
+            break
+        }
+        bookmarksView = view
+        return []
+    }
+
+    /// Opens a bookmark's paper at its first page.
+    mutating func openBookmark(_ node: SavedNode) -> [Effect] {
+        guard let reference = node.reference else { return [] }
+        guard let entry = library?.entries(withKey: reference.citeKey).first else {
+            let elsewhere = reference.library.map { " (the list names the library \($0))" } ?? ""
+            message = StatusMessage("\(reference.citeKey) is not in this library\(elsewhere)", isError: true)
+            return []
+        }
+        return openEntry(entry, atPage: reference.page)
+    }
+
+    // MARK: - Bookmarks and notes in the reading view
+
+    /// `m`: bookmarks the page shown, or removes its own one-page bookmark.
+    mutating func toggleBookmark() -> [Effect] {
+        guard let view = reading, view.info != nil else { return [] }
+        let existing = bookmarks.bookmarks(citeKey: view.key, page: view.page).first {
+            $0.reference?.page == view.page && ($0.reference?.lastPage ?? view.page) == view.page
+        }
+        if let existing {
+            message = StatusMessage("Removed the bookmark at \(AppState.pageName(view.page, info: view.info))")
+            return [.deleteBookmarkNode(id: existing.id)]
+        }
+        let key = citeKey(of: view)
+        let libraryName = libraryPaths.count == 1 ? (libraryPaths[0] as NSString).lastPathComponent : nil
+        message = StatusMessage("Bookmarked \(AppState.pageName(view.page, info: view.info)) (b in the library shows bookmarks)")
+        return [.addBookmark(PageReference(citeKey: key, library: libraryName, page: view.page), name: view.title)]
+    }
+
+    /// The cite key of the paper read (the view holds its address, `key#2` for a duplicate).
+    func citeKey(of view: ReadingState) -> String {
+        library?.entry(addressedBy: view.key)?.key ?? view.key
+    }
+
+    /// `n`: opens the page's note in the editor.
+    mutating func openNoteEditor() {
+        guard var view = reading, view.info != nil else { return }
+        view.noteEditor = NoteEditor(key: citeKey(of: view), page: view.page, text: view.notes[view.page] ?? "")
+        reading = view
+    }
+
+    mutating func handleNoteEditor(_ key: Key) -> [Effect] {
+        guard var view = reading, var editor = view.noteEditor else { return [] }
+        if key != .escape { editor.confirmingDiscard = false }
+        switch key {
+        case .control("s"), .function(2):
+            view.noteEditor = nil
+            let text = editor.string.trimmingCharacters(in: .whitespacesAndNewlines)
+            view.notes[editor.page] = text.isEmpty ? nil : text
+            reading = view
+            guard editor.isChanged else { return [] }
+            message = StatusMessage(text.isEmpty ? "Deleted the note on p. \(editor.page)" : "Saved the note on p. \(editor.page)")
+            return [.saveNote(key: editor.key, page: editor.page, text: text)]
+        case .escape, .control("g"):
+            if editor.isChanged && !editor.confirmingDiscard {
+                editor.confirmingDiscard = true
+                message = StatusMessage("The note has changes: C-s saves them, Esc again discards them")
+            } else {
+                view.noteEditor = nil
+                reading = view
+                return []
+            }
+        case .enter:
+            editor.text.insert("\n", at: editor.cursor)
+            editor.cursor += 1
+        case .character(let character):
+            editor.text.insert(character, at: editor.cursor)
+            editor.cursor += 1
+        case .tab:
+            editor.text.insert(contentsOf: "    ", at: editor.cursor)
+            editor.cursor += 4
+        case .backspace:
+            if editor.cursor > 0 {
+                editor.text.remove(at: editor.cursor - 1)
+                editor.cursor -= 1
+            }
+        case .delete, .control("d"):
+            if editor.cursor < editor.text.count { editor.text.remove(at: editor.cursor) }
+        case .left, .control("b"):
+            editor.cursor = max(0, editor.cursor - 1)
+        case .right, .control("f"):
+            editor.cursor = min(editor.text.count, editor.cursor + 1)
+        case .home, .control("a"):
+            editor.cursor = NoteEditorLines.lineStart(editor.text, before: editor.cursor)
+        case .end, .control("e"):
+            editor.cursor = NoteEditorLines.lineEnd(editor.text, from: editor.cursor)
+        case .up:
+            editor.cursor = NoteEditorLines.verticalMove(editor.text, cursor: editor.cursor, by: -1)
+        case .down:
+            editor.cursor = NoteEditorLines.verticalMove(editor.text, cursor: editor.cursor, by: 1)
+        case .control("u"):
+            let start = NoteEditorLines.lineStart(editor.text, before: editor.cursor)
+            editor.text.removeSubrange(start..<editor.cursor)
+            editor.cursor = start
+        case .control("c"):
+            // Ctrl-C in the editor closes it (keeping nothing), never quits with a note unsaved.
+            view.noteEditor = nil
+            reading = view
+            message = StatusMessage("The note was not saved")
+            return []
+        default:
+            break
+        }
+        view.noteEditor = editor
+        reading = view
+        return []
+    }
+}
+
+/// Line arithmetic of the note editor (lines split at newlines).
+enum NoteEditorLines {
+    static func lineStart(_ text: [Character], before cursor: Int) -> Int {
+        var index = min(cursor, text.count)
+        while index > 0 && text[index - 1] != "\n" { index -= 1 }
+        return index
+    }
+
+    static func lineEnd(_ text: [Character], from cursor: Int) -> Int {
+        var index = min(cursor, text.count)
+        while index < text.count && text[index] != "\n" { index += 1 }
+        return index
+    }
+
+    /// The cursor one line up or down, at the same column or the line's end.
+    static func verticalMove(_ text: [Character], cursor: Int, by step: Int) -> Int {
+        let start = lineStart(text, before: cursor)
+        let column = cursor - start
+        if step < 0 {
+            guard start > 0 else { return 0 }
+            let previousStart = lineStart(text, before: start - 1)
+            return min(previousStart + column, start - 1)
+        }
+        let end = lineEnd(text, from: cursor)
+        guard end < text.count else { return text.count }
+        let nextStart = end + 1
+        return min(nextStart + column, lineEnd(text, from: nextStart))
+    }
+}
