@@ -1,5 +1,6 @@
 import ArgumentParser
 import Reader
+import ReadingList
 
 /// The `bibread` command: a terminal reader for BibTeX libraries.
 public struct Bibread: ParsableCommand {
@@ -15,7 +16,7 @@ public struct Bibread: ParsableCommand {
         """,
         version: BibreadVersion.string,
         subcommands: [BrowseCommand.self, ListCommand.self, ShowCommand.self, ReadCommand.self, CheckCommand.self, GroupsCommand.self,
-                      SyncCommand.self, CacheCommand.self, SearchLatencyCommand.self, PDFExtractCommand.self],
+                      SyncCommand.self, CacheCommand.self, BookmarksCommand.self, SearchLatencyCommand.self, PDFExtractCommand.self],
         defaultSubcommand: BrowseCommand.self)
 
     public init() {}
@@ -35,7 +36,8 @@ struct BrowseCommand: ParsableCommand {
         Without files, opens the default library of $XDG_CONFIG_HOME/bibread/config.toml \
         (library = "~/papers/library.bib"), else the library opened last. Press ? in the reader \
         for its keys. When standard output is not a terminal, prints the list as 'bibread list' \
-        does.
+        does. A bibread://bookmarks link among the arguments opens the reader on its bookmarks, \
+        ready to import the list.
         """)
 
     @OptionGroup var library: LibraryOptions
@@ -46,11 +48,19 @@ struct BrowseCommand: ParsableCommand {
     func run() throws {
         // Piped or redirected, there is no screen to draw on: print the list instead, as
         // `bibread list` would (so `bibread lib.bib | grep knuth` does the obvious thing).
-        if !Console.isTerminal && !library.libraries.isEmpty {
-            try ListCommand.list(paths: library.paths, json: false)
+        // A bibread:// bookmarks link among the arguments is a reading list to import.
+        let links = library.libraries.filter { BookmarkLink.isLink($0) }
+        var files = library
+        files.libraries.removeAll { BookmarkLink.isLink($0) }
+        if links.count > 1 {
+            throw ValidationError("give one bookmarks link at a time")
+        }
+        if !Console.isTerminal && !files.libraries.isEmpty && links.isEmpty {
+            try ListCommand.list(paths: files.paths, json: false)
             return
         }
-        var options = ReaderApp.Options(paths: library.paths)
+        var options = ReaderApp.Options(paths: files.paths)
+        options.importSource = links.first
         options.exitAfterFirstScreen = exitAfterFirstScreen
         let status = ReaderApp.run(options)
         if status != 0 { throw ExitCode(status) }
