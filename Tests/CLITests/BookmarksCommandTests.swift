@@ -184,6 +184,34 @@ struct BookmarksCommandTests {
         #expect(tooBig.standardOutput.contains("larger than the 16 MB allowed"))
     }
 
+    @Test func ctrlCStopsASlowDownloadAndImportsNothing() throws {
+        let setup = try Setup()
+        let served = setup.root.appendingPathComponent("www")
+        try FileManager.default.createDirectory(at: served, withIntermediateDirectories: true)
+        _ = try setup.python(Self.pythonTree + "\nopen('www/week.plist', 'wb').write(plistlib.dumps(tree, fmt=plistlib.FMT_XML))")
+        let server = try FaultServer.start(root: served)
+        defer { server.stop() }
+        try server.setFault(.slow(bytesPerSecond: 100), for: "week.plist")
+
+        let process = Process()
+        process.executableURL = ProcessRunner.bibreadExecutable
+        process.arguments = ["bookmarks", "import", server.url(for: "week.plist").absoluteString, "--notes", "no"]
+        process.environment = ProcessInfo.processInfo.environment.merging(setup.environment) { _, new in new }
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(process.isRunning, "the download takes many seconds at 100 bytes a second")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 130)
+        #expect(message.contains("stopped downloading"))
+        let list = try setup.bibread(["bookmarks", "list"])
+        #expect(list.standardOutput.hasPrefix("No bookmarks yet."))
+    }
+
     @Test func aLinkBuiltByPythonImports() throws {
         let setup = try Setup()
         let link = try setup.python(Self.pythonTree + """

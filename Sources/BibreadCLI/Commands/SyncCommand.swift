@@ -128,6 +128,13 @@ final class CancelOnInterrupt: @unchecked Sendable {
     init() {
         signal(SIGINT) { _ in CancelOnInterrupt.interrupted = 1 }
         signal(SIGTERM) { _ in CancelOnInterrupt.interrupted = 1 }
+        // A parent may have started us with these signals blocked (some process launchers do):
+        // unblock them, or Ctrl-C would wait until the end of the transfer.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     }
 
     func isCancelled() -> Bool { CancelOnInterrupt.interrupted != 0 }
