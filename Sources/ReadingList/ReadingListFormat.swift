@@ -8,7 +8,7 @@ public enum ReadingListFormat: String, Sendable, CaseIterable {
     case json
 
     /// The format's name in messages: "XML property list", "binary property list", "JSON".
-    var displayName: String {
+    public var displayName: String {
         switch self {
         case .xml: return "XML property list"
         case .binary: return "binary property list"

@@ -55,7 +55,7 @@ struct BookmarksCommandTests {
         let validate = try setup.bibread(["bookmarks", "validate", file, "--library", setup.library])
         #expect(validate.status == 0, "\(validate.standardError)")
         #expect(validate.standardOutput.contains("warning: Children[1].Reference.CiteKey: \"nobody1999\" is not in the library"))
-        #expect(validate.standardOutput.contains("valid binary plist: 1 folder, 2 bookmarks, 1 notemark, 1 page notes; 1 warning"))
+        #expect(validate.standardOutput.contains("valid binary property list: 1 folder, 2 bookmarks, 1 notemark, 1 page notes; 1 warning"))
 
         let refused = try setup.bibread(["bookmarks", "import", file])
         #expect(refused.status == 64)

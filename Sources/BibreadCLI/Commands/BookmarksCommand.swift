@@ -227,7 +227,7 @@ struct BookmarksValidateCommand: ParsableCommand {
             return
         }
         for warning in warnings { Console.print("\(name): warning: \(warning)") }
-        var summary = "\(name): valid \(Self.formatName(decoded.format)): \(counts.folders) folder\(counts.folders == 1 ? "" : "s"), "
+        var summary = "\(name): valid \(decoded.format.displayName): \(counts.folders) folder\(counts.folders == 1 ? "" : "s"), "
             + "\(counts.bookmarks) bookmark\(counts.bookmarks == 1 ? "" : "s"), \(counts.notemarks) notemark\(counts.notemarks == 1 ? "" : "s")"
         if decoded.list.pageNoteCount > 0 { summary += ", \(decoded.list.pageNoteCount) page notes" }
         if !warnings.isEmpty { summary += "; \(warnings.count) warning\(warnings.count == 1 ? "" : "s")" }
@@ -238,14 +238,6 @@ struct BookmarksValidateCommand: ParsableCommand {
     private func printJSON(_ object: [String: Any]) throws {
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
         Console.print(String(decoding: data, as: UTF8.self))
-    }
-
-    static func formatName(_ format: ReadingListFormat) -> String {
-        switch format {
-        case .xml: return "XML plist"
-        case .binary: return "binary plist"
-        case .json: return "JSON"
-        }
     }
 
     /// Folders (below the root), bookmarks and notemarks.

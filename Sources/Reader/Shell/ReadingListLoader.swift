@@ -60,6 +60,10 @@ public enum ReadingListLoadError: Error, CustomStringConvertible {
         switch self {
         case .unreadable(let source, let reason): return "\(source): \(reason)"
         case .download(let url, let failure): return "\(url): \(failure)"
+        case .list(let source, .malformed(let format, let location?, let message))
+            where location.contains(":") && location.allSatisfy({ $0.isNumber || $0 == ":" }):
+            // A place in a text file reads as compilers write it: file:line:col.
+            return "\(source):\(location): malformed \(format.displayName): \(message)"
         case .list(let source, let error): return "\(source): \(error)"
         }
     }
