@@ -37,3 +37,31 @@ struct CitationTests {
         #expect(entry.year == "2021")
     }
 }
+
+@Suite("an entry written back as BibTeX")
+struct EntryBibTeXTests {
+    @Test func fieldsMacrosAndCrossrefComeBackAsBraceValues() throws {
+        let library = Fixtures.library("""
+            @string{tugb = "TUGboat"}
+            @proceedings{conf, title = {Proceedings of {TeX} 84}, year = 1984}
+            @inproceedings{Knuth84, author = {Donald E. Knuth}, title = {Literate {P}rogramming},
+              journal = tugb, pages = {97--111}, crossref = {conf}}
+            """)
+        let entry = try #require(library.entries(withKey: "knuth84").first)
+        #expect(entry.bibTeX == """
+            @inproceedings{Knuth84,
+              author = {Donald E. Knuth},
+              title = {Literate {P}rogramming},
+              journal = {TUGboat},
+              pages = {97--111},
+              crossref = {conf},
+              year = 1984,
+              booktitle = {Proceedings of {TeX} 84},
+            }
+            """)
+        // It reads back as the same reference.
+        let again = try #require(Fixtures.library(entry.bibTeX).entries.first)
+        #expect(again.title == entry.title)
+        #expect(again.decoded("journal") == "TUGboat")
+    }
+}
