@@ -51,27 +51,33 @@ let package = Package(
         .target(name: "PDFText", dependencies: ["CPoppler", "Checksums"]),
         // Reading lists: the bookmark tree, its plist/JSON formats and bibread://bookmarks links.
         .target(name: "ReadingList", dependencies: ["CZlib"]),
+        // "Open with": the registry of installed apps, safe argv substitution, the clipboard,
+        // desktop integration of bibread:// links.
+        .target(name: "OpenWith", dependencies: [
+            "BibModel", "DiskIO", .product(name: "TOMLKit", package: "TOMLKit"),
+        ]),
         .target(name: "SyncEngine", dependencies: [
             "CCurl", "BibModel", "Checksums", "DiskIO",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "Reader", dependencies: [
-            "CCurses", "BibModel", "PDFText", "SyncEngine", "DiskIO", "ReadingList",
+            "CCurses", "BibModel", "PDFText", "SyncEngine", "DiskIO", "ReadingList", "OpenWith",
             .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "BibreadCLI", dependencies: [
-            "BibModel", "Reader", "PDFText", "SyncEngine", "DiskIO", "ReadingList",
+            "BibModel", "Reader", "PDFText", "SyncEngine", "DiskIO", "ReadingList", "OpenWith",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "bibread", dependencies: ["BibreadCLI"]),
 
         .target(name: "BibreadTestSupport", dependencies: ["BibModel"], path: "Tests/BibreadTestSupport"),
         .testTarget(name: "BibModelTests", dependencies: ["BibModel", "BibreadTestSupport"]),
+        .testTarget(name: "OpenWithTests", dependencies: ["OpenWith", "BibModel", "BibreadTestSupport"]),
         .testTarget(name: "ReadingListTests", dependencies: ["ReadingList", "BibreadTestSupport"]),
         .testTarget(name: "PDFTextTests", dependencies: ["PDFText", "Checksums", "BibreadTestSupport"]),
         .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "BibreadTestSupport"]),
-        .testTarget(name: "ReaderTests", dependencies: ["Reader", "PDFText", "DiskIO", "ReadingList", "BibreadTestSupport"], exclude: ["Screens"]),
+        .testTarget(name: "ReaderTests", dependencies: ["Reader", "PDFText", "DiskIO", "ReadingList", "OpenWith", "BibreadTestSupport"], exclude: ["Screens"]),
         .testTarget(name: "EndToEndTests", dependencies: ["BibreadTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["BibreadCLI", "BibreadTestSupport"], exclude: ["Snapshots"]),
     ]

@@ -9,18 +9,21 @@ public enum AtomicFile {
         public var description: String { "cannot write \(path): \(reason)" }
     }
 
-    public static func write(_ data: Data, to url: URL) throws {
+    /// Writes `data` to `url` with permissions `mode` (a new file's; an existing file's are
+    /// the caller's to pass), creating the folder when missing.
+    public static func write(_ data: Data, to url: URL, mode: mode_t = 0o644) throws {
         let folder = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard descriptor >= 0 else { throw WriteError(path: temporary.path, reason: String(cString: strerror(errno))) }
         var failure: String?
-        data.withUnsafeBytes { buffer in
+        if fchmod(descriptor, mode) != 0 { failure = String(cString: strerror(errno)) }
+        if failure == nil { data.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return }
             let error = FileDescriptor.writeAll(descriptor, base, count: buffer.count)
             if error != 0 { failure = String(cString: strerror(error)) }
-        }
+        } }
         if failure == nil && fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
         close(descriptor)
         if let failure {

@@ -1,0 +1,148 @@
+import DiskIO
+import Foundation
+
+/// What happened to the `xdg-mime` step of an install.
+public enum XDGMimeOutcome: Sendable, Equatable {
+    /// No `xdg-mime` was given (not installed): the desktop file is written, not made the default.
+    case notAvailable
+    /// It ran and ended so.
+    case ran(Termination)
+    /// It could not be started.
+    case failedToStart(LaunchError)
+}
+
+/// What ``DesktopIntegration/install(bibreadExecutable:dataHome:xdgMime:environment:)`` did.
+public struct InstallReport: Sendable, Equatable {
+    /// The desktop file written.
+    public var desktopFile: URL
+    /// How registering it as the handler of `bibread:` links went.
+    public var xdgMime: XDGMimeOutcome
+
+    /// Whether the file is written and registered (xdg-mime ran and exited with 0).
+    public var isRegistered: Bool { xdgMime == .ran(.exited(0)) }
+}
+
+/// What ``DesktopIntegration/uninstall(dataHome:configHome:)`` did.
+public struct UninstallReport: Sendable, Equatable {
+    /// The desktop file, if there was one to remove.
+    public var removedDesktopFile: URL?
+    /// The `mimeapps.list` files that named bibread.desktop for `bibread:` links and no longer do.
+    public var editedAssociations: [URL]
+}
+
+/// Why the desktop integration could not be written.
+public enum DesktopIntegrationError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The bibread path is not absolute (the desktop starts it from anywhere).
+    case relativeExecutable(String)
+    /// The bibread path holds a control character, which an Exec line cannot carry.
+    case unrepresentableExecutable(String)
+    /// A file operation failed.
+    case file(SystemCallError)
+    /// A file could not be written (the message names it and says why).
+    case write(String)
+
+    /// The problem as a sentence for messages.
+    public var description: String {
+        switch self {
+        case .relativeExecutable(let path): return "'\(path)' is not an absolute path"
+        case .unrepresentableExecutable(let path): return "the path '\(path)' holds a control character, which a desktop file cannot hold"
+        case .file(let error): return error.description
+        case .write(let message): return message
+        }
+    }
+}
+
+/// Makes `bibread:` links open bibread: a desktop entry for `x-scheme-handler/bibread` in
+/// `$XDG_DATA_HOME/applications`, made the default by `xdg-mime`, so a link clicked in a
+/// browser or mail client starts `bibread open <link>` in the user's terminal emulator
+/// (`Terminal=true`).
+public enum DesktopIntegration {
+    /// The desktop file's name.
+    public static let desktopFileName = "bibread.desktop"
+    /// The MIME type of `bibread:` links.
+    public static let mimeType = "x-scheme-handler/bibread"
+
+    /// The desktop file's text for a bibread at `bibreadExecutable` (an absolute path).
+    public static func desktopEntry(bibreadExecutable: String) throws(DesktopIntegrationError) -> String {
+        guard bibreadExecutable.hasPrefix("/") else { throw .relativeExecutable(bibreadExecutable) }
+        guard let program = DesktopEntryText.execArgument(bibreadExecutable) else {
+            throw .unrepresentableExecutable(bibreadExecutable)
+        }
+        return """
+        [Desktop Entry]
+        Type=Application
+        Name=bibread
+        Exec=\(program) open %u
+        Terminal=true
+        NoDisplay=true
+        MimeType=\(mimeType);
+
+        """
+    }
+
+    /// Writes `<dataHome>/applications/bibread.desktop` atomically, then, when `xdgMime` (the
+    /// path of `xdg-mime`) is given, runs `xdg-mime default bibread.desktop
+    /// x-scheme-handler/bibread` (as argv, with `environment`, bibread's own when nil).
+    public static func install(bibreadExecutable: String, dataHome: URL, xdgMime: String?,
+                               environment: [String: String]? = nil) throws(DesktopIntegrationError) -> InstallReport
+    {
+        let text = try desktopEntry(bibreadExecutable: bibreadExecutable)
+        let file = desktopFile(dataHome: dataHome)
+        do {
+            try AtomicFile.write(Data(text.utf8), to: file)
+        } catch {
+            throw .write("\(error)")
+        }
+        guard let xdgMime else { return InstallReport(desktopFile: file, xdgMime: .notAvailable) }
+        let command = PreparedCommand(executable: xdgMime, arguments: ["default", desktopFileName, mimeType])
+        do {
+            let process = try Launcher.spawn(command, style: .quick, environment: environment)
+            return InstallReport(desktopFile: file, xdgMime: .ran(process.waitUntilExit()))
+        } catch {
+            return InstallReport(desktopFile: file, xdgMime: .failedToStart(error))
+        }
+    }
+
+    /// Removes the desktop file and takes bibread.desktop out of the `x-scheme-handler/bibread`
+    /// lines of `<configHome>/mimeapps.list` (where `xdg-mime default` writes) and of the older
+    /// `<dataHome>/applications/mimeapps.list`, each rewritten atomically and only if it
+    /// changes. `xdg-mime` has no command to undo a default, so it is not run; a stale
+    /// `mimeinfo.cache` line naming the removed file is ignored by desktops.
+    public static func uninstall(dataHome: URL, configHome: URL) throws(DesktopIntegrationError) -> UninstallReport {
+        var report = UninstallReport(removedDesktopFile: nil, editedAssociations: [])
+        let file = desktopFile(dataHome: dataHome)
+        if unlink(file.path) == 0 {
+            report.removedDesktopFile = file
+        } else if errno != ENOENT {
+            throw .file(SystemCallError(call: "unlink \(file.path)", code: errno))
+        }
+        let lists = [
+            configHome.appendingPathComponent("mimeapps.list"),
+            dataHome.appendingPathComponent("applications").appendingPathComponent("mimeapps.list"),
+        ]
+        for list in lists {
+            guard let data = FileManager.default.contents(atPath: list.path),
+                  let text = String(data: data, encoding: .utf8),
+                  let edited = MimeAppsList.removing(desktopFileName, for: mimeType, from: text)
+            else { continue }
+            do {
+                try AtomicFile.write(Data(edited.utf8), to: list, mode: permissions(of: list) ?? 0o644)
+            } catch {
+                throw .write("\(error)")
+            }
+            report.editedAssociations.append(list)
+        }
+        return report
+    }
+
+    /// `<dataHome>/applications/bibread.desktop`.
+    public static func desktopFile(dataHome: URL) -> URL {
+        dataHome.appendingPathComponent("applications").appendingPathComponent(desktopFileName)
+    }
+
+    private static func permissions(of url: URL) -> mode_t? {
+        var information = stat()
+        guard stat(url.path, &information) == 0 else { return nil }
+        return information.st_mode & 0o7777
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// What the terminal bibread writes to is, as far as escape sequences must be wrapped.
+public enum TerminalKind: Sendable, Equatable {
+    /// A terminal emulator, directly (or over SSH).
+    case plain
+    /// Inside tmux: sequences go to tmux and through its DCS passthrough.
+    case tmux
+    /// Inside GNU screen: sequences go in a DCS string.
+    case screen
+
+    /// tmux when `TMUX` is set; screen when `TERM` starts with `screen` and `TMUX` is not set
+    /// (tmux also sets `TERM=screen…` by default); else plain.
+    public static func detect(environment: [String: String]) -> TerminalKind {
+        if let tmux = environment["TMUX"], !tmux.isEmpty { return .tmux }
+        if environment["TERM"]?.hasPrefix("screen") == true { return .screen }
+        return .plain
+    }
+}
+
+/// Why a text cannot be copied with OSC 52.
+public enum OSC52Error: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The text's base64 is longer than terminals take.
+    case tooLong(encodedLength: Int, limit: Int)
+
+    /// The problem as a sentence for messages.
+    public var description: String {
+        switch self {
+        case .tooLong(let length, let limit):
+            return "the text is too long for the terminal's clipboard (\(length) bytes of base64, the limit is \(limit))"
+        }
+    }
+}
+
+/// The OSC 52 escape sequence, which sets the clipboard of the terminal emulator itself (so it
+/// works over SSH): `ESC ] 52 ; c ; <base64 of the UTF-8 text> BEL`.
+public enum OSC52 {
+    /// The most base64 sent (100 000 bytes; xterm and several others stop near there).
+    public static let encodedLimit = 100_000
+
+    /// The bytes that copy `text`, wrapped for `terminal`:
+    /// - plain: `ESC ] 52 ; c ; <base64> BEL`;
+    /// - tmux: the plain sequence, which tmux takes itself with `set -g set-clipboard on` (its
+    ///   buffer, and the outer terminal's clipboard), then `ESC P tmux ; <the plain sequence with
+    ///   each ESC doubled> ESC \`, which reaches the outer terminal with `allow-passthrough on`
+    ///   (off by default since tmux 3.3): either setting is enough, and both do no harm;
+    /// - screen: `ESC P <the plain sequence> ESC \`.
+    public static func sequence(copying text: String, terminal: TerminalKind) throws(OSC52Error) -> [UInt8] {
+        let utf8 = Array(text.utf8)
+        let encodedLength = (utf8.count + 2) / 3 * 4
+        guard encodedLength <= encodedLimit else { throw .tooLong(encodedLength: encodedLength, limit: encodedLimit) }
+        let plain: [UInt8] = [0x1B] + Array("]52;c;".utf8) + Array(Data(utf8).base64EncodedString().utf8) + [0x07]
+        switch terminal {
+        case .plain:
+            return plain
+        case .tmux:
+            let doubled = plain.flatMap { $0 == 0x1B ? [0x1B, 0x1B] : [$0] }
+            return plain + [0x1B] + Array("Ptmux;".utf8) + doubled + [0x1B, 0x5C]
+        case .screen:
+            return [0x1B, 0x50] + plain + [0x1B, 0x5C]
+        }
+    }
+
+    /// Writes the sequence that copies `text` to `descriptor` (the terminal), all of it.
+    public static func copy(_ text: String, terminal: TerminalKind, to descriptor: Int32) throws -> Void {
+        let bytes = try sequence(copying: text, terminal: terminal)
+        try DescriptorIO.writeAll(bytes, to: descriptor)
+    }
+}
