@@ -1,6 +1,7 @@
 import BibModel
 import BibreadTestSupport
 import Foundation
+import OpenWith
 @testable import Reader
 
 /// Drives the pure reader the way the app does, with background work run inline: every effect
@@ -35,12 +36,27 @@ struct ReaderHarness {
         press("Enter", "Enter")
     }
 
+    /// Where the "open with" menu looks for apps (a test's folder of stand-ins), and the
+    /// handler effects the state asked for (the app's loop would run them).
+    var handlerPath = ""
+    private(set) var handlerEffects: [Effect] = []
+
     mutating func run(_ effects: [Effect]) {
         var pending = effects
         while !pending.isEmpty {
             let effect = pending.removeFirst()
             if effect == .saveSession { savedSessions += 1 }
             var events: [Event] = []
+            switch effect {
+            case .prepareOpenWith(let intention, let values):
+                let registry = HandlerRegistry.load(user: nil, userPath: "config.toml").registry
+                events.append(.openWithReady(intention: intention, items: registry.menu(for: intention, available: values.available,
+                                                                                         path: handlerPath, environment: [:])))
+            case .runHandler, .copyToClipboard, .stopListening:
+                handlerEffects.append(effect)
+            default:
+                break
+            }
             work.perform(effect) { events.append($0) }
             for event in events { pending += state.update(event) }
         }

@@ -77,7 +77,7 @@ struct ReadingTests {
     @Test func theOutlineJumpsToASection() throws {
         var harness = ReaderHarness.samples(width: 100, height: 30)
         harness.read("knuth1984texbook")
-        harness.press("o")
+        harness.press("c")
         #expect(harness.state.reading?.showingOutline == true)
         #expect(harness.screen.contains("Contents"))
         let outline = try #require(harness.state.reading?.info?.outline)

@@ -22,6 +22,7 @@ public enum Action: String, CaseIterable, Sendable {
     case openBookmark = "open-bookmark", expandFolder = "expand-folder", collapseFolder = "collapse-folder"
     case newFolder = "new-folder", renameBookmark = "rename", deleteBookmark = "delete", importList = "import-list"
     case closeBookmarks = "close-bookmarks"
+    case openWith = "open-with", copyLink = "copy-link"
 }
 
 /// Where an action applies: everywhere, in the library panes, or in the reading view.
@@ -64,11 +65,15 @@ public enum ActionTable {
         .init(action: .reverseSort, scope: .browse, help: "Reverse the sort", defaultKeys: [.character("S")]),
         .init(action: .sync, scope: .browse, help: "Sync from the remote: the .bib, and the PDFs of the group shown", defaultKeys: [.function(5)]),
         .init(action: .showBookmarks, scope: .browse, help: "Bookmarks and reading lists", defaultKeys: [.character("b")]),
+        .init(action: .openWith, scope: .browse, help: "Open with another app: PDF viewer, browser, clipboard, speech", defaultKeys: [.character("o")]),
+        .init(action: .copyLink, scope: .browse, help: "Copy the reference's bibread:// link", defaultKeys: [.character("y")]),
         .init(action: .quit, scope: .browse, help: "Quit", defaultKeys: [.character("q"), .control("c")]),
         .init(action: .nextPage, scope: .reading, help: "Next page", defaultKeys: [.character("]")]),
         .init(action: .previousPage, scope: .reading, help: "Previous page", defaultKeys: [.character("[")]),
         .init(action: .goToPage, scope: .reading, help: "Go to a page number or label (xii), then Enter", defaultKeys: [.character(":")]),
-        .init(action: .outline, scope: .reading, help: "Table of contents: jump to a section", defaultKeys: [.character("o")]),
+        .init(action: .outline, scope: .reading, help: "Table of contents: jump to a section", defaultKeys: [.character("c")]),
+        .init(action: .openWith, scope: .reading, help: "Open with another app (at this page), read aloud, copy", defaultKeys: [.character("o")]),
+        .init(action: .copyLink, scope: .reading, help: "Copy the link to this page", defaultKeys: [.character("y")]),
         .init(action: .searchDocument, scope: .reading, help: "Search the document", defaultKeys: [.character("/")]),
         .init(action: .nextMatch, scope: .reading, help: "Next match", defaultKeys: [.character(">")]),
         .init(action: .previousMatch, scope: .reading, help: "Previous match", defaultKeys: [.character("<")]),

@@ -120,7 +120,7 @@ enum ReadingView {
         if view.pageNote != nil { left = "✎ " + left }
         if let count = view.pageCount, count > 0 { left += " / \(count) · \(view.page * 100 / count)%" }
         left += " · \(view.title)"
-        let hints = "[ ] page  : go to  / find  m mark  n note  o contents  q back"
+        let hints = "[ ] page  : go to  / find  m mark  n note  o open with  q back"
         let showHints = DisplayWidth.of(hints) + 30 < width
         let room = width - 2 - (showHints ? DisplayWidth.of(hints) + 2 : 0)
         screen.write(DisplayWidth.truncate(left, to: max(0, room)), x: 1, y: y, style: status)

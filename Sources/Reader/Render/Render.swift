@@ -25,6 +25,7 @@ extension AppState {
             StatusLine.draw(self, in: layout.status, into: &screen)
             if let chooser { ChooserOverlay.draw(chooser, state: self, into: &screen) }
         }
+        if let openWith { OpenWithOverlay.draw(openWith, into: &screen) }
         if showingHelp { HelpOverlay.draw(self, into: &screen) }
         return screen
     }

@@ -110,7 +110,9 @@ public final class BackgroundWork: @unchecked Sendable {
             performBookmarkWork(effect, post: post)
         case .loadReadingList(let source):
             withoutActuallyEscaping(post) { post in loadReadingList(source, post: post) }
-        case .saveSession, .redrawAll, .quit, .reloadLibrary, .cancelReadingList:
+        case .saveSession, .redrawAll, .quit, .reloadLibrary, .cancelReadingList,
+             .prepareOpenWith, .runHandler, .stopListening, .copyToClipboard:
+            // The app's loop does these (they need the terminal or outlive the library).
             break
         }
     }

@@ -39,6 +39,9 @@ public struct Config: Sendable {
     public var syncOnMetered = true
     /// Downloads at once.
     public var parallelDownloads = 4
+    /// The file's text and path, when it has `[[handler]]` tables: the "open with" registry
+    /// reads them (and reports their problems) itself.
+    public var handlerSource: (text: String, path: String)?
 
     public init() {}
 
@@ -122,6 +125,8 @@ public struct Config: Sendable {
                 }
             case "sync_on_metered":
                 if let flag = value.bool { config.syncOnMetered = flag } else { config.problems.append("\(path): sync_on_metered must be true or false") }
+            case "handler":
+                config.handlerSource = (text, path)
             case "parallel_downloads":
                 if let number = value.int, number >= 1, number <= 32 {
                     config.parallelDownloads = number
@@ -129,7 +134,7 @@ public struct Config: Sendable {
                     config.problems.append("\(path): parallel_downloads must be a number from 1 to 32")
                 }
             default:
-                config.problems.append("\(path): unknown setting '\(key)' (known: library, color, cache_limit, sync_on_metered, parallel_downloads, [keys], [[remote]])")
+                config.problems.append("\(path): unknown setting '\(key)' (known: library, color, cache_limit, sync_on_metered, parallel_downloads, [keys], [[remote]], [[handler]])")
             }
         }
         return config

@@ -1,5 +1,6 @@
 import BibModel
 import Foundation
+import OpenWith
 import SyncEngine
 import Synchronization
 
@@ -37,6 +38,8 @@ public enum ReaderApp {
         /// A reading list to import on start (a bibread://bookmarks link, a file or a URL):
         /// the reader opens on the bookmarks view and asks about its page notes.
         public var importSource: String?
+        /// A link to open: its references become the group "From link", the first opens.
+        public var link: ReferenceLink?
 
         public init(paths: [String]) {
             self.paths = paths
@@ -63,6 +66,9 @@ public enum ReaderApp {
         let config = Config.load(from: directories.config)
         var keymap = Keymap()
         var problems = config.problems + keymap.rebind(config.keys)
+        let (registry, handlerProblems) = HandlerRegistry.load(user: config.handlerSource?.text,
+                                                               userPath: config.handlerSource?.path ?? "config.toml")
+        problems += handlerProblems
         let store = SessionStore(directory: directories.state)
 
         let paths = currentLibraryPaths(given: options.paths, config: config, sessions: store)
@@ -113,6 +119,9 @@ public enum ReaderApp {
         _ = fcntl(pipeEnds[1], F_SETFL, O_NONBLOCK)
         TerminalGuard.wakeWriteDescriptor = pipeEnds[1]
         let mailbox = Mailbox(wakeDescriptor: pipeEnds[1])
+        let handlers = HandlerRunner(registry: registry, post: { mailbox.post($0) })
+        let terminalKind = TerminalKind.detect(environment: ProcessInfo.processInfo.environment)
+        defer { handlers.stopAll() }
         var readingStore: ReadingStore?
         do {
             readingStore = try ReadingStore(directory: directories.state)
@@ -143,6 +152,13 @@ public enum ReaderApp {
         timing.milestone("first screen drawn")
         if options.exitAfterFirstScreen { return 0 }
         var effects = state.start()
+        if let link = options.link {
+            if state.library == nil {
+                state.message = StatusMessage("Open a library to look the link's references up in", isError: true)
+            } else {
+                effects += state.openLink(link)
+            }
+        }
         if let source = options.importSource {
             if state.library == nil {
                 state.message = StatusMessage("Open a library to import the reading list into (bibread LIB.bib LINK)", isError: true)
@@ -159,6 +175,23 @@ public enum ReaderApp {
                 case .quit: running = false
                 case .saveSession: save()
                 case .redrawAll: needsFullRedraw = true
+                case .prepareOpenWith(let intention, let values):
+                    handlers.prepareMenu(intention: intention, values: values)
+                case .runHandler(let entry, let executable, let values) where entry.style == .terminal:
+                    // A pager takes the terminal: leave the screen, run it, come back.
+                    var failure: String?
+                    screen.runOutside {
+                        TerminalGuard.withStandardErrorRestored {
+                            failure = handlers.runInTerminal(entry, executable: executable, values: values)
+                        }
+                    }
+                    if let failure { effects += state.update(.handlerFinished(message: failure, isError: true)) }
+                case .runHandler(let entry, let executable, let values):
+                    handlers.run(entry, executable: executable, values: values, terminal: terminalKind)
+                case .stopListening:
+                    handlers.stopListening()
+                case .copyToClipboard(let text, let what):
+                    handlers.copy(text, what: what, terminal: terminalKind)
                 case .reloadLibrary:
                     // A sync brought a new .bib: read it again and start the background work anew.
                     let (reloaded, _) = LibraryLoader.load(paths: paths)
@@ -392,6 +425,10 @@ extension Event {
         case .readingListLoaded: return "reading list loaded"
         case .readingListProgress: return "reading list progress"
         case .readingListFailed: return "reading list failed"
+        case .openWithReady: return "open-with menu ready"
+        case .handlerStarted: return "handler started"
+        case .handlerFinished: return "handler finished"
+        case .listeningStopped: return "listening stopped"
         case .terminate: return "terminate"
         }
     }

@@ -1,5 +1,6 @@
 import BibModel
 import Foundation
+import OpenWith
 import ReadingList
 
 /// The panes of the library view.
@@ -184,6 +185,13 @@ public struct AppState: Sendable {
     public var bookmarkedKeys: Set<String> = []
     public var message: StatusMessage?
     public var isQuitting = false
+    /// The "open with" menu, while shown.
+    public var openWith: OpenWithMenuState?
+    /// The app reading aloud in the background (its name), while it does.
+    public var listening: String?
+    /// The papers of the link bibread was opened with (the group "From link"), and what for.
+    public var linkTargets: [PaperReference]?
+    public var linkIntention: Intention = .read
 
     /// Where a linked file is on this machine, and in what state (injected so that update and
     /// render stay free of I/O in tests).

@@ -1,4 +1,5 @@
 import BibModel
+import OpenWith
 import ReadingList
 
 /// Something that happened: input from the terminal, or the result of background work.
@@ -40,6 +41,13 @@ public enum Event: Sendable {
     case readingListLoaded(source: String, fallbackName: String, DecodedReadingList)
     case readingListProgress(bytes: Int64)
     case readingListFailed(message: String)
+    /// The "open with" menu's lines for an intention.
+    case openWithReady(intention: Intention?, items: [MenuItem])
+    /// An app was started (`background`: it reads aloud until stopped).
+    case handlerStarted(name: String, background: Bool)
+    case handlerFinished(message: String, isError: Bool)
+    /// The app reading aloud ended (`message` says how, when it matters).
+    case listeningStopped(message: String?)
     /// A terminating signal (SIGINT, SIGTERM, SIGHUP) arrived.
     case terminate
 }
@@ -82,6 +90,14 @@ public enum Effect: Sendable, Equatable {
     case cancelReadingList
     /// Add a checked list to the tree, with its page notes or without.
     case importReadingList(DecodedReadingList, fallbackName: String, includeNotes: Bool)
+    /// Work out the "open with" menu for these values (which apps are installed).
+    case prepareOpenWith(intention: Intention?, values: HandlerValues)
+    /// Run an app of the menu (`executable` as the menu found it).
+    case runHandler(HandlerEntry, executable: String?, values: HandlerValues)
+    /// Stop the app reading aloud.
+    case stopListening
+    /// Put text on the clipboard: the terminal's (OSC 52), and the desktop's when there is one.
+    case copyToClipboard(text: String, what: String)
     case redrawAll
     case quit
 }

@@ -188,6 +188,12 @@ extension AppState {
         case .bookmarkPage:
             reading = view
             return toggleBookmark()
+        case .openWith:
+            reading = view
+            return openWithMenu()
+        case .copyLink:
+            reading = view
+            return copyLink()
         case .editNote:
             reading = view
             openNoteEditor()
@@ -304,7 +310,7 @@ extension AppState {
         guard var view = reading, let outline = view.info?.outline else { return [] }
         let rows = max(1, height - 6)
         switch key {
-        case .escape, .character("q"), .character("o"):
+        case .escape, .character("q"), .character("c"):
             view.showingOutline = false
         case .enter:
             view.showingOutline = false

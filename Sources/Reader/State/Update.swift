@@ -36,7 +36,7 @@ extension AppState {
             let uncounted = groupRows.map(\.path).filter { groupCounts[$0] == nil }
             var effects: [Effect] = uncounted.isEmpty ? [] : [.countGroups(uncounted)]
             // A group restored from the last session may only exist now, or not at all.
-            if groupMembers == nil && activeGroup != "All" && activeGroup != AppState.recentlyRead {
+            if groupMembers == nil && activeGroup != "All" && activeGroup != AppState.recentlyRead && activeGroup != AppState.fromLink {
                 if AppState.groupExists(activeGroup, in: groups) {
                     effects.append(.computeGroupMembers(path: activeGroup))
                 } else {
@@ -103,6 +103,8 @@ extension AppState {
             return reload(reloaded)
         case .bookmarksLoaded, .bookmarkFailed, .notesLoaded, .readingListLoaded, .readingListProgress, .readingListFailed:
             return updateBookmarks(event)
+        case .openWithReady, .handlerStarted, .handlerFinished, .listeningStopped:
+            return updateOpenWith(event)
         case .readingRecorded(let key, let time):
             lastRead[key] = time
             groupCounts[AppState.recentlyRead] = lastRead.count
@@ -139,6 +141,12 @@ extension AppState {
 
     private mutating func handle(_ key: Key) -> [Effect] {
         if showingHelp { return handleHelp(key) }
+        if openWith != nil { return handleOpenWith(key) }
+        if key == .escape, listening != nil, reading?.prompt == nil, reading?.noteEditor == nil, !searchFocused,
+           bookmarksView?.prompt == nil {
+            message = StatusMessage("Stopping reading aloud…")
+            return [.stopListening]
+        }
         if reading != nil { return handleReading(key) }
         if chooser != nil { return handleChooser(key) }
         if bookmarksView != nil { return handleBookmarks(key) }
@@ -218,7 +226,7 @@ extension AppState {
                 return []
             }
             syncing = (0, 0, "")
-            let builtIn = ["All", AppState.recentlyRead, "With PDF", "Without PDF", "Unread", "Recently added"]
+            let builtIn = ["All", AppState.recentlyRead, AppState.fromLink, "With PDF", "Without PDF", "Unread", "Recently added"]
             let group = builtIn.contains(activeGroup) ? nil : activeGroup
             message = StatusMessage(group.map { "Syncing the library and the PDFs of \($0)…" } ?? "Syncing the library…")
             return [.syncLibrary(group: group)]
@@ -228,6 +236,10 @@ extension AppState {
             return [.saveSession]
         case .showBookmarks:
             return showBookmarks()
+        case .openWith:
+            return openWithMenu()
+        case .copyLink:
+            return copyLink()
         default:
             break
         }
@@ -303,6 +315,11 @@ extension AppState {
         let afterBuiltIns = rows.lastIndex { $0.kind == .builtin && $0.depth == 0 }.map { $0 + 1 } ?? 0
         rows.insert(GroupRow(path: AppState.recentlyRead, name: AppState.recentlyRead, depth: 0, kind: .builtin,
                              hasChildren: false, unavailableReason: nil), at: afterBuiltIns)
+        if linkTargets != nil {
+            // The references of the link bibread was opened with, first.
+            rows.insert(GroupRow(path: AppState.fromLink, name: AppState.fromLink, depth: 0, kind: .builtin,
+                                 hasChildren: false, unavailableReason: nil), at: 0)
+        }
         groupRows = rows
         if let selectedPath, let index = rows.firstIndex(where: { $0.path == selectedPath }) {
             groupCursor.selected = index
@@ -356,6 +373,10 @@ extension AppState {
             refreshRecentlyRead()
             return [.saveSession]
         }
+        if path == AppState.fromLink {
+            refreshLinkGroup()
+            return []
+        }
         groupMembers = nil
         refreshVisible()
         return [.computeGroupMembers(path: path), .saveSession]
@@ -375,7 +396,7 @@ extension AppState {
             return effects
         case .list, .details:
             guard let entry = selectedEntry else { return [] }
-            return openEntry(entry, atPage: nil)
+            return openEntry(entry, atPage: activeGroup == AppState.fromLink ? linkPage(of: entry) : nil)
         }
     }
 
@@ -528,7 +549,7 @@ extension AppState {
         if let matches = searchMatches {
             rows = AppState.intersect(rows, matches)
         }
-        if activeGroup == AppState.recentlyRead {
+        if activeGroup == AppState.recentlyRead || activeGroup == AppState.fromLink {
             // This group's order is its point: the most recently read first.
         } else if let rank = sortRank {
             let descending = sortDescending

@@ -117,6 +117,16 @@ public final class CursesScreen {
         invalidate()
     }
 
+    /// Gives the terminal to `body` (a pager the user asked for), then takes it back and
+    /// repaints everything.
+    public func runOutside(_ body: () -> Void) {
+        def_prog_mode()
+        endwin()
+        body()
+        reset_prog_mode()
+        invalidate()
+    }
+
     /// Forgets what was drawn, so the next draw repaints every cell (Ctrl-L, resize).
     public func invalidate() {
         previous = nil

@@ -68,6 +68,18 @@ public enum TerminalGuard {
         capturedErrors = -1
     }
 
+    /// Runs `body` with standard error on the terminal again (a program that takes over the
+    /// terminal writes its messages there), then captures it again.
+    static func withStandardErrorRestored(_ body: () -> Void) {
+        guard originalErrors >= 0, capturedErrors >= 0 else {
+            body()
+            return
+        }
+        dup2(originalErrors, 2)
+        body()
+        dup2(capturedErrors, 2)
+    }
+
     /// Installs the handlers.
     static func install() {
         // A launcher may have started us with these blocked (Foundation's Process does):

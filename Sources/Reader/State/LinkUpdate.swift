@@ -1,0 +1,52 @@
+import BibModel
+
+extension AppState {
+    /// The built-in group of the references a link named, in the link's order.
+    public static let fromLink = "From link"
+
+    /// Opens a link: its references become the group "From link", the first is selected and,
+    /// when the link is for reading or study, opened at its page. Links for citing or listening
+    /// open nothing by themselves: the "open with" menu offers the apps, and the user chooses.
+    public mutating func openLink(_ link: ReferenceLink) -> [Effect] {
+        guard let library else { return [] }
+        linkTargets = link.papers
+        linkIntention = link.intention
+        rebuildGroupRows()
+        var effects = activateGroup(AppState.fromLink)
+        groupCursor.selected = 0
+        let missing = link.papers.filter { library.entries(withKey: $0.key).isEmpty }.map(\.key)
+        if !missing.isEmpty {
+            let list = missing.prefix(5).joined(separator: ", ") + (missing.count > 5 ? "…" : "")
+            message = StatusMessage("Not in this library: \(list)", isError: true)
+        }
+        guard let entry = selectedEntry else { return effects }
+        switch link.intention {
+        case .read, .study:
+            let count = link.papers.count - missing.count
+            let before = message
+            effects += openEntry(entry, atPage: linkPage(of: entry))
+            if message == nil || message == before, count > 1 {
+                message = StatusMessage("1 of \(count) linked references; q goes back to the list of them")
+            }
+        case .cite, .listen:
+            effects += openWithMenu(intention: link.intention)
+        }
+        return effects
+    }
+
+    /// The first page the link points at in a reference, if any.
+    func linkPage(of entry: Entry) -> Int? {
+        linkTargets?.first { $0.key.lowercased() == entry.key.lowercased() }?.firstPage
+    }
+
+    /// Shows the link's references, in its order.
+    mutating func refreshLinkGroup() {
+        guard let library, let targets = linkTargets else { return }
+        var seen = Set<Int>()
+        groupMembers = targets.compactMap { paper in
+            library.positions(ofKey: paper.key).first.flatMap { seen.insert($0).inserted ? $0 : nil }
+        }
+        groupCounts[AppState.fromLink] = groupMembers?.count
+        refreshVisible()
+    }
+}

@@ -1,0 +1,138 @@
+import BibModel
+import Foundation
+import OpenWith
+
+extension AppState {
+    /// The values apps get for the reference shown (the one read, else the one selected).
+    func handlerValues() -> (values: HandlerValues, subject: String)? {
+        let entry: Entry?
+        if let view = reading {
+            entry = library?.entry(addressedBy: view.key)
+        } else {
+            entry = selectedEntry
+        }
+        guard let entry else { return nil }
+        var values = HandlerValues()
+        values[.key] = entry.key
+        values[.bibtex] = entry.bibTeX
+        if let url = entry.decoded("url"), !url.isEmpty { values[.url] = url }
+        if let doi = entry.decoded("doi"), !doi.isEmpty { values[.doi] = doi }
+        var page: Int?
+        if let view = reading {
+            values[.file] = view.path
+            page = view.page
+            if let text = view.pageText {
+                values[.pageText] = ReadingText.paragraphs(of: text).joined(separator: "\n\n")
+            }
+        } else if let file = entry.links.files.filter(\.isPDF).lazy.compactMap({ self.locate($0).path }).first {
+            values[.file] = file
+            page = activeGroup == AppState.fromLink ? linkPage(of: entry) : nil
+        }
+        if values[.file] != nil { values[.page] = String(page ?? 1) }
+        let link = ReferenceLink(papers: [PaperReference(key: entry.key, pages: page.map { [$0...$0] } ?? [])],
+                                 library: linkLibraryName)
+        values[.link] = link.url
+        let subject = entry.key + (page.map { " p. \($0)" } ?? "")
+        return (values, subject)
+    }
+
+    /// The library name links carry: a single .bib file's name.
+    var linkLibraryName: String? {
+        libraryPaths.count == 1 ? (libraryPaths[0] as NSString).lastPathComponent : nil
+    }
+
+    /// `o`: opens the menu of apps for the reference shown.
+    mutating func openWithMenu(intention: Intention? = nil) -> [Effect] {
+        guard let (values, subject) = handlerValues() else {
+            message = StatusMessage("Select a reference first")
+            return []
+        }
+        openWith = OpenWithMenuState(intention: intention, values: values, subject: subject)
+        return [.prepareOpenWith(intention: intention, values: values)]
+    }
+
+    /// `y`: copies the link of the reference shown (at the page read).
+    mutating func copyLink() -> [Effect] {
+        guard let (values, _) = handlerValues(), let link = values[.link] else {
+            message = StatusMessage("Select a reference first")
+            return []
+        }
+        return [.copyToClipboard(text: link, what: "the link")]
+    }
+
+    mutating func handleOpenWith(_ key: Key) -> [Effect] {
+        guard var menu = openWith else { return [] }
+        let rows = max(1, height - 8)
+        let count = menu.items?.count ?? 0
+        switch key {
+        case .escape, .character("q"), .character("o"):
+            openWith = nil
+            return []
+        case .control("c"):
+            openWith = nil
+            return []
+        case .tab, .backTab:
+            let all: [Intention?] = [nil] + Intention.allCases.map { Optional($0) }
+            let index = all.firstIndex(of: menu.intention) ?? 0
+            let next = all[(index + (key == .tab ? 1 : all.count - 1)) % all.count]
+            menu.intention = next
+            menu.items = nil
+            menu.cursor = ListCursor()
+            openWith = menu
+            return [.prepareOpenWith(intention: next, values: menu.values)]
+        case .enter:
+            return runMenuItem(at: menu.cursor.selected)
+        case .character(let character) where character.isNumber:
+            if let number = character.wholeNumberValue, number >= 1, number <= count { return runMenuItem(at: number - 1) }
+        default:
+            switch keymap.action(for: key, in: .browse) {
+            case .moveDown: menu.cursor.selected += 1
+            case .moveUp: menu.cursor.selected -= 1
+            case .pageDown: menu.cursor.selected += rows - 1
+            case .pageUp: menu.cursor.selected -= rows - 1
+            case .moveFirst: menu.cursor.selected = 0
+            case .moveLast: menu.cursor.selected = count - 1
+            default: break
+            }
+        }
+        menu.cursor.clamp(count: count, rows: rows)
+        openWith = menu
+        return []
+    }
+
+    private mutating func runMenuItem(at index: Int) -> [Effect] {
+        guard let menu = openWith, let items = menu.items, index < items.count else { return [] }
+        let item = items[index]
+        guard item.isRunnable else {
+            message = StatusMessage("\(item.entry.name) is not installed: \(item.installHint ?? "install it first")", isError: true)
+            return []
+        }
+        openWith = nil
+        if item.entry.style == .background, let listening {
+            message = StatusMessage("Already reading aloud with \(listening); Esc stops it", isError: true)
+            return []
+        }
+        return [.runHandler(item.entry, executable: item.executable, values: menu.values)]
+    }
+
+    mutating func updateOpenWith(_ event: Event) -> [Effect] {
+        switch event {
+        case .openWithReady(let intention, let items):
+            guard var menu = openWith, menu.intention == intention else { return [] }
+            menu.items = items
+            menu.cursor.clamp(count: items.count, rows: max(1, height - 8))
+            openWith = menu
+        case .handlerStarted(let name, let background):
+            if background { listening = name }
+            message = StatusMessage(background ? "Reading aloud with \(name) · Esc stops" : "Opened with \(name)")
+        case .handlerFinished(let text, let isError):
+            message = StatusMessage(text, isError: isError)
+        case .listeningStopped(let text):
+            listening = nil
+            if let text { message = StatusMessage(text) }
+        default:
+            break
+        }
+        return []
+    }
+}
