@@ -1,0 +1,85 @@
+import BibreadTestSupport
+import Foundation
+import Testing
+
+/// Links and "open with", end to end: `bibread open LINK` in tmux opens the reader at the
+/// linked page, `o` runs a stand-in PDF viewer at that page, and `y` puts the link on the
+/// clipboard through the OSC 52 sequence, which tmux (set-clipboard on) turns into a buffer.
+@Suite("Links and open with, end to end (tmux)")
+struct LinkEndToEndTests {
+    @Test("bibread open LINK lands on the page; o runs the viewer there; y copies the link")
+    func openAtThePageThenOpenWithAndCopy() async throws {
+        let library = SampleLibrary.path
+        let helper = ReaderEndToEndTests()
+        let bin = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: bin) }
+        let record = bin.appendingPathComponent("zathura.args")
+        let viewer = bin.appendingPathComponent("zathura")
+        try "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done > '\(record.path)'\n".write(to: viewer, atomically: true, encoding: .utf8)
+        chmod(viewer.path, 0o755)
+        let link = "bibread://open?refs=[goedel1931formal:5],[knuth1984texbook]&library=library.bib"
+        try await helper.withSession(command: {
+            $0.bibread(["open", link, "--library", library], environment: ["PATH": "\(bin.path):/usr/bin:/bin"])
+        }) { tmux, _ in
+            try await tmux.run(["set-option", "-s", "set-clipboard", "on"])
+            try await tmux.waitFor("p. 5 / 11", "1 of 2 linked references")
+            try await tmux.sendKeys("o")
+            try await tmux.waitFor("Open goedel1931formal p. 5 with", "Zathura")
+            try await tmux.sendKeys("1")
+            try await tmux.waitFor("Opened with Zathura")
+            // The viewer is started detached: wait for its record.
+            var arguments: [String] = []
+            for _ in 0..<50 where arguments.isEmpty {
+                arguments = ((try? String(contentsOf: record, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+                if arguments.isEmpty { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(arguments == ["--page=5", Fixtures.samples.appendingPathComponent("papers/incompleteness.pdf").path])
+
+            try await tmux.sendKeys("y")
+            try await tmux.waitFor("Copied the link")
+            let buffer = try await tmux.run(["show-buffer"])
+            #expect(buffer == "bibread://open?refs=[goedel1931formal:5]&library=library.bib")
+
+            // The list shows the link's references.
+            try await tmux.sendKeys("q")
+            try await tmux.waitFor("From link          2", "2 of 25 · From link")
+            try await tmux.sendKeys("q")
+            try await helper.expectCleanExit(tmux)
+        }
+    }
+
+    @Test("Listening: espeak-ng gets the page's text on its standard input, and Esc stops it")
+    func readAloudAndStop() async throws {
+        let library = SampleLibrary.path
+        let helper = ReaderEndToEndTests()
+        let bin = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: bin) }
+        let heard = bin.appendingPathComponent("heard.txt")
+        let speaker = bin.appendingPathComponent("espeak-ng")
+        let pidFile = bin.appendingPathComponent("speaker.pid")
+        try "#!/bin/sh\necho $$ > '\(pidFile.path)'\n/bin/cat > '\(heard.path)'\nexec /bin/sleep 30\n".write(to: speaker, atomically: true, encoding: .utf8)
+        chmod(speaker.path, 0o755)
+        try await helper.withSession(command: {
+            $0.bibread(["open", "goedel1931formal:2", "--library", library], environment: ["PATH": "\(bin.path):/usr/bin:/bin"])
+        }) { tmux, _ in
+            try await tmux.waitFor("p. 2 / 11")
+            try await tmux.sendKeys("o", "Tab", "Tab", "Tab", "Tab")
+            try await tmux.waitFor("with — Listen", "Read the page aloud")
+            try await tmux.sendKeys("Enter")
+            try await tmux.waitFor("Reading aloud with Read the page aloud (espeak-ng) · Esc stops")
+            var text = ""
+            for _ in 0..<50 where text.isEmpty {
+                text = (try? String(contentsOf: heard, encoding: .utf8)) ?? ""
+                if text.isEmpty { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(text.contains("Formal systems as programs") || text.count > 200, "the page's text: \(text.prefix(200))")
+            let pid = try #require(Int32((try String(contentsOf: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
+            #expect(Processes.isRunning(pid))
+            try await tmux.sendKeys("Escape")
+            try await tmux.waitFor("Stopped reading aloud", "p. 2 / 11")
+            #expect(!Processes.isRunning(pid), "Esc stops the reader-aloud")
+            try await tmux.sendKeys("q", "q")
+            try await helper.expectCleanExit(tmux)
+        }
+    }
+}
