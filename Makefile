@@ -18,6 +18,7 @@ bench: release
 	bench/pdf-bench.sh
 	bench/reading-bench.sh
 	bench/sync-bench.sh
+	bench/fulltext-bench.sh
 
 samples:
 	/usr/bin/python3 Samples/make-samples.py

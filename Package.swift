@@ -49,6 +49,11 @@ let package = Package(
         .target(name: "Checksums"),
         .target(name: "DiskIO"),
         .target(name: "PDFText", dependencies: ["CPoppler", "Checksums"]),
+        // Full-text search of the PDFs: an FTS5 index keyed by content fingerprint.
+        .target(name: "FullText", dependencies: [
+            "PDFText", "Checksums", .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
+        ]),
         // Reading lists: the bookmark tree, its plist/JSON formats and bibread://bookmarks links.
         .target(name: "ReadingList", dependencies: ["CZlib"]),
         // "Open with": the registry of installed apps, safe argv substitution, the clipboard,
@@ -61,18 +66,19 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "Reader", dependencies: [
-            "CCurses", "BibModel", "PDFText", "SyncEngine", "DiskIO", "ReadingList", "OpenWith",
+            "CCurses", "BibModel", "PDFText", "SyncEngine", "DiskIO", "ReadingList", "OpenWith", "FullText",
             .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "BibreadCLI", dependencies: [
-            "BibModel", "Reader", "PDFText", "SyncEngine", "DiskIO", "ReadingList", "OpenWith",
+            "BibModel", "Reader", "PDFText", "SyncEngine", "DiskIO", "ReadingList", "OpenWith", "FullText",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "bibread", dependencies: ["BibreadCLI"]),
 
         .target(name: "BibreadTestSupport", dependencies: ["BibModel"], path: "Tests/BibreadTestSupport"),
         .testTarget(name: "BibModelTests", dependencies: ["BibModel", "BibreadTestSupport"]),
+        .testTarget(name: "FullTextTests", dependencies: ["FullText", "PDFText", "BibreadTestSupport"]),
         .testTarget(name: "OpenWithTests", dependencies: ["OpenWith", "BibModel", "BibreadTestSupport"]),
         .testTarget(name: "ReadingListTests", dependencies: ["ReadingList", "BibreadTestSupport"]),
         .testTarget(name: "PDFTextTests", dependencies: ["PDFText", "Checksums", "BibreadTestSupport"]),

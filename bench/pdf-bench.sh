@@ -32,18 +32,11 @@ die() { say "pdf-bench: $*"; exit 2; }
 
 # ---- preconditions ----------------------------------------------------------
 [[ $runs =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, not '$runs'"
-if ! [[ -x $bibread ]]; then
-  say "pdf-bench: no bibread binary at $bibread"
-  say "  build it first:  swift build -c release --product bibread   (or set BIBREAD=/path/to/bibread)"
-  exit 2
-fi
-bibread=$(cd "$(dirname "$bibread")" && pwd)/$(basename "$bibread")
-for tool in pdftotext pdfinfo; do
-  command -v "$tool" >/dev/null || die "needs $tool: apt-get install poppler-utils"
-done
-pdfs=()
-for pdf in "$corpora"/pdfs/*.pdf; do [[ -f $pdf ]] && pdfs+=("$pdf"); done
-((${#pdfs[@]})) || die "no PDFs in $corpora/pdfs (set BIBREAD_CORPORA to the corpora folder)"
+# shellcheck source=bench/common.sh
+source "$here/common.sh"
+require_bibread pdf-bench
+require_poppler
+collect_pdfs
 "$bibread" _pdf-extract --help >/dev/null 2>&1 ||
   die "$bibread has no _pdf-extract command (is PDFExtractCommand registered in Bibread.swift?)"
 
