@@ -133,3 +133,35 @@ struct SearchTests {
         #expect(results > typed.count / 2)
     }
 }
+
+/// `text:` terms go to the full-text index and combine with the rest of the query.
+@Suite("text: terms")
+struct FullTextTermTests {
+    /// Answers from a fixed table, as the PDFs' index would.
+    struct TableMatcher: FullTextMatching {
+        let table: [FullTextTerm: Set<Int>]
+        func entries(matching term: FullTextTerm) -> Set<Int> { table[term] ?? [] }
+    }
+
+    let library = Fixtures.library("""
+        @book{knuth84, author = {Donald Knuth}, title = {The TeXbook}, year = 1984}
+        @article{bellman57, author = {Richard Bellman}, title = {Dynamic Programming}, year = 1957}
+        @article{knuth77, author = {Donald Knuth}, title = {Fast pattern matching}, year = 1977}
+        """)
+
+    @Test func textTermsAreParsedOnceEachAndCombineWithFields() throws {
+        let query = try Query(parsing: #"author:knuth text:"dynamic programming" -text:errata text:dynamic"#)
+        #expect(query.fullTextTerms == [FullTextTerm(words: ["dynamic", "programming"], isPhrase: true),
+                                        FullTextTerm(words: ["errata"], isPhrase: false),
+                                        FullTextTerm(words: ["dynamic"], isPhrase: false)])
+        let index = SearchIndex(entries: library.entries)
+        let matcher = TableMatcher(table: [FullTextTerm(words: ["dynamic", "programming"], isPhrase: true): [0, 1, 2],
+                                           FullTextTerm(words: ["errata"], isPhrase: false): [2],
+                                           FullTextTerm(words: ["dynamic"], isPhrase: false): [0, 1, 2]])
+        #expect(index.search(query, fullText: matcher) == [0])
+        // Without an index, text terms match nothing (and NOT text: everything).
+        #expect(index.search(try Query(parsing: "text:dynamic")).isEmpty)
+        #expect(index.search(try Query(parsing: "-text:dynamic")) == [0, 1, 2])
+        #expect(index.search(try Query(parsing: "text:dynamic | author:bellman"), fullText: TableMatcher(table: [:])) == [1])
+    }
+}

@@ -14,19 +14,25 @@ struct ReaderHarness {
     /// A fixed "now", so that date groups (Recently added) count the same on every run.
     static let now = Date(timeIntervalSince1970: 1_790_000_000)
 
+    /// Where a harness keeps its full-text index: nil (the default) leaves the index alone
+    /// (indexing is skipped), so that only the tests about it read PDFs into one, each its own.
+    let fullTextURL: URL?
+
     init(library: Library, paths: [String] = ["library.bib"], width: Int, height: Int, keymap: Keymap = Keymap(),
-         store: ReadingStore? = nil) {
+         store: ReadingStore? = nil, fullTextURL: URL? = nil) {
+        self.fullTextURL = fullTextURL
         state = AppState(library: library, paths: paths, width: width, height: height, keymap: keymap)
         state.groups = GroupCatalog.savedGroups(of: library)
         work = BackgroundWork(library: library, groups: state.groups, store: store, libraryName: paths.joined(separator: "\n"),
-                              now: ReaderHarness.now)
+                              now: ReaderHarness.now,
+                              fullTextURL: fullTextURL ?? URL(fileURLWithPath: "/nonexistent/bibread-test/fulltext.sqlite"))
         run(state.start())
     }
 
     /// The sample library.
-    static func samples(width: Int = 120, height: Int = 40, store: ReadingStore? = nil) -> ReaderHarness {
+    static func samples(width: Int = 120, height: Int = 40, store: ReadingStore? = nil, fullTextURL: URL? = nil) -> ReaderHarness {
         ReaderHarness(library: Fixtures.library(at: Fixtures.samples.appendingPathComponent("library.bib")), width: width, height: height,
-                      store: store)
+                      store: store, fullTextURL: fullTextURL)
     }
 
     /// Opens the PDF of the reference with `key` in the reading view.
@@ -54,6 +60,8 @@ struct ReaderHarness {
                                                                                          path: handlerPath, environment: [:])))
             case .runHandler, .copyToClipboard, .stopListening:
                 handlerEffects.append(effect)
+            case .updateFullTextIndex, .searchFullText, .loadFullTextPages:
+                if fullTextURL == nil { continue }
             default:
                 break
             }

@@ -46,21 +46,31 @@ public struct SearchIndex: Sendable {
     }
 
     /// The positions (in `entries`) of the references that match `query`, in library order.
-    public func search(_ query: Query) -> [Int] {
-        evaluate(query).members
+    ///
+    /// `text:` terms are answered by `fullText` (the PDFs' index); without one they match nothing.
+    public func search(_ query: Query, fullText: (any FullTextMatching)? = nil) -> [Int] {
+        evaluate(query, fullText: fullText).members
     }
 
     /// The number of references that match `query`.
-    public func count(_ query: Query) -> Int {
-        evaluate(query).count
+    public func count(_ query: Query, fullText: (any FullTextMatching)? = nil) -> Int {
+        evaluate(query, fullText: fullText).count
     }
 
     // MARK: - Evaluation
 
-    private func evaluate(_ query: Query) -> Bitset {
+    private func evaluate(_ query: Query, fullText: (any FullTextMatching)?) -> Bitset {
         switch query {
         case .all:
             return Bitset(count: entries.count, filled: true)
+        case .words(FullTextTerm.field?, let words):
+            var result = Bitset(count: entries.count, filled: true)
+            for word in words {
+                result.formIntersection(fullTextMatches(FullTextTerm(words: [word], isPhrase: false), fullText))
+            }
+            return result
+        case .phrase(FullTextTerm.field?, let words):
+            return fullTextMatches(FullTextTerm(words: words, isPhrase: true), fullText)
         case .words(let field, let words):
             var result = Bitset(count: entries.count, filled: true)
             for word in words {
@@ -89,17 +99,26 @@ public struct SearchIndex: Sendable {
             return result
         case .and(let parts):
             var result = Bitset(count: entries.count, filled: true)
-            for part in parts { result.formIntersection(evaluate(part)) }
+            for part in parts { result.formIntersection(evaluate(part, fullText: fullText)) }
             return result
         case .or(let parts):
             var result = Bitset(count: entries.count, filled: false)
-            for part in parts { result.formUnion(evaluate(part)) }
+            for part in parts { result.formUnion(evaluate(part, fullText: fullText)) }
             return result
         case .not(let inner):
-            var result = evaluate(inner)
+            var result = evaluate(inner, fullText: fullText)
             result.invert()
             return result
         }
+    }
+
+    /// References whose PDFs hold the term, by the full-text index (none without one).
+    private func fullTextMatches(_ term: FullTextTerm, _ fullText: (any FullTextMatching)?) -> Bitset {
+        var result = Bitset(count: entries.count, filled: false)
+        for index in fullText?.entries(matching: term) ?? [] where index >= 0 && index < entries.count {
+            result.insert(index)
+        }
+        return result
     }
 
     /// References with a word starting with `prefix` (or equal to it) in `field`, or in any.

@@ -17,7 +17,8 @@ public struct Bibread: ParsableCommand {
         version: BibreadVersion.string,
         subcommands: [BrowseCommand.self, ListCommand.self, ShowCommand.self, ReadCommand.self, CheckCommand.self, GroupsCommand.self,
                       SyncCommand.self, CacheCommand.self, BookmarksCommand.self, LinkCommand.self, OpenCommand.self,
-                      HandlersCommand.self, InstallHandlerCommand.self, SearchLatencyCommand.self, PDFExtractCommand.self],
+                      HandlersCommand.self, InstallHandlerCommand.self, IndexCommand.self, SearchLatencyCommand.self, PDFExtractCommand.self,
+                      FullTextBenchCommand.self],
         defaultSubcommand: BrowseCommand.self)
 
     public init() {}

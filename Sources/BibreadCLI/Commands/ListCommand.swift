@@ -66,16 +66,41 @@ struct ListCommand: ParsableCommand {
             }
             entries = group.members(in: loaded.library, context: GroupContext(library: loaded.library)).map { entries[$0] }
         }
+        var pagesByAddress: [String: [FullTextPage]] = [:]
         if query != .all {
             let index = SearchIndex(entries: entries)
-            entries = index.search(query).map { entries[$0] }
+            let terms = query.fullTextTerms
+            var fullText: FullTextResults?
+            if !terms.isEmpty {
+                fullText = try FullTextListing.results(for: terms, entries: entries)
+            }
+            let matched = index.search(query, fullText: fullText)
+            for position in matched {
+                if let pages = fullText?.pages[position] { pagesByAddress[entries[position].address] = pages }
+            }
+            entries = matched.map { entries[$0] }
         }
         let timer = PhaseTimer()
         defer { timer.lap("output") }
         if json {
-            ReferenceJSON.writeArray(entries) { Console.write($0) }
+            let pages = pagesByAddress
+            if pages.isEmpty {
+                ReferenceJSON.writeArray(entries) { Console.write($0) }
+            } else {
+                ReferenceJSON.writeArray(entries, extra: { (entry: Entry, json: inout JSONWriter) in
+                    FullTextListing.writePages(pages[entry.address] ?? [], to: &json)
+                }, output: { Console.write($0) })
+            }
         } else if Console.isTerminal {
             ReferenceTable.printAligned(entries, width: Console.width)
+            if !pagesByAddress.isEmpty {
+                Console.print("")
+                for entry in entries {
+                    guard let pages = pagesByAddress[entry.address] else { continue }
+                    Console.print(entry.address)
+                    for page in pages { Console.print("  p. \(page.page): \(page.snippet)") }
+                }
+            }
         } else {
             ReferenceTable.printTabSeparated(entries)
         }

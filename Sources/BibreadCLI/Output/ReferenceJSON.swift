@@ -5,7 +5,7 @@ import Foundation
 /// The stable JSON form of references, documented in the README.
 enum ReferenceJSON {
     /// Writes one reference as a JSON object.
-    static func write(_ entry: Entry, to json: inout JSONWriter) {
+    static func write(_ entry: Entry, to json: inout JSONWriter, extra: ((Entry, inout JSONWriter) -> Void)? = nil) {
         json.beginObject()
         json.literalKey("key"); json.string(entry.key)
         json.literalKey("address"); json.string(entry.address)
@@ -51,6 +51,7 @@ enum ReferenceJSON {
         json.literalKey("path"); json.string(entry.source.path)
         json.literalKey("line"); json.integer(entry.line)
         json.endObject()
+        extra?(entry, &json)
         json.endObject()
     }
 
@@ -62,7 +63,7 @@ enum ReferenceJSON {
     }
 
     /// Writes many references as a JSON array, one per line, using every core.
-    static func writeArray(_ entries: [Entry], output: ([UInt8]) -> Void) {
+    static func writeArray(_ entries: [Entry], extra: (@Sendable (Entry, inout JSONWriter) -> Void)? = nil, output: ([UInt8]) -> Void) {
         output(Array("[\n".utf8))
         var wroteAny = false
         ParallelRendering.render(entries, render: { chunk in
@@ -70,7 +71,7 @@ enum ReferenceJSON {
             defer { json.deallocate() }
             for index in chunk.indices {
                 if index > chunk.startIndex { json.nextTopLevelItem() }
-                write(chunk[index], to: &json)
+                write(chunk[index], to: &json, extra: extra)
             }
             return json.bytes
         }, output: { bytes in

@@ -132,6 +132,20 @@ enum DetailsPane {
     struct Line {
         var text: String
         var style: Style
+        /// Words to highlight in the line (the search's text: terms in a snippet).
+        var highlights: [String] = []
+    }
+
+    /// "In the PDF": the best pages where the search's text: terms were found, with snippets.
+    static func fullTextLines(_ pages: [FullTextPage], width: Int, words: [String] = []) -> [Line] {
+        let first = pages.first.map { " · Enter: p. \($0.page)" } ?? ""
+        var lines = [Line(text: "In the PDF" + first, style: Style(.header, bold: true))]
+        for page in pages {
+            let wrapped = DisplayWidth.wrap("p. \(page.page): " + page.snippet, to: max(10, width - 1))
+            for text in wrapped { lines.append(Line(text: " " + text, style: Style(), highlights: words)) }
+        }
+        lines.append(Line(text: "", style: Style()))
+        return lines
     }
 
     static func draw(_ state: AppState, in rect: Rect, into screen: inout ScreenBuffer) {
@@ -141,13 +155,24 @@ enum DetailsPane {
             return
         }
         AppState.drawTitle(entry.address, right: "@\(entry.type)", focused: focused, in: rect, into: &screen)
-        let lines = content(of: entry, width: rect.width - 2, locate: state.locate)
+        var lines = content(of: entry, width: rect.width - 2, locate: state.locate)
+        if let position = state.listCursor.selected < state.visible.count ? state.visible[state.listCursor.selected] : nil,
+           let pages = state.fullText?.pages[position], !pages.isEmpty {
+            lines = fullTextLines(pages, width: rect.width - 2, words: state.fullText?.terms.flatMap(\.words) ?? []) + lines
+        }
         let rows = rect.height - 1
         let top = min(state.detailsScroll, max(0, lines.count - rows))
         for offset in 0..<max(0, rows) {
             let index = top + offset
             guard index < lines.count else { break }
             screen.write(lines[index].text, x: rect.x + 1, y: rect.y + 1 + offset, style: lines[index].style, limit: rect.width - 2)
+            for word in lines[index].highlights {
+                for match in ReadingText.matches(of: word, in: lines[index].text) {
+                    let start = rect.x + 1 + DisplayWidth.of(lines[index].text[lines[index].text.startIndex..<match.lowerBound])
+                    screen.restyle(x: start, y: rect.y + 1 + offset, width: DisplayWidth.of(lines[index].text[match]),
+                                   style: Style(.searchMatch, bold: true))
+                }
+            }
         }
         if lines.count > rows && rows > 0 {
             let more = top + rows < lines.count ? "↓" : "↑"
@@ -289,6 +314,10 @@ enum StatusLine {
             var parts = ["\(Count.format(state.visible.count)) of \(Count.format(state.totalCount))"]
             parts.append(state.activeGroup)
             if !state.searchText.isEmpty { parts.append("search: \(state.searchText)") }
+            if state.fullTextPending != nil { parts.append("searching the PDFs…") }
+            if let indexing = state.indexing {
+                parts.append("indexing PDFs \(Count.format(indexing.done)) of \(Count.format(indexing.total))")
+            }
             left = parts.joined(separator: " · ")
         }
         // A message wins over the key hints when both do not fit.

@@ -1,5 +1,6 @@
 import BibModel
 import Foundation
+import FullText
 import PDFText
 import ReadingList
 import SyncEngine
@@ -19,6 +20,11 @@ public final class BackgroundWork: @unchecked Sendable {
     private let clock: @Sendable () -> Double
     private let remotes: [Remote]
     private var fetchCancelled = false
+    private var indexStopped = false
+    private var fullTextIndex: FullTextIndex?
+    private var pdfs: LibraryPDFs?
+    /// Where the full-text index is (tests give a folder of their own).
+    private let fullTextURL: URL
 
     private struct OpenDocument {
         let document: PDFDocument
@@ -28,8 +34,10 @@ public final class BackgroundWork: @unchecked Sendable {
     /// Work for `library`; positions and reading times go to `store` under `libraryName`.
     public init(library: Library, groups: [Group], store: ReadingStore? = nil, libraryName: String = "",
                 lastRead: [String: Double] = [:], now: Date = Date(), remotes: [Remote] = [],
+                fullTextURL: URL = FullTextIndex.defaultURL(),
                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         self.remotes = remotes
+        self.fullTextURL = fullTextURL
         self.library = library
         context = GroupContext(library: library, now: now)
         self.store = store
@@ -108,12 +116,80 @@ public final class BackgroundWork: @unchecked Sendable {
         case .loadBookmarks, .addBookmark, .addBookmarkFolder, .renameBookmarkNode, .deleteBookmarkNode,
              .loadNotes, .saveNote, .importReadingList:
             performBookmarkWork(effect, post: post)
+        case .updateFullTextIndex:
+            updateFullTextIndex(post: post)
+        case .searchFullText(let terms):
+            searchFullText(terms, post: post)
+        case .loadFullTextPages(let terms, let positions):
+            do {
+                let pages = try FullTextSearch.pages(for: terms, entries: Set(positions), index: try openFullTextIndex(), pdfs: libraryPDFs())
+                // Positions without pages get an empty list, so that they are not asked again.
+                var all = pages
+                for position in positions where all[position] == nil { all[position] = [] }
+                post(.fullTextPages(terms: terms, pages: all))
+            } catch {
+                post(.fullTextFailed(message: "Full-text search: \(error)"))
+            }
         case .loadReadingList(let source):
             withoutActuallyEscaping(post) { post in loadReadingList(source, post: post) }
         case .saveSession, .redrawAll, .quit, .reloadLibrary, .cancelReadingList,
              .prepareOpenWith, .runHandler, .stopListening, .copyToClipboard:
             // The app's loop does these (they need the terminal or outlive the library).
             break
+        }
+    }
+
+    // MARK: - Full text
+
+    /// Stops indexing between two documents (the reader is quitting or reloading).
+    public func stopIndexing() {
+        lock.withLock { indexStopped = true }
+    }
+
+    /// The index, opened on first use.
+    private func openFullTextIndex() throws -> FullTextIndex {
+        if let index = lock.withLock({ fullTextIndex }) { return index }
+        let index = try FullTextIndex(url: fullTextURL)
+        lock.withLock { fullTextIndex = index }
+        return index
+    }
+
+    private func libraryPDFs() -> LibraryPDFs {
+        if let pdfs = lock.withLock({ pdfs }) { return pdfs }
+        let found = LibraryPDFs(library: library)
+        lock.withLock { pdfs = found }
+        return found
+    }
+
+    /// Reads the new and changed PDFs into the index on every core at low priority, posting
+    /// progress a few times a second.
+    private func updateFullTextIndex(post: (Event) -> Void) {
+        let paths = libraryPDFs().paths
+        guard !paths.isEmpty else { return }
+        do {
+            let index = try openFullTextIndex()
+            var lastPost = Date.distantPast
+            // Every core, niced, so that the reader answers first.
+            _ = try index.update(paths: paths, priority: .background, progress: { progress in
+                let now = Date()
+                guard now.timeIntervalSince(lastPost) > 0.2 || progress.done == progress.total else { return }
+                lastPost = now
+                post(.indexProgress(done: progress.done, total: progress.total))
+            }, isCancelled: { [self] in lock.withLock { indexStopped } })
+            // Quietly: the status line's "indexing PDFs" going away says it is done; problems
+            // with single files are for `bibread index`, which lists them.
+            post(.indexFinished(message: nil))
+        } catch {
+            post(.indexFinished(message: "The full-text index cannot be updated: \(error)"))
+        }
+    }
+
+    private func searchFullText(_ terms: [FullTextTerm], post: (Event) -> Void) {
+        do {
+            let results = try FullTextSearch.results(for: terms, index: try openFullTextIndex(), pdfs: libraryPDFs(), pagesFor: [])
+            post(.fullTextResults(results))
+        } catch {
+            post(.fullTextFailed(message: "Full-text search: \(error)"))
         }
     }
 

@@ -291,6 +291,7 @@ final class EffectRunner: Sendable {
     private let documents = DispatchQueue(label: "bibread.documents", qos: .userInitiated)
     private let prefetch = DispatchQueue(label: "bibread.prefetch", qos: .utility)
     private let fetches = DispatchQueue(label: "bibread.fetches", qos: .userInitiated)
+    private let indexing = DispatchQueue(label: "bibread.fulltext", qos: .background)
 
     init(work: BackgroundWork?, mailbox: Mailbox) {
         current = Mutex((work, 0))
@@ -300,6 +301,7 @@ final class EffectRunner: Sendable {
     /// Work for a reloaded library; what the old one still had under way reports into the void
     /// (update ignores results for groups, sorts and documents it no longer asks about).
     func replace(_ work: BackgroundWork) {
+        current.withLock { $0.work?.stopIndexing() }
         current.withLock { $0 = (work, $0.generation + 1) }
         _ = mailbox.take()
     }
@@ -315,6 +317,8 @@ final class EffectRunner: Sendable {
         let queue: DispatchQueue
         switch effect {
         case .fetchFile, .syncLibrary, .loadReadingList: queue = fetches
+        case .updateFullTextIndex: queue = indexing
+        case .searchFullText, .loadFullTextPages: queue = interactive
         case .computeGroupMembers, .computeSort: queue = interactive
         case .buildSearchIndex: queue = index
         case .openDocument, .extractPage, .findInDocument, .savePosition: queue = documents
@@ -429,6 +433,11 @@ extension Event {
         case .handlerStarted: return "handler started"
         case .handlerFinished: return "handler finished"
         case .listeningStopped: return "listening stopped"
+        case .fullTextResults: return "full-text results"
+        case .fullTextFailed: return "full-text search failed"
+        case .fullTextPages: return "full-text pages"
+        case .indexProgress: return "index progress"
+        case .indexFinished: return "index finished"
         case .terminate: return "terminate"
         }
     }

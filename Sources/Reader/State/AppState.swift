@@ -147,6 +147,13 @@ public struct AppState: Sendable {
     public var searchIndex: SearchIndex?
     public var searchMatches: [Int]?
     public var searchError: String?
+    /// Answers for the search's `text:` terms (the PDFs' index), and the terms asked for.
+    public var fullText: FullTextResults?
+    public var fullTextPending: [FullTextTerm]?
+    /// References whose best pages were asked for and have not arrived.
+    var fullTextPagesPending: Set<Int> = []
+    /// The full-text index being brought up to date in the background.
+    public var indexing: IndexingState?
 
     // Sort
     public var sort: SortKey = .author

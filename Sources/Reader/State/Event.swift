@@ -48,6 +48,14 @@ public enum Event: Sendable {
     case handlerFinished(message: String, isError: Bool)
     /// The app reading aloud ended (`message` says how, when it matters).
     case listeningStopped(message: String?)
+    /// The full-text index's answers for `text:` terms.
+    case fullTextResults(FullTextResults)
+    case fullTextFailed(message: String)
+    /// The best pages, with snippets, of some references found by `text:` terms.
+    case fullTextPages(terms: [FullTextTerm], pages: [Int: [FullTextPage]])
+    /// Indexing the PDFs: documents done of all, and how it ended.
+    case indexProgress(done: Int, total: Int)
+    case indexFinished(message: String?)
     /// A terminating signal (SIGINT, SIGTERM, SIGHUP) arrived.
     case terminate
 }
@@ -98,6 +106,12 @@ public enum Effect: Sendable, Equatable {
     case stopListening
     /// Put text on the clipboard: the terminal's (OSC 52), and the desktop's when there is one.
     case copyToClipboard(text: String, what: String)
+    /// Bring the full-text index up to date with the library's PDFs (new and changed ones read).
+    case updateFullTextIndex
+    /// Look `text:` terms up in the full-text index.
+    case searchFullText([FullTextTerm])
+    /// The best pages of these references (positions) for the terms: the ones on screen.
+    case loadFullTextPages([FullTextTerm], positions: [Int])
     case redrawAll
     case quit
 }

@@ -49,4 +49,19 @@ extension AppState {
         groupCounts[AppState.fromLink] = groupMembers?.count
         refreshVisible()
     }
+
+    /// Asks for the best pages of the references on screen that `text:` terms found, when the
+    /// selected one has none yet.
+    mutating func requestFullTextPages() -> [Effect] {
+        guard let results = fullText, listCursor.selected < visible.count else { return [] }
+        let selected = visible[listCursor.selected]
+        let matched = results.matchedEntries
+        guard matched.contains(selected), results.pages[selected] == nil, !fullTextPagesPending.contains(selected) else { return [] }
+        let rows = Layout(width: width, height: height, focus: focus).contentRows(of: .list)
+        let window = visible[listCursor.top..<min(visible.count, listCursor.top + max(1, rows) + 1)]
+        let wanted = Array(Set(window.filter { matched.contains($0) && results.pages[$0] == nil && !fullTextPagesPending.contains($0) }
+            + [selected])).sorted()
+        fullTextPagesPending.formUnion(wanted)
+        return [.loadFullTextPages(results.terms, positions: wanted)]
+    }
 }

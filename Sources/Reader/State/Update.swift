@@ -6,7 +6,8 @@ extension AppState {
     public mutating func start() -> [Effect] {
         guard library != nil else { return [] }
         rebuildGroupRows()
-        var effects: [Effect] = [.loadFieldGroups, .buildSearchIndex, .computeMarks, .computeSort(sort), .loadBookmarks]
+        var effects: [Effect] = [.loadFieldGroups, .buildSearchIndex, .computeMarks, .computeSort(sort), .loadBookmarks,
+                                 .updateFullTextIndex]
         effects.append(.countGroups(groupRows.map(\.path)))
         groupCounts[AppState.recentlyRead] = lastRead.count
         if activeGroup == AppState.recentlyRead {
@@ -19,6 +20,13 @@ extension AppState {
 
     /// Applies one event; returns the work to do outside (pure: no I/O, no clock).
     public mutating func update(_ event: Event) -> [Effect] {
+        var effects = apply(event)
+        // Snippets of what text: terms found, for the references on screen, when missing.
+        if fullText != nil { effects += requestFullTextPages() }
+        return effects
+    }
+
+    private mutating func apply(_ event: Event) -> [Effect] {
         switch event {
         case .key(let key):
             message = nil
@@ -55,8 +63,7 @@ extension AppState {
             return []
         case .searchIndexReady(let index):
             searchIndex = index
-            if !searchText.isEmpty { applySearch() }
-            return []
+            return searchText.isEmpty ? [] : applySearch()
         case .sortReady(let key, let rank):
             guard key == sort else { return [] }
             sortRank = rank
@@ -105,6 +112,31 @@ extension AppState {
             return updateBookmarks(event)
         case .openWithReady, .handlerStarted, .handlerFinished, .listeningStopped:
             return updateOpenWith(event)
+        case .fullTextResults(let results):
+            guard results.terms == fullTextPending else { return [] }
+            fullText = results
+            fullTextPending = nil
+            fullTextPagesPending = []
+            return applySearch()
+        case .fullTextPages(let terms, let pages):
+            guard let results = fullText, results.terms == terms else { return [] }
+            fullText = results.adding(pages: pages)
+            fullTextPagesPending.subtract(pages.keys)
+            return []
+        case .fullTextFailed(let text):
+            fullTextPending = nil
+            message = StatusMessage(text, isError: true)
+            return []
+        case .indexProgress(let done, let total):
+            indexing = IndexingState(done: done, total: total)
+            return []
+        case .indexFinished(let text):
+            indexing = nil
+            if let text { message = StatusMessage(text) }
+            // New pages may answer the search shown.
+            guard let terms = fullText?.terms ?? fullTextPending, !terms.isEmpty else { return [] }
+            fullTextPending = terms
+            return [.searchFullText(terms)]
         case .readingRecorded(let key, let time):
             lastRead[key] = time
             groupCounts[AppState.recentlyRead] = lastRead.count
@@ -125,6 +157,8 @@ extension AppState {
         groupCounts = [:]
         searchIndex = nil
         searchMatches = nil
+        fullText = nil
+        fullTextPending = nil
         sortRank = nil
         marks = nil
         chooser = nil
@@ -214,7 +248,7 @@ extension AppState {
         case .clearSearch:
             if !searchText.isEmpty {
                 searchText = ""
-                applySearch()
+                return applySearch()
             }
         case .cycleSort:
             let all = SortKey.allCases
@@ -396,6 +430,16 @@ extension AppState {
             return effects
         case .list, .details:
             guard let entry = selectedEntry else { return [] }
+            if let position = selectedEntryPosition, let best = fullText?.pages[position]?.first {
+                // Found in the PDF's text: open at the best page, the words highlighted.
+                var effects = openEntry(entry, atPage: best.page)
+                if var view = reading {
+                    view.search = fullText?.highlightWords.first
+                    view.scrollToMatch = true
+                    reading = view
+                }
+                return effects
+            }
             return openEntry(entry, atPage: activeGroup == AppState.fromLink ? linkPage(of: entry) : nil)
         }
     }
@@ -487,15 +531,14 @@ extension AppState {
         if let edited = LineEdit.edited(searchText, by: key) {
             guard edited != searchText else { return [] }
             searchText = edited
-            applySearch()
-            return []
+            return applySearch()
         }
         switch key {
         case .escape:
             searchFocused = false
             if !searchText.isEmpty {
                 searchText = ""
-                applySearch()
+                return applySearch()
             }
         case .enter:
             searchFocused = false
@@ -516,27 +559,43 @@ extension AppState {
     }
 
     /// Filters the list by the search text (when the index is ready; it applies on arrival).
-    mutating func applySearch() {
+    /// `text:` terms are asked of the full-text index in the background; the list follows
+    /// when its answer arrives.
+    @discardableResult
+    mutating func applySearch() -> [Effect] {
         let trimmed = searchText.trimmingCharacters(in: .whitespaces)
         searchError = nil
         if trimmed.isEmpty {
             searchMatches = nil
+            fullText = nil
+            fullTextPending = nil
             refreshVisible()
-            return
+            return []
         }
         let query: Query
         do {
             query = try Query(parsing: searchText)
         } catch let error as QueryError {
             searchError = error.description
-            return
+            return []
         } catch {
             searchError = "\(error)"
-            return
+            return []
         }
-        guard let searchIndex else { return }
-        searchMatches = searchIndex.search(query)
+        var effects: [Effect] = []
+        let terms = query.fullTextTerms
+        if terms.isEmpty {
+            fullText = nil
+            fullTextPending = nil
+        } else if fullText?.terms != terms && fullTextPending != terms {
+            fullTextPending = terms
+            effects.append(.searchFullText(terms))
+        }
+        guard let searchIndex else { return effects }
+        // Until the index answers, text: terms use the last answer (or match nothing).
+        searchMatches = searchIndex.search(query, fullText: fullText)
         refreshVisible()
+        return effects
     }
 
     // MARK: - The visible list

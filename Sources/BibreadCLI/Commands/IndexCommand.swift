@@ -1,0 +1,96 @@
+import ArgumentParser
+import BibModel
+import Foundation
+import FullText
+import Reader
+
+/// `bibread index [LIB…]`: reads the text of the library's PDFs into the full-text index.
+struct IndexCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "index", abstract: "Build or update the full-text index of the library's PDFs.",
+        discussion: """
+        Reads every PDF of the library that is on this machine (here or in the sync cache) into \
+        $XDG_CACHE_HOME/bibread/fulltext.sqlite, keyed by content: unchanged files are not read \
+        again, a moved or copied file is not read at all, and files that are gone drop out. Then \
+        search inside the papers with text:word or text:"a phrase" in 'bibread list --search' \
+        and in the reader. The reader also updates the index in the background. Ctrl-C stops \
+        between two documents; the next run goes on from there.
+        """)
+
+    @OptionGroup var library: LibraryOptions
+
+    @Option(help: "Extraction threads (default: one per core).")
+    var workers: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
+
+    func validate() throws {
+        if workers < 1 || workers > 64 { throw ValidationError("--workers must be from 1 to 64") }
+    }
+
+    func run() throws {
+        let paths = ReaderApp.currentLibraryPaths(given: library.paths)
+        guard !paths.isEmpty else {
+            Console.error("bibread: no library: name one (bibread index LIB.bib) or set library = \"…\" in config.toml")
+            throw ExitCode(64)
+        }
+        let loaded = LoadedLibrary.load(paths: paths)
+        let pdfs = LibraryPDFs(library: loaded.library)
+        let index: FullTextIndex
+        do {
+            index = try FullTextIndex(url: FullTextIndex.defaultURL())
+        } catch {
+            Console.error("bibread: cannot open the full-text index \(FullTextIndex.defaultURL().path): \(error)")
+            throw ExitStatus.unreadable
+        }
+        let cancel = CancelOnInterrupt()
+        let terminal = Console.isErrorTerminal
+        var lastDraw = Date.distantPast
+        let summary = try index.update(paths: pdfs.paths, workers: workers, progress: { progress in
+            guard terminal, Date().timeIntervalSince(lastDraw) > 0.1 || progress.done == progress.total else { return }
+            lastDraw = Date()
+            let name = progress.currentPath.map { ($0 as NSString).lastPathComponent } ?? ""
+            let line = "indexing \(progress.done) of \(progress.total) PDFs, \(progress.pages) pages  \(name)"
+            Console.errorRaw("\r\u{1B}[K" + String(line.prefix(max(20, Console.errorWidth - 1))))
+        }, isCancelled: cancel.isCancelled)
+        if terminal { Console.errorRaw("\r\u{1B}[K") }
+        var parts = ["\(summary.read) read (\(summary.pages) pages)", "\(summary.unchanged) unchanged"]
+        if summary.mapped > 0 { parts.append("\(summary.mapped) copies of indexed files") }
+        if summary.removed > 0 { parts.append("\(summary.removed) gone") }
+        if !summary.failed.isEmpty { parts.append("\(summary.failed.count) unreadable") }
+        let rate = summary.seconds > 0 && summary.pages > 0 ? String(format: ", %.0f pages/s", Double(summary.pages) / summary.seconds) : ""
+        Console.error("\(summary.cancelled ? "Stopped" : "Indexed") \(pdfs.paths.count) PDFs: \(parts.joined(separator: ", ")) in \(String(format: "%.1f", summary.seconds)) s\(rate)")
+        for (path, reason) in summary.failed.sorted(by: { $0.key < $1.key }) { Console.error("  \(path): \(reason)") }
+        if summary.cancelled { throw ExitCode(130) }
+    }
+}
+
+/// `text:` terms for `bibread list`, from the full-text index.
+enum FullTextListing {
+    /// `"fulltext": [{"page": 3, "snippet": "…"}]`.
+    static func writePages(_ pages: [FullTextPage], to json: inout JSONWriter) {
+        json.literalKey("fulltext")
+        json.beginArray()
+        for page in pages {
+            json.beginObject()
+            json.literalKey("page")
+            json.integer(page.page)
+            json.literalKey("snippet")
+            json.string(page.snippet)
+            json.endObject()
+        }
+        json.endArray()
+    }
+
+    static func results(for terms: [FullTextTerm], entries: [Entry]) throws -> FullTextResults {
+        let url = FullTextIndex.defaultURL()
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            Console.error("warning: no full-text index yet: text: terms match nothing until 'bibread index LIB.bib' has run")
+            return FullTextResults(terms: terms, matches: [:], pages: [:])
+        }
+        do {
+            return try FullTextSearch.results(for: terms, index: try FullTextIndex(url: url), pdfs: LibraryPDFs(entries: entries))
+        } catch {
+            Console.error("bibread: full-text search: \(error)")
+            throw ExitStatus.unreadable
+        }
+    }
+}
