@@ -1,5 +1,5 @@
 # Shared by the bench scripts (sourced): checks for the bibread binary, poppler-utils and the
-# corpus PDFs. Each script defines say and die first, and sets bibread and corpora.
+# corpus PDFs, and the PASS/MISS line of a goal. Each script defines say and die first, and sets bibread and corpora.
 
 # require_bibread NAME: exits 2 unless $bibread is executable; then makes it an absolute path.
 require_bibread() {
@@ -25,4 +25,11 @@ collect_pdfs() {
   local pdf
   for pdf in "$corpora"/pdfs/*.pdf; do [[ -f $pdf ]] && pdfs+=("$pdf"); done
   ((${#pdfs[@]})) || die "no PDFs in $corpora/pdfs (set BIBREAD_CORPORA to the corpora folder)"
+}
+
+# goal NAME OK(1/0) SHOWN: one line of the report, PASS when OK is 1, else MISS.
+goal() {
+  local verdict=MISS
+  [[ $2 == 1 ]] && verdict=PASS
+  printf '  %s  %s: %s\n' "$verdict" "$1" "$3"
 }

@@ -221,12 +221,6 @@ else
   echo "queries: $query_status (see $log)"
 fi
 
-# goal NAME OK(1/0) SHOWN
-goal() {
-  local verdict=MISS
-  [[ $2 == 1 ]] && verdict=PASS
-  printf '  %s  %s: %s\n' "$verdict" "$1" "$3"
-}
 echo
 echo "goals:"
 failed=0

@@ -172,12 +172,6 @@ echo "ratio: bibread's time / pdftotext's (below 1 = faster); same: pages whose 
 echo "in both, whitespace normalised. big.pdf: tcolorbox.pdf five times (qpdf), opened and page"
 echo "$big_page printed (pdftotext -f $big_page -l $big_page), so mostly the time to open a long PDF."
 
-# goal NAME OK(1/0) SHOWN
-goal() {
-  local verdict=MISS
-  [[ $2 == 1 ]] && verdict=PASS
-  printf '  %s  %s: %s\n' "$verdict" "$1" "$3"
-}
 echo
 echo "goal: bibread ≤ ${goal_ratio}× pdftotext's time on each PDF (big.pdf: for reference, no goal)"
 failed=0

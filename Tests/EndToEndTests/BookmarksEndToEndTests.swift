@@ -11,12 +11,7 @@ struct BookmarksEndToEndTests {
         let library = SampleLibrary.path
         let helper = ReaderEndToEndTests()
         try await helper.withSession(command: { $0.bibread([library]) }) { tmux, sandbox in
-            try await tmux.waitFor("25 of 25")
-            try await tmux.sendKeys("/")
-            try await tmux.type("key:goedel1931formal")
-            try await tmux.sendKeys("Enter")
-            try await tmux.waitFor("1 of 25")
-            try await tmux.sendKeys("Enter")
+            try await helper.openSamplePDF(key: "goedel1931formal", in: tmux)
             try await tmux.waitFor("p. 1 / 11")
             try await tmux.sendKeys(":")
             try await tmux.type("5")

@@ -415,6 +415,16 @@ extension ReaderEndToEndTests {
         await tmux.kill()
     }
 
+    /// From the samples' list (once all 25 are there), searches `key:KEY` and opens its PDF.
+    func openSamplePDF(key: String, in tmux: Tmux) async throws {
+        try await tmux.waitFor("25 of 25")
+        try await tmux.sendKeys("/")
+        try await tmux.type("key:\(key)")
+        try await tmux.sendKeys("Enter")
+        try await tmux.waitFor("1 of 25")
+        try await tmux.sendKeys("Enter")
+    }
+
     /// Waits for the program in the pane to exit and expects status 0.
     func expectCleanExit(_ tmux: Tmux, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let status = try await tmux.waitForExit()

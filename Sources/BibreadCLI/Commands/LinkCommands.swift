@@ -171,8 +171,9 @@ enum LinkLibrary {
             if FileManager.default.fileExists(atPath: expanded) { return [expanded] }
         }
         let fileName = (name as NSString).lastPathComponent
-        var known = current + Config.load(from: Directories().config).libraries
-        for remote in Config.load(from: Directories().config).remotes { known += RemoteLocations(name: remote.name).libraryFiles }
+        let config = Config.load(from: Directories().config)
+        var known = current + config.libraries
+        for remote in config.remotes { known += RemoteLocations(name: remote.name).libraryFiles }
         if let match = known.first(where: { ($0 as NSString).lastPathComponent == fileName }) {
             return current.contains(match) ? current : [match]
         }
