@@ -69,7 +69,8 @@ public struct Library: Sendable {
                 })
             }
         }
-        diagnostics += CrossrefResolver.resolve(&entries, keyIndex: keyIndex)
+        let sourceSize = files.reduce(0) { $0 + $1.source.bytes.count }
+        diagnostics += CrossrefResolver.resolve(&entries, keyIndex: keyIndex, sourceSize: sourceSize)
         self.files = files
         self.entries = entries
         self.diagnostics = diagnostics
@@ -150,7 +151,9 @@ enum SourceDecoding {
                 return (body.count == buffer.count ? bytes : Array(body), .utf8, nil)
             }
             let original = [UInt8](body)
-            let location = LineIndex(bytes: original).location(of: bad)
+            let lines = LineIndex(bytes: original)
+            let line = lines.line(of: bad)
+            let location = SourceLocation(line: line, column: 1 + ScalarCounts.scalars(in: original, lines.start(ofLine: line), bad))
             let why = declared == .utf8 ? "declares UTF-8 but is not valid UTF-8" : "is not valid UTF-8"
             let note = Note(location: location,
                             message: "file \(why) (first bad byte 0x\(String(body[bad], radix: 16, uppercase: true)) here); read as Windows-1252")

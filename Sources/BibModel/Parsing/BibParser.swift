@@ -38,6 +38,14 @@ struct BibParser {
     /// in constant time.
     private var groupSeenInEntry: [Int] = []
     private var entryNumber = 0
+    /// The bytes of `@string` values this file may still use: each use of a macro takes its
+    /// length, so that macros that double at each definition (2^64 bytes from 64 lines) or
+    /// grow a word at a time (the square of the file's length) cannot make the values larger
+    /// than a few times the file.
+    private var expansionBudget: Int
+
+    /// The bytes of `@string` values a file of `size` bytes may use: 8 times its size and 1 MiB.
+    static func expansionLimit(size: Int) -> Int { 8 * size + (1 << 20) }
 
     /// Parses `source`, reading and extending the shared macro table.
     static func parse(_ source: SourceFile, macros: inout MacroTable) -> BibFile {
@@ -54,6 +62,7 @@ struct BibParser {
         self.source = source
         self.macros = macros
         fieldNames = NameTable(store: source.fieldNames)
+        expansionBudget = BibParser.expansionLimit(size: source.bytes.count)
     }
 
     // MARK: - Top level
@@ -378,7 +387,15 @@ struct BibParser {
         case let byte where isIdentifierByte(byte):
             while position < text.count, isIdentifierByte(text[position]) { position += 1 }
             let names = fieldNames.name(text, open, position)
-            if let value = macros.values[names.lower] { return .text(value) }
+            if let value = macros.values[names.lower] {
+                if value.utf8.count <= expansionBudget {
+                    expansionBudget -= value.utf8.count
+                    return .text(value)
+                }
+                let limit = BibParser.expansionLimit(size: source.bytes.count)
+                report(.error, at: open, "@string '\(names.spelled)' not expanded: the @string values used in this file would pass \(limit) bytes (8 × the file's size + 1 MiB); kept as text")
+                return .text(names.spelled)
+            }
             let name = names.spelled
             report(.warning, at: open, "undefined @string '\(name)', kept as text")
             return .text(name)
@@ -464,9 +481,11 @@ struct BibParser {
         var end = offset + 1
         while end < text.count, text[end] & 0xC0 == 0x80 { end += 1 }
         let character = String(decoding: UnsafeBufferPointer(rebasing: text[offset..<end]), as: UTF8.self)
-        switch character {
-        case "\n", "\r": return "a line break"
-        case "\t": return "a tab"
+        switch text[offset] {
+        case 0x0A, 0x0D: return "a line break"
+        case 0x09: return "a tab"
+        case 0x00: return "a NUL byte (U+0000)"
+        case 0x01..<0x20, 0x7F: return "the control character " + String(format: "U+%04X", Int(text[offset]))
         default: return "'\(character)'"
         }
     }

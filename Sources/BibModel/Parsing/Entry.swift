@@ -183,22 +183,25 @@ public struct Entry: Sendable {
         }
     }
 
-    /// Adds a field whose value is text (not a span of the source).
-    mutating func appendField(lowercaseName: String, spelledName: String, text: String, nameOffset: Int, parent: String?) {
+    /// Adds a field inherited through `crossref` from `parents[parentSlot]` (see `parentSlot`).
+    mutating func appendInheritedField(lowercaseName: String, spelledName: String, text: String, nameOffset: Int, parentSlot: UInt32) {
         texts.append(text)
-        var parentIndex: UInt32 = 0
-        if let parent {
-            if let existing = parents.firstIndex(of: parent) {
-                parentIndex = UInt32(existing)
-            } else {
-                parents.append(parent)
-                parentIndex = UInt32(parents.count - 1)
-            }
-        }
         let nameID = source.fieldNames.intern(spelled: spelledName, lowercase: lowercaseName)
-        fields.append(Field(nameID: nameID, kind: source.fieldNames.kinds[Int(nameID)],
-                            storage: parent == nil ? .text : .inherited, first: UInt32(texts.count - 1),
-                            second: parentIndex, nameOffset: UInt32(clamping: nameOffset)))
+        fields.append(Field(nameID: nameID, kind: source.fieldNames.kinds[Int(nameID)], storage: .inherited,
+                            first: UInt32(texts.count - 1), second: parentSlot, nameOffset: UInt32(clamping: nameOffset)))
+    }
+
+    /// The number of `parent` in `parents`, adding it when new; `known` remembers the numbers
+    /// given so far, so that an entry inheriting from thousands of parents stays linear.
+    mutating func parentSlot(for parent: String, known: inout [String: UInt32]) -> UInt32 {
+        if known.isEmpty && !parents.isEmpty {
+            for (index, key) in parents.enumerated() { known[key] = UInt32(index) }
+        }
+        if let slot = known[parent] { return slot }
+        parents.append(parent)
+        let slot = UInt32(parents.count - 1)
+        known[parent] = slot
+        return slot
     }
 }
 

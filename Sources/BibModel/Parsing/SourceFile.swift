@@ -11,6 +11,7 @@ public final class SourceFile: Sendable {
     /// The encoding the file was read in.
     public let encoding: TextEncoding
     let lineIndexStorage = LockedValue<LineIndex?>(nil)
+    let scalarCountsStorage = LockedValue<ScalarCounts?>(nil)
     /// The distinct field names used in this file.
     public let fieldNames = FieldNameStore()
 
@@ -60,26 +61,65 @@ struct LineIndex {
         return low + 1
     }
 
-    /// The 1-based line and column (in Unicode scalars) of a byte offset.
-    func location(of offset: Int) -> SourceLocation {
-        let line = line(of: offset)
-        let low = line - 1
-        let start = lineStarts[low]
-        var column = 1
+    /// The byte offset where a 1-based line starts.
+    func start(ofLine line: Int) -> Int { lineStarts[line - 1] }
+}
+
+/// The number of Unicode scalars before every `stride`-th byte, so that the column of a place
+/// far into a long line (a whole library on one line, with a diagnostic for each of its
+/// entries) is found without counting from the start of the line each time.
+struct ScalarCounts {
+    static let stride = 4096
+    private let counts: [Int]
+
+    init(bytes: [UInt8]) {
+        var counts = [0]
+        counts.reserveCapacity(bytes.count / ScalarCounts.stride + 1)
+        var total = 0
+        var blockStart = 0
+        while blockStart + ScalarCounts.stride <= bytes.count {
+            total += ScalarCounts.scalars(in: bytes, blockStart, blockStart + ScalarCounts.stride)
+            counts.append(total)
+            blockStart += ScalarCounts.stride
+        }
+        self.counts = counts
+    }
+
+    /// The number of scalars in `bytes[0 ..< offset]`.
+    func scalars(before offset: Int, in bytes: [UInt8]) -> Int {
+        let block = offset / ScalarCounts.stride
+        return counts[block] + ScalarCounts.scalars(in: bytes, block * ScalarCounts.stride, offset)
+    }
+
+    /// The number of scalars that start in `bytes[start ..< end]`.
+    static func scalars(in bytes: [UInt8], _ start: Int, _ end: Int) -> Int {
+        var count = 0
         var index = start
-        let end = min(offset, bytes.count)
         while index < end {
-            if bytes[index] & 0xC0 != 0x80 { column += 1 }
+            if bytes[index] & 0xC0 != 0x80 { count += 1 }
             index += 1
         }
-        return SourceLocation(line: low + 1, column: column)
+        return count
     }
 }
 
 extension SourceFile {
-    /// The line and column of a byte offset in this file.
+    /// The line and column (1-based; the column in Unicode scalars) of a byte offset.
     public func location(of offset: Int) -> SourceLocation {
-        lineIndex.location(of: offset)
+        let index = lineIndex
+        let line = index.line(of: offset)
+        let start = index.start(ofLine: line)
+        let end = min(offset, bytes.count)
+        guard end - start > 2 * ScalarCounts.stride else {
+            return SourceLocation(line: line, column: 1 + ScalarCounts.scalars(in: bytes, start, end))
+        }
+        let counts = scalarCountsStorage.withLock { storage in
+            if let built = storage { return built }
+            let built = ScalarCounts(bytes: bytes)
+            storage = built
+            return built
+        }
+        return SourceLocation(line: line, column: 1 + counts.scalars(before: end, in: bytes) - counts.scalars(before: start, in: bytes))
     }
 
     /// The 1-based line of a byte offset (cheaper than `location(of:)`: no column).

@@ -9,7 +9,7 @@ extension Entry {
             let name = name(of: field)
             guard seen.insert(name).inserted else { continue }
             let value = rawText(of: field)
-            let isNumber = !value.isEmpty && value.allSatisfy(\.isASCII) && value.allSatisfy(\.isNumber)
+            let isNumber = !value.isEmpty && value.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
             lines.append("  \(spelledName(of: field)) = \(isNumber ? value : "{\(value)}"),")
         }
         lines.append("}")

@@ -15,16 +15,19 @@ public enum Folding {
             guard hasUpper else { return text }
             return String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
         }
-        var result = String.UnicodeScalarView()
+        // Built as bytes: appending to a `String.UnicodeScalarView` copies it, which made
+        // folding a long value take time growing with the square of its length.
+        var result: [UInt8] = []
+        result.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
-            if scalar.isASCII {
-                let value = scalar.value
-                result.append(value >= 0x41 && value <= 0x5A ? Unicode.Scalar(value | 0x20) ?? scalar : scalar)
+            let value = scalar.value
+            if value < 0x80 {
+                result.append(UInt8(value >= 0x41 && value <= 0x5A ? value | 0x20 : value))
             } else {
-                result.append(contentsOf: folded(scalar).unicodeScalars)
+                result.append(contentsOf: folded(scalar).utf8)
             }
         }
-        return String(result)
+        return String(decoding: result, as: UTF8.self)
     }
 
     /// One non-ASCII scalar folded; computed once per scalar and remembered.

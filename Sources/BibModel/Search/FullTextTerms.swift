@@ -22,16 +22,17 @@ extension Query {
     /// The `text:` terms in the query, in order, each once.
     public var fullTextTerms: [FullTextTerm] {
         var terms: [FullTextTerm] = []
+        var seen = Set<FullTextTerm>()
         func collect(_ query: Query) {
             switch query {
             case .words(let field, let words) where field == FullTextTerm.field:
                 for word in words {
                     let term = FullTextTerm(words: [word], isPhrase: false)
-                    if !terms.contains(term) { terms.append(term) }
+                    if seen.insert(term).inserted { terms.append(term) }
                 }
             case .phrase(let field, let words) where field == FullTextTerm.field:
                 let term = FullTextTerm(words: words, isPhrase: true)
-                if !terms.contains(term) { terms.append(term) }
+                if seen.insert(term).inserted { terms.append(term) }
             case .and(let parts), .or(let parts):
                 parts.forEach(collect)
             case .not(let inner):

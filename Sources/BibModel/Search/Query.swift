@@ -54,6 +54,10 @@ private struct QueryParser {
 
     private var tokens: [(token: Token, column: Int)] = []
     private var index = 0
+    /// How many parentheses and negations enclose the term being read.
+    private var nesting = 0
+    /// More would only be hostile, and parsing, evaluating and freeing a query recurse.
+    static let maximumNesting = 100
     private let length: Int
 
     init(text: String) {
@@ -122,7 +126,10 @@ private struct QueryParser {
             } else if field == nil && word == "AND" {
                 // `AND` is what juxtaposition means already.
             } else {
-                tokens.append((.word(word, field: field), column))
+                // A word's column is where its value starts (after `field:`): the field's name
+                // may be an alias of another length (`a:` is `author:`), so the parser could not
+                // work it out later.
+                tokens.append((.word(word, field: field), start + 1))
             }
             position = end
         }
@@ -175,9 +182,13 @@ private struct QueryParser {
             guard index < tokens.count, tokens[index].token != .close, tokens[index].token != .or else {
                 throw QueryError(column: column, message: "'-' or 'NOT' needs a term after it")
             }
+            try enterNesting(at: column)
+            defer { nesting -= 1 }
             return .not(try parseUnary())
         case .open:
             index += 1
+            try enterNesting(at: column)
+            defer { nesting -= 1 }
             let inner = try parseOr()
             guard index < tokens.count, tokens[index].token == .close else {
                 throw QueryError(column: column, message: "this '(' is never closed")
@@ -196,9 +207,16 @@ private struct QueryParser {
         }
     }
 
+    private mutating func enterNesting(at column: Int) throws {
+        nesting += 1
+        guard nesting <= QueryParser.maximumNesting else {
+            throw QueryError(column: column, message: "too deeply nested: more than \(QueryParser.maximumNesting) levels of parentheses and negations")
+        }
+    }
+
     /// A word, or a numeric range for `field:1990..2000` and `field:>2010`.
     private func term(_ word: String, field: String?, column: Int) throws -> Query {
-        if let field, let range = try numericRange(word, column: column + field.count + 1) {
+        if let field, let range = try numericRange(word, column: column) {
             return .range(field: field, lower: range.lower, upper: range.upper)
         }
         let words = FoldedWords.of(Folding.fold(LaTeX.decode(word)))

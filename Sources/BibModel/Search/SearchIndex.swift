@@ -40,8 +40,11 @@ public struct SearchIndex: Sendable {
             years.append(entry.year.flatMap { Int($0.prefix(4)) })
         }
         let words = table.strings
-        any = anyBuilder.build(words: words)
-        byField = fieldBuilders.mapValues { $0.build(words: words) }
+        var rank = [Int](repeating: -1, count: words.count)
+        any = anyBuilder.build(words: words, rank: &rank)
+        var byField: [String: WordPostings] = [:]
+        for (name, builder) in fieldBuilders { byField[name] = builder.build(words: words, rank: &rank) }
+        self.byField = byField
         self.years = years
     }
 
@@ -49,17 +52,28 @@ public struct SearchIndex: Sendable {
     ///
     /// `text:` terms are answered by `fullText` (the PDFs' index); without one they match nothing.
     public func search(_ query: Query, fullText: (any FullTextMatching)? = nil) -> [Int] {
-        evaluate(query, fullText: fullText).members
+        evaluate(query, fullText: fullText, memo: PhraseMemo()).members
     }
 
     /// The number of references that match `query`.
     public func count(_ query: Query, fullText: (any FullTextMatching)? = nil) -> Int {
-        evaluate(query, fullText: fullText).count
+        evaluate(query, fullText: fullText, memo: PhraseMemo()).count
     }
 
     // MARK: - Evaluation
 
-    private func evaluate(_ query: Query, fullText: (any FullTextMatching)?) -> Bitset {
+    /// The folded words of the references phrases have looked at, kept for the next phrase of
+    /// the same query (up to a limit), so that a query of thousands of phrases decodes each
+    /// reference once.
+    private final class PhraseMemo {
+        var words: [Int: [(field: String, words: [String])]] = [:]
+        var wordsKept = 0
+        var phrasesSeen = 0
+        /// At about 32 bytes a word, 64 MB.
+        static let maximumWordsKept = 2_000_000
+    }
+
+    private func evaluate(_ query: Query, fullText: (any FullTextMatching)?, memo: PhraseMemo) -> Bitset {
         switch query {
         case .all:
             return Bitset(count: entries.count, filled: true)
@@ -83,8 +97,14 @@ public struct SearchIndex: Sendable {
                 candidates.formIntersection(matches(prefix: word, field: field, exact: word != words.last))
             }
             var result = Bitset(count: entries.count, filled: false)
-            for index in candidates.members where containsPhrase(words, in: entries[index], field: field) {
-                result.insert(index)
+            let phrase = PhraseMatcher(words)
+            let wanted = field.map(SearchIndex.indexName)
+            memo.phrasesSeen += 1
+            for index in candidates.members {
+                let texts = phraseTexts(of: index, field: wanted, memo: memo)
+                if texts.contains(where: { (wanted == nil || $0.field == wanted) && phrase.occurs(in: $0.words) }) {
+                    result.insert(index)
+                }
             }
             return result
         case .range(let field, let lower, let upper):
@@ -99,17 +119,35 @@ public struct SearchIndex: Sendable {
             return result
         case .and(let parts):
             var result = Bitset(count: entries.count, filled: true)
-            for part in parts { result.formIntersection(evaluate(part, fullText: fullText)) }
+            for part in parts { result.formIntersection(evaluate(part, fullText: fullText, memo: memo)) }
             return result
         case .or(let parts):
             var result = Bitset(count: entries.count, filled: false)
-            for part in parts { result.formUnion(evaluate(part, fullText: fullText)) }
+            for part in parts { result.formUnion(evaluate(part, fullText: fullText, memo: memo)) }
             return result
         case .not(let inner):
-            var result = evaluate(inner, fullText: fullText)
+            var result = evaluate(inner, fullText: fullText, memo: memo)
             result.invert()
             return result
         }
+    }
+
+    /// The folded words of each searchable text of `entries[index]` (only of `field`, when
+    /// given, for the first phrase of a query; every field from the second on, kept in `memo`).
+    private func phraseTexts(of index: Int, field: String?, memo: PhraseMemo) -> [(field: String, words: [String])] {
+        if let known = memo.words[index] { return known }
+        let keep = memo.phrasesSeen > 1 && memo.wordsKept < PhraseMemo.maximumWordsKept
+        var texts: [(field: String, words: [String])] = []
+        for (name, text) in SearchIndex.searchableTexts(of: entries[index]) {
+            let indexName = SearchIndex.indexName(name)
+            if !keep, let field, indexName != field { continue }
+            texts.append((indexName, FoldedWords.of(Folding.fold(text))))
+        }
+        if keep {
+            memo.words[index] = texts
+            memo.wordsKept += texts.reduce(0) { $0 + $1.words.count }
+        }
+        return texts
     }
 
     /// References whose PDFs hold the term, by the full-text index (none without one).
@@ -134,27 +172,6 @@ public struct SearchIndex: Sendable {
             for id in list { result.insert(Int(id)) }
         }
         return result
-    }
-
-    private func containsPhrase(_ words: [String], in entry: Entry, field: String?) -> Bool {
-        for (name, text) in SearchIndex.searchableTexts(of: entry) {
-            if let field, SearchIndex.indexName(name) != SearchIndex.indexName(field) { continue }
-            let fieldWords = FoldedWords.of(Folding.fold(text))
-            guard fieldWords.count >= words.count else { continue }
-            for start in 0...(fieldWords.count - words.count) {
-                var matched = true
-                for (offset, word) in words.enumerated() {
-                    let candidate = fieldWords[start + offset]
-                    // The last word may be a prefix (it is still being typed).
-                    if offset == words.count - 1 ? !candidate.hasPrefix(word) : candidate != word {
-                        matched = false
-                        break
-                    }
-                }
-                if matched { return true }
-            }
-        }
-        return false
     }
 
     // MARK: - What is indexed
@@ -243,6 +260,45 @@ public enum FoldedWords {
     }
 }
 
+/// Finds a phrase in a field's words: every word but the last exactly, the last as a prefix (it
+/// is still being typed). Knuth–Morris–Pratt over the exact words, so that a long phrase in a
+/// long field costs their lengths added, not multiplied.
+struct PhraseMatcher {
+    private let exact: [String]
+    private let last: String
+    /// For each length of exact words matched, the longest proper prefix that is also a suffix.
+    private let fallback: [Int]
+
+    init(_ words: [String]) {
+        exact = Array(words.dropLast())
+        last = words.last ?? ""
+        var fallback = [Int](repeating: 0, count: exact.count)
+        var length = 0
+        for index in exact.indices.dropFirst() {
+            while length > 0 && exact[index] != exact[length] { length = fallback[length - 1] }
+            if exact[index] == exact[length] { length += 1 }
+            fallback[index] = length
+        }
+        self.fallback = fallback
+    }
+
+    /// True when the phrase occurs in `words`.
+    func occurs(in words: [String]) -> Bool {
+        guard words.count > exact.count else { return false }
+        if exact.isEmpty { return words.contains { $0.hasPrefix(last) } }
+        var matched = 0
+        for (index, word) in words.enumerated() {
+            while matched > 0 && word != exact[matched] { matched = fallback[matched - 1] }
+            if word == exact[matched] { matched += 1 }
+            if matched == exact.count {
+                if index + 1 < words.count && words[index + 1].hasPrefix(last) { return true }
+                matched = fallback[matched - 1]
+            }
+        }
+        return false
+    }
+}
+
 /// Sorted words, each with the sorted list of references that use it (all lists in one array).
 struct WordPostings: Sendable {
     private let words: [String]
@@ -260,12 +316,18 @@ struct WordPostings: Sendable {
             entryIDs.append(entry)
         }
 
-        /// The postings of the words used here; `words` names every word id.
-        func build(words: [String]) -> WordPostings {
-            var used = [Bool](repeating: false, count: words.count)
-            for id in wordIDs { used[Int(id)] = true }
-            let order = words.indices.filter { used[$0] }.sorted { words[$0] < words[$1] }
-            var rank = [Int](repeating: -1, count: words.count)
+        /// The postings of the words used here; `words` names every word id. `rank` has -1 for
+        /// every word id, before and after: shared by the builders of one index, so that each
+        /// costs the words it holds, not every word of the library (thousands of field names,
+        /// each with a builder, would otherwise cost their number times the words').
+        func build(words: [String], rank: inout [Int]) -> WordPostings {
+            var used: [Int] = []
+            for id in wordIDs where rank[Int(id)] == -1 {
+                rank[Int(id)] = 0
+                used.append(Int(id))
+            }
+            let order = used.sorted { words[$0] < words[$1] }
+            defer { for id in order { rank[id] = -1 } }
             for (position, id) in order.enumerated() { rank[id] = position }
             // Count each (word, reference) once: a word's pairs come in reference order, so a
             // repeat is always the pair just before it for that word.

@@ -60,9 +60,9 @@ public struct ByteBuffer {
         count = min(count, index)
     }
 
-    /// The bytes from `start` to the end, as text.
-    public func string(from start: Int = 0) -> String {
-        String(decoding: UnsafeBufferPointer(start: base + start, count: count - start), as: UTF8.self)
+    /// The bytes from `start` to the end (or the first `length` of them), as text.
+    public func string(from start: Int = 0, count length: Int? = nil) -> String {
+        String(decoding: UnsafeBufferPointer(start: base + start, count: min(length ?? count - start, count - start)), as: UTF8.self)
     }
 
     private mutating func grow(to needed: Int) {

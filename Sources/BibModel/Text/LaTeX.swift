@@ -416,27 +416,43 @@ private struct Decoder {
     }
 
     /// `^2`, `^{10}`, `_i`: Unicode super- and subscripts where they exist, else `^(...)`.
+    ///
+    /// The script is decoded in place and only short ones are mapped, so that scripts nested
+    /// in scripts (`x^{y^{z^{...}}}`) cost a move of the bytes per level, never a copy.
     private mutating func script(superscript: Bool) {
-        let start = output.count
-        let hadPending = pendingSpace
+        if pendingSpace && !output.isEmpty { output.append(0x20) }
         pendingSpace = false
+        let start = output.count
         argumentGroup()
-        let written = output.string(from: start)
-        let table = superscript ? LaTeXTables.superscripts : LaTeXTables.subscripts
-        let mapped = written.unicodeScalars.map { table[$0] }
-        output.truncate(to: start)
-        pendingSpace = hadPending
-        if !written.isEmpty, mapped.allSatisfy({ $0 != nil }) {
-            emit(String(mapped.compactMap { $0 }))
+        pendingSpace = false
+        let length = output.count - start
+        let marker = superscript ? UInt8(ascii: "^") : UInt8(ascii: "_")
+        let head = output.string(from: start, count: min(length, Decoder.maximumMappedScript + 1))
+        if length > 0, length <= Decoder.maximumMappedScript {
+            let table = superscript ? LaTeXTables.superscripts : LaTeXTables.subscripts
+            let mapped = head.unicodeScalars.map { table[$0] }
+            if mapped.allSatisfy({ $0 != nil }) {
+                output.replace(start..<output.count, with: Array(String(mapped.compactMap { $0 }).utf8))
+                return
+            }
+        }
+        // More than one character is put in parentheses (a long script always is).
+        if length > Decoder.maximumMappedScript || head.count > 1 {
+            output.replace(start..<start, with: [marker, UInt8(ascii: "(")])
+            output.append(UInt8(ascii: ")"))
         } else {
-            emit(superscript ? UInt8(ascii: "^") : UInt8(ascii: "_"))
-            emit(written.count > 1 ? "(\(written))" : written)
+            output.replace(start..<start, with: [marker])
         }
     }
+
+    /// The longest script (in bytes) turned into Unicode super- or subscript characters.
+    static let maximumMappedScript = 32
 
     private mutating func doubleStruck() {
         let start = output.count
         argumentGroup()
+        // The table's keys are single letters; anything longer stays as decoded.
+        guard output.count - start <= 4 else { return }
         let letters = output.string(from: start)
         guard let mapped = LaTeXTables.doubleStruck[letters] else { return }
         output.truncate(to: start)
