@@ -1,7 +1,8 @@
 import Foundation
 
 /// Writes files so that a reader sees the old contents or the new, never a part: a temporary
-/// file in the same folder, flushed to disk, then renamed over the target.
+/// file in the same folder, flushed to disk, then renamed over the target. A temporary file
+/// that a killed writer left is removed by the next write of the same target.
 public enum AtomicFile {
     public struct WriteError: Error, CustomStringConvertible {
         public let path: String
@@ -39,6 +40,20 @@ public enum AtomicFile {
         if folderDescriptor >= 0 {
             fsync(folderDescriptor)
             close(folderDescriptor)
+        }
+        removeLeftovers(of: url)
+    }
+
+    /// Removes the temporary files of `url` that writers killed before their rename left
+    /// behind: those named for a process that is gone (each writer names its own by its pid).
+    static func removeLeftovers(of url: URL) {
+        let folder = url.deletingLastPathComponent()
+        let prefix = ".\(url.lastPathComponent)."
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            guard let pid = pid_t(name.dropFirst(prefix.count).dropLast(4)), pid > 0, pid != getpid(),
+                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink(folder.appendingPathComponent(name).path)
         }
     }
 }

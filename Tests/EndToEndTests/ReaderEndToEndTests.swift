@@ -227,6 +227,37 @@ struct ReaderEndToEndTests {
         }
     }
 
+    @Test("A Swift runtime trap (fatalError) gives the terminal back and shows the crash message after the screen")
+    func fatalErrorRestoresTheTerminal() async throws {
+        // fatalError traps with ud2 (SIGILL) on x86_64 and brk (SIGTRAP) on arm64.
+        #if arch(x86_64)
+        let trap = SIGILL
+        #else
+        let trap = SIGTRAP
+        #endif
+        let message = "Fatal error: BIBREAD_TEST_CRASH=fatal-error: crashing on purpose after the first screen"
+        try await withSession(command: { $0.shell() }) { tmux, sandbox in
+            try await waitForPrompt(in: tmux)
+            let before = try await sttyModes(in: tmux, marker: 1)
+            // The test hook in ReaderApp calls fatalError right after the first screen is drawn.
+            try await tmux.type("ulimit -c 0; BIBREAD_TEST_CRASH=fatal-error '\(ProcessRunner.bibreadExecutable.path)' '\(Self.library)'")
+            try await tmux.sendKeys("Enter")
+            // The message went to the log while the screen was up, and is on the shell's own
+            // screen now: written after the alternate screen was left (what is written on the
+            // alternate screen goes with it).
+            let screen = try await tmux.waitUntil("the crash message on the main screen") { text in
+                guard text.contains(message) else { return false }
+                return try await tmux.format("#{alternate_on}") == "0"
+            }
+            let rows = Tmux.rows(of: screen)
+            let command = rows.lastIndex { $0.contains("BIBREAD_TEST_CRASH=fatal-error '") } ?? rows.count
+            #expect(rows.indices.contains { $0 > command && rows[$0].contains(message) }, "the message below the command line\n\(screen)")
+            let log = (try? String(contentsOf: sandbox.state.appendingPathComponent("bibread/stderr.log"), encoding: .utf8)) ?? ""
+            #expect(log.contains(message), "stderr.log, captured while the screen was up: \(log)")
+            try await expectTerminalRestored(tmux, before: before, status: 128 + trap)
+        }
+    }
+
     // MARK: - State
 
     @Test("The group, selection and sort come back on the next start")

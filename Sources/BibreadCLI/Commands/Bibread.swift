@@ -18,7 +18,7 @@ public struct Bibread: ParsableCommand {
         subcommands: [BrowseCommand.self, ListCommand.self, ShowCommand.self, ReadCommand.self, CheckCommand.self, GroupsCommand.self,
                       SyncCommand.self, CacheCommand.self, BookmarksCommand.self, LinkCommand.self, OpenCommand.self,
                       HandlersCommand.self, InstallHandlerCommand.self, IndexCommand.self, SearchLatencyCommand.self, PDFExtractCommand.self,
-                      FullTextBenchCommand.self],
+                      FullTextBenchCommand.self, WriteStressCommand.self],
         defaultSubcommand: BrowseCommand.self)
 
     public init() {}

@@ -151,6 +151,12 @@ public enum ReaderApp {
         screen.draw(state.render())
         timing.milestone("first screen drawn")
         if options.exitAfterFirstScreen { return 0 }
+        // Test hook: `BIBREAD_TEST_CRASH=fatal-error` makes a real Swift runtime trap right after
+        // the first screen is drawn, so that the end-to-end tests can check that a crash gives the
+        // terminal back and shows its message (ReaderEndToEndTests.fatalErrorRestoresTheTerminal).
+        if ProcessInfo.processInfo.environment["BIBREAD_TEST_CRASH"] == "fatal-error" {
+            fatalError("BIBREAD_TEST_CRASH=fatal-error: crashing on purpose after the first screen")
+        }
         var effects = state.start()
         if let link = options.link {
             if state.library == nil {

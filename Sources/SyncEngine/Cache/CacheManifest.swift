@@ -14,6 +14,15 @@ public final class CacheManifest: Sendable {
         public var modified: Double?
         public var fetchedAt: Double
         public var lastRead: Double?
+
+        public init(path: String, size: Int64, version: String?, modified: Double?, fetchedAt: Double, lastRead: Double?) {
+            self.path = path
+            self.size = size
+            self.version = version
+            self.modified = modified
+            self.fetchedAt = fetchedAt
+            self.lastRead = lastRead
+        }
     }
 
     private let database: DatabaseQueue

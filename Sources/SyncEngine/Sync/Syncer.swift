@@ -290,13 +290,16 @@ public final class Syncer: @unchecked Sendable {
 
     private func partURL(_ local: URL) -> URL { URL(fileURLWithPath: local.path + ".part") }
     /// Where a download starts: the size of a `.part` of the same remote version, else 0 (a
-    /// stale `.part` is removed).
+    /// stale `.part` is removed). A `.part` that already holds every byte (bibread was killed
+    /// before renaming it) asks for its last byte again: a range starting at the end is a 416,
+    /// which some servers (lighttpd) send without the `Content-Range` that says the file is
+    /// complete, and the download would then fail at every sync.
     private func resumeOffset(for file: RemoteFile, local: URL, recorded: String?) -> Int64 {
         let part = partURL(local)
         var status = stat()
         guard lstat(part.path, &status) == 0 else { return 0 }
         let size = Int64(status.st_size)
-        if recorded == Self.partKey(file), size <= (file.size ?? .max) { return size }
+        if recorded == Self.partKey(file), size <= (file.size ?? .max) { return size > 0 && size == file.size ? size - 1 : size }
         unlink(part.path)
         return 0
     }
