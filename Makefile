@@ -1,5 +1,5 @@
 # Developer shortcuts; the README's two commands do not need make.
-.PHONY: run test bench samples release clean
+.PHONY: run test bench fuzz sanitize samples release clean
 
 run:
 	scripts/setup-and-open.sh
@@ -19,6 +19,14 @@ bench: release
 	bench/reading-bench.sh
 	bench/sync-bench.sh
 	bench/fulltext-bench.sh
+
+# libFuzzer on every parser and decoder, FUZZ_SECONDS (default 60) each; report in .build-fuzz/report.txt.
+fuzz:
+	scripts/fuzz.sh
+
+# The whole test suite under AddressSanitizer and ThreadSanitizer.
+sanitize:
+	scripts/sanitize.sh
 
 samples:
 	/usr/bin/python3 Samples/make-samples.py

@@ -26,6 +26,8 @@ let package = Package(
     products: [
         .executable(name: "bibread", targets: ["bibread"]),
         .library(name: "BibModel", targets: ["BibModel"]),
+        // libFuzzer entry point (`make fuzz` builds it with -sanitize=fuzzer and links it).
+        .library(name: "BibreadFuzz", type: .dynamic, targets: ["FuzzEntry"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -44,8 +46,10 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
+        // Property lists (XML and binary) read without recursion and within limits.
+        .target(name: "PropertyList"),
         // Pure Swift model: parsing, LaTeX, names, citations, linked files.
-        .target(name: "BibModel"),
+        .target(name: "BibModel", dependencies: ["PropertyList"]),
         .target(name: "Checksums"),
         .target(name: "DiskIO"),
         .target(name: "PDFText", dependencies: ["CPoppler", "Checksums"]),
@@ -55,7 +59,7 @@ let package = Package(
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
         // Reading lists: the bookmark tree, its plist/JSON formats and bibread://bookmarks links.
-        .target(name: "ReadingList", dependencies: ["CZlib"]),
+        .target(name: "ReadingList", dependencies: ["PropertyList", "CZlib"]),
         // "Open with": the registry of installed apps, safe argv substitution, the clipboard,
         // desktop integration of bibread:// links.
         .target(name: "OpenWith", dependencies: [
@@ -76,6 +80,12 @@ let package = Package(
         ]),
         .executableTarget(name: "bibread", dependencies: ["BibreadCLI"]),
 
+        // Fuzzing: the targets (plain Swift, also run by the regression tests), the libFuzzer
+        // entry point, and a replayer that times a corpus.
+        .target(name: "FuzzTargets", dependencies: ["BibModel", "ReadingList"]),
+        .target(name: "FuzzEntry", dependencies: ["FuzzTargets"]),
+        .executableTarget(name: "bibread-fuzz-replay", dependencies: ["FuzzTargets"], path: "Sources/FuzzReplay"),
+
         .target(name: "BibreadTestSupport", dependencies: ["BibModel"], path: "Tests/BibreadTestSupport"),
         .testTarget(name: "BibModelTests", dependencies: ["BibModel", "BibreadTestSupport"]),
         .testTarget(name: "FullTextTests", dependencies: ["FullText", "PDFText", "BibreadTestSupport"]),
@@ -84,6 +94,8 @@ let package = Package(
         .testTarget(name: "PDFTextTests", dependencies: ["PDFText", "Checksums", "BibreadTestSupport"]),
         .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "BibreadTestSupport"]),
         .testTarget(name: "ReaderTests", dependencies: ["Reader", "PDFText", "DiskIO", "ReadingList", "OpenWith", "BibreadTestSupport"], exclude: ["Screens"]),
+        .testTarget(name: "PropertyListTests", dependencies: ["PropertyList", "BibreadTestSupport"]),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets", "BibreadTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["BibreadTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["BibreadCLI", "BibreadTestSupport"], exclude: ["Snapshots"]),
     ]

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyList
 
 /// `bibread://` links that carry a reading list.
 ///
@@ -146,14 +147,14 @@ public enum BookmarkLink {
         }
         guard !url.isEmpty else { throw ReadingListError.badLink("the link carries no download URL") }
         guard !url.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else {
-            throw ReadingListError.badLink("the download URL \(PlistValue.quoted(url)) contains spaces or control characters")
+            throw ReadingListError.badLink("the download URL \(PropertyListValue.quoted(url)) contains spaces or control characters")
         }
         guard let components = URLComponents(string: url),
               let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw ReadingListError.badLink("the download URL \(PlistValue.quoted(url)) is not an http or https URL")
+            throw ReadingListError.badLink("the download URL \(PropertyListValue.quoted(url)) is not an http or https URL")
         }
         guard let host = components.host, !host.isEmpty else {
-            throw ReadingListError.badLink("the download URL \(PlistValue.quoted(url)) has no host")
+            throw ReadingListError.badLink("the download URL \(PropertyListValue.quoted(url)) has no host")
         }
         return url
     }

@@ -1,17 +1,20 @@
+import PropertyList
+
 /// Reads JSON into plist values without recursion: an explicit stack of open containers,
 /// capped in depth, every value counted against `maxValues`, and syntax errors reported with
-/// their line and column.
+/// their line and column. Syntax errors are `ReadingListError`s; the caps throw the
+/// `PropertyListError`s the plist readers throw, which `ReadingListCoder` words for a list.
 struct JSONReader {
     /// An open `[…]` or `{…}`.
     private struct Container {
         let isObject: Bool
-        var items: [PlistValue] = []
-        var dictionary = PlistDictionary()
+        var items: [PropertyListValue] = []
+        var dictionary = PropertyListDictionary()
         var pendingKey = ""
 
-        var value: PlistValue { isObject ? .dictionary(dictionary) : .array(items) }
+        var value: PropertyListValue { isObject ? .dictionary(dictionary) : .array(items) }
 
-        mutating func add(_ value: PlistValue) {
+        mutating func add(_ value: PropertyListValue) {
             if isObject {
                 dictionary.append(pendingKey, value)
             } else {
@@ -26,7 +29,7 @@ struct JSONReader {
     private var budget: ValueBudget
 
     /// Reads the JSON text in `bytes` within `limits`.
-    static func read(_ bytes: [UInt8], limits: ReadingListLimits) throws -> PlistValue {
+    static func read(_ bytes: [UInt8], limits: ReadingListLimits) throws -> PropertyListValue {
         var reader = JSONReader(bytes: bytes, limits: limits)
         if let bad = UTF8Validation.firstInvalidByte(in: bytes[...]) {
             throw reader.error("the text is not valid UTF-8", at: bad)
@@ -62,7 +65,7 @@ struct JSONReader {
         guard index < bytes.count else { return "the end of the text" }
         var end = index + 1
         while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
-        return PlistValue.quoted(String(decoding: bytes[index..<end], as: UTF8.self))
+        return PropertyListValue.quoted(String(decoding: bytes[index..<end], as: UTF8.self))
     }
 
     // MARK: - Structure
@@ -71,10 +74,10 @@ struct JSONReader {
         while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
     }
 
-    private mutating func readDocument() throws -> PlistValue {
+    private mutating func readDocument() throws -> PropertyListValue {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
         var stack: [Container] = []
-        var finished: PlistValue?
+        var finished: PropertyListValue?
         while true {
             if finished == nil {
                 skipWhitespace()
@@ -83,7 +86,7 @@ struct JSONReader {
                 switch bytes[index] {
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
                     let isObject = bytes[index] == UInt8(ascii: "{")
-                    guard stack.count < maxDepth else { throw ReadingListError.valueNesting(limit: maxDepth) }
+                    guard stack.count < maxDepth else { throw PropertyListError.nestingTooDeep(limit: maxDepth) }
                     index += 1
                     skipWhitespace()
                     let close = UInt8(ascii: isObject ? "}" : "]")
@@ -148,7 +151,7 @@ struct JSONReader {
         let key = try readString()
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-            throw error("expected : after the key \(PlistValue.quoted(key)), found \(found)", at: index)
+            throw error("expected : after the key \(PropertyListValue.quoted(key)), found \(found)", at: index)
         }
         index += 1
         return key
@@ -224,7 +227,7 @@ struct JSONReader {
     }
 
     /// A number by JSON's grammar: an integer when it has no fraction or exponent and fits.
-    private mutating func readNumber() throws -> PlistValue {
+    private mutating func readNumber() throws -> PropertyListValue {
         let start = index
         func digits() -> Int {
             let from = index

@@ -1,17 +1,18 @@
 import Foundation
+import PropertyList
 
 /// Writes the JSON form of a plist value: UTF-8, two-space indentation, keys in the order given
 /// (so output is stable), and only the escapes JSON requires.
 enum JSONWriter {
     /// The JSON text for `value`, ending with a newline.
-    static func write(_ value: PlistValue) -> [UInt8] {
+    static func write(_ value: PropertyListValue) -> [UInt8] {
         var output = ""
         append(value, indent: 0, to: &output)
         output += "\n"
         return Array(output.utf8)
     }
 
-    private static func append(_ value: PlistValue, indent: Int, to output: inout String) {
+    private static func append(_ value: PropertyListValue, indent: Int, to output: inout String) {
         switch value {
         case .string(let text):
             appendString(text, to: &output)

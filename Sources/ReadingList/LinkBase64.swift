@@ -1,3 +1,5 @@
+import PropertyList
+
 /// Base64 for links: strict on output (standard alphabet, padded, percent-encoded where a URL
 /// needs it) and forgiving on input, where links have been through mail and forms.
 enum LinkBase64 {
@@ -173,8 +175,8 @@ enum LinkBase64 {
         if byte >= 0x80, source[offset] == byte {
             var end = offset + 1
             while end < source.count, source[end] & 0xC0 == 0x80 { end += 1 }
-            return PlistValue.quoted(String(decoding: source[offset..<end], as: UTF8.self))
+            return PropertyListValue.quoted(String(decoding: source[offset..<end], as: UTF8.self))
         }
-        return PlistValue.quoted(String(decoding: [byte], as: UTF8.self))
+        return PropertyListValue.quoted(String(decoding: [byte], as: UTF8.self))
     }
 }

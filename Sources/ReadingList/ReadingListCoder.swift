@@ -1,3 +1,5 @@
+import PropertyList
+
 /// Reads and writes reading lists in every format: XML plist, binary plist and JSON.
 ///
 /// Decoding is safe on hostile input: the size, the nesting, the number of nodes and of values
@@ -18,11 +20,15 @@ public enum ReadingListCoder {
                 ? "the input is empty"
                 : "the input is neither a property list (XML or binary) nor JSON")
         }
-        let value: PlistValue
-        switch format {
-        case .binary: value = try BinaryPlistReader.read(bytes, limits: limits)
-        case .xml: value = try XMLPlistReader.read(bytes, limits: limits)
-        case .json: value = try JSONReader.read(bytes, limits: limits)
+        let value: PropertyListValue
+        do {
+            switch format {
+            case .binary: value = try BinaryPropertyList.parse(bytes, limits: limits.propertyListLimits)
+            case .xml: value = try XMLPropertyList.parse(bytes, limits: limits.propertyListLimits)
+            case .json: value = try JSONReader.read(bytes, limits: limits)
+            }
+        } catch let error as PropertyListError {
+            throw ReadingListError(error)
         }
         let (list, warnings) = try TreeDecoder.decode(value, limits: limits)
         return DecodedReadingList(list: list, format: format, warnings: warnings)
@@ -34,8 +40,8 @@ public enum ReadingListCoder {
     public static func encode(_ list: ReadingList, as format: ReadingListFormat) -> [UInt8] {
         let tree = TreeEncoder.encode(list)
         switch format {
-        case .xml: return XMLPlistWriter.write(tree)
-        case .binary: return BinaryPlistWriter.write(tree)
+        case .xml: return XMLPropertyList.serialize(tree)
+        case .binary: return BinaryPropertyList.serialize(tree)
         case .json: return JSONWriter.write(tree)
         }
     }

@@ -1,3 +1,5 @@
+import PropertyList
+
 /// Why a reading list or a bookmarks link could not be read.
 public enum ReadingListError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The bytes are neither a property list (XML or binary) nor JSON.
@@ -29,6 +31,22 @@ public enum ReadingListError: Error, Sendable, Equatable, CustomStringConvertibl
             return reason
         case .badLink(let reason):
             return "bad bookmarks link: \(reason)"
+        }
+    }
+}
+
+extension ReadingListError {
+    /// The reading-list error for a property-list reader's error, worded for a list.
+    init(_ error: PropertyListError) {
+        switch error {
+        case .malformed(let format, let location, let message):
+            self = .malformed(format: format == .xml ? .xml : .binary, location: location?.description, message: message)
+        case .nestingTooDeep(let limit):
+            self = .limitExceeded("the list nests values deeper than \(limit) levels")
+        case .tooManyValues(let limit):
+            self = .limitExceeded("the list has more than \(limit) values")
+        case .tooLarge(let byteCount, let limit):
+            self = .limitExceeded("the list is \(byteCount) bytes, more than the limit of \(limit)")
         }
     }
 }

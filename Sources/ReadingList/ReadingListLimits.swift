@@ -1,3 +1,5 @@
+import PropertyList
+
 /// Caps that keep decoding hostile input cheap: every reader and the tree walk check them.
 public struct ReadingListLimits: Sendable, Equatable {
     /// The largest input accepted, in bytes (also the largest length a link may declare).
@@ -22,6 +24,11 @@ public struct ReadingListLimits: Sendable, Equatable {
     var maxValueDepth: Int {
         let (product, overflow) = max(maxDepth, 0).multipliedReportingOverflow(by: 4)
         return overflow ? Int.max - 8 : product + 8
+    }
+
+    /// The limits the property-list readers (and the JSON reader) work within.
+    var propertyListLimits: PropertyListLimits {
+        PropertyListLimits(maxDepth: maxValueDepth, maxValues: maxValues, maxBytes: maxBytes)
     }
 }
 

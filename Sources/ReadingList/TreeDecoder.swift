@@ -1,4 +1,5 @@
 import Foundation
+import PropertyList
 
 /// Turns a plist value into a `ReadingList`, checking the shape of every node and collecting
 /// every error with its path (`Children[2].Reference.Page`) rather than stopping at the first.
@@ -15,7 +16,7 @@ struct TreeDecoder {
     }
 
     /// The list in `value`, with any warnings; throws `.invalid` with every error found.
-    static func decode(_ value: PlistValue, limits: ReadingListLimits) throws -> (ReadingList, [ListProblem]) {
+    static func decode(_ value: PropertyListValue, limits: ReadingListLimits) throws -> (ReadingList, [ListProblem]) {
         var decoder = TreeDecoder(limits: limits)
         let list = try decoder.decodeRoot(value)
         if !decoder.ignoredNotes.isEmpty {
@@ -43,9 +44,9 @@ struct TreeDecoder {
 
     // MARK: - Nodes
 
-    private mutating func decodeRoot(_ value: PlistValue) throws -> ReadingList? {
+    private mutating func decodeRoot(_ value: PropertyListValue) throws -> ReadingList? {
         guard case .dictionary(let root) = value else {
-            error("", "expected a dictionary, found \(value.display)")
+            error("", "expected a dictionary, found \(value.summary)")
             return nil
         }
         switch root["Class"] {
@@ -54,14 +55,14 @@ struct TreeDecoder {
         case .string("Folder"):
             break
         case let other?:
-            error("Class", "expected Folder, found \(other.display)")
+            error("Class", "expected Folder, found \(other.summary)")
         }
         let name = optionalString(root["Name"], path: "Name") ?? ""
         if let flag = root["IncludesPageNotes"] {
             if let included = Self.flag(flag) {
                 includesPageNotes = included
             } else {
-                error("IncludesPageNotes", "expected YES or NO, found \(flag.display)")
+                error("IncludesPageNotes", "expected YES or NO, found \(flag.summary)")
             }
         }
         let children = try decodeChildren(of: root, path: "", depth: 0)
@@ -69,11 +70,11 @@ struct TreeDecoder {
     }
 
     /// A folder's `Children` (missing means none); `depth` is the folder's nesting level.
-    private mutating func decodeChildren(of folder: PlistDictionary, path: String, depth: Int) throws -> [BookmarkNode] {
+    private mutating func decodeChildren(of folder: PropertyListDictionary, path: String, depth: Int) throws -> [BookmarkNode] {
         guard let value = folder["Children"] else { return [] }
         let childrenPath = Self.join(path, "Children")
         guard case .array(let items) = value else {
-            error(childrenPath, "expected an array, found \(value.display)")
+            error(childrenPath, "expected an array, found \(value.summary)")
             return []
         }
         var nodes: [BookmarkNode] = []
@@ -91,9 +92,9 @@ struct TreeDecoder {
     }
 
     /// One node at `path`, nested `depth` folders deep; nil when it has errors.
-    private mutating func decodeNode(_ value: PlistValue, path: String, depth: Int) throws -> BookmarkNode? {
+    private mutating func decodeNode(_ value: PropertyListValue, path: String, depth: Int) throws -> BookmarkNode? {
         guard case .dictionary(let node) = value else {
-            error(path, "expected a dictionary, found \(value.display)")
+            error(path, "expected a dictionary, found \(value.summary)")
             return nil
         }
         let errorsBefore = problems.count
@@ -104,7 +105,7 @@ struct TreeDecoder {
         case .string(let name) where ["Folder", "Bookmark", "Notemark"].contains(name):
             kind = name
         case let other?:
-            error(Self.join(path, "Class"), "expected Folder, Bookmark or Notemark, found \(other.display)")
+            error(Self.join(path, "Class"), "expected Folder, Bookmark or Notemark, found \(other.summary)")
         }
         let name = requiredString(node["Name"], path: Self.join(path, "Name"))
         let result: BookmarkNode?
@@ -126,7 +127,7 @@ struct TreeDecoder {
         return problems.count == errorsBefore ? result : nil
     }
 
-    private mutating func decodeBookmark(_ node: PlistDictionary, name: String, path: String) -> Bookmark? {
+    private mutating func decodeBookmark(_ node: PropertyListDictionary, name: String, path: String) -> Bookmark? {
         let referencePath = Self.join(path, "Reference")
         var reference: PageReference?
         switch node["Reference"] {
@@ -135,7 +136,7 @@ struct TreeDecoder {
         case .dictionary(let dictionary)?:
             reference = decodeReference(dictionary, path: referencePath)
         case let other?:
-            error(referencePath, "expected a dictionary, found \(other.display)")
+            error(referencePath, "expected a dictionary, found \(other.summary)")
         }
         var notes: [String] = []
         if let value = node["Notes"] {
@@ -149,10 +150,10 @@ struct TreeDecoder {
         return reference.map { Bookmark(name: name, reference: $0, notes: notes) }
     }
 
-    private mutating func decodeReference(_ reference: PlistDictionary, path: String) -> PageReference? {
+    private mutating func decodeReference(_ reference: PropertyListDictionary, path: String) -> PageReference? {
         let errorsBefore = problems.count
         if let kind = reference["Class"], kind != .string("Reference") {
-            error(Self.join(path, "Class"), "expected Reference, found \(kind.display)")
+            error(Self.join(path, "Class"), "expected Reference, found \(kind.summary)")
         }
         let citeKeyPath = Self.join(path, "CiteKey")
         var citeKey = ""
@@ -162,7 +163,7 @@ struct TreeDecoder {
         case .string(let text)? where !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty:
             citeKey = text
         case let other?:
-            error(citeKeyPath, "expected a cite key, found \(other.display)")
+            error(citeKeyPath, "expected a cite key, found \(other.summary)")
         }
         let library = optionalString(reference["Library"], path: Self.join(path, "Library"))
         let pagePath = Self.join(path, "Page")
@@ -188,9 +189,9 @@ struct TreeDecoder {
     }
 
     /// A page number ≥ `minimum` and ≤ `maxPage`, or nil after recording the error.
-    private mutating func pageNumber(_ value: PlistValue, path: String, minimum: Int, minimumLabel: String) -> Int? {
+    private mutating func pageNumber(_ value: PropertyListValue, path: String, minimum: Int, minimumLabel: String) -> Int? {
         guard let number = Self.integer(value), number >= Int64(minimum) else {
-            error(path, "expected a number ≥ \(minimumLabel), found \(value.display)")
+            error(path, "expected a number ≥ \(minimumLabel), found \(value.summary)")
             return nil
         }
         guard number <= Int64(limits.maxPage) else {
@@ -201,9 +202,9 @@ struct TreeDecoder {
     }
 
     /// The page notes: an array of strings, no longer than the bookmark's pages.
-    private mutating func decodeNotes(_ value: PlistValue, path: String, pages: ClosedRange<Int>?) -> [String] {
+    private mutating func decodeNotes(_ value: PropertyListValue, path: String, pages: ClosedRange<Int>?) -> [String] {
         guard case .array(let items) = value else {
-            error(path, "expected an array of strings, found \(value.display)")
+            error(path, "expected an array of strings, found \(value.summary)")
             return []
         }
         if let pages, items.count > pages.count {
@@ -220,7 +221,7 @@ struct TreeDecoder {
             if case .string(let text) = item {
                 notes.append(text)
             } else {
-                error("\(path)[\(index)]", "expected a string, found \(item.display)")
+                error("\(path)[\(index)]", "expected a string, found \(item.summary)")
             }
         }
         return notes
@@ -229,7 +230,7 @@ struct TreeDecoder {
     // MARK: - Scalars
 
     /// A required string; records "missing" or the wrong type.
-    private mutating func requiredString(_ value: PlistValue?, path: String) -> String? {
+    private mutating func requiredString(_ value: PropertyListValue?, path: String) -> String? {
         guard let value else {
             error(path, "missing (expected a string)")
             return nil
@@ -238,18 +239,18 @@ struct TreeDecoder {
     }
 
     /// An optional string; records the wrong type.
-    private mutating func optionalString(_ value: PlistValue?, path: String) -> String? {
+    private mutating func optionalString(_ value: PropertyListValue?, path: String) -> String? {
         switch value {
         case nil: return nil
         case .string(let text)?: return text
         case let other?:
-            error(path, "expected a string, found \(other.display)")
+            error(path, "expected a string, found \(other.summary)")
             return nil
         }
     }
 
     /// A whole number from an integer, an integral real, or a string holding one ("12", " 12 ").
-    static func integer(_ value: PlistValue) -> Int64? {
+    static func integer(_ value: PropertyListValue) -> Int64? {
         switch value {
         case .integer(let number):
             return number
@@ -268,7 +269,7 @@ struct TreeDecoder {
     }
 
     /// `IncludesPageNotes`: a boolean, or YES/NO, true/false, 1/0 in any case.
-    static func flag(_ value: PlistValue) -> Bool? {
+    static func flag(_ value: PropertyListValue) -> Bool? {
         switch value {
         case .boolean(let flag):
             return flag

@@ -1,9 +1,11 @@
+import PropertyList
+
 /// Turns a `ReadingList` into the plist tree every format writes, with keys in a fixed order:
 /// `Class`, `Name`, then `IncludesPageNotes` (root) / `Children` / `Text` / `Reference`, `Notes`.
 enum TreeEncoder {
     /// The plist tree for `list`.
-    static func encode(_ list: ReadingList) -> PlistValue {
-        var root = PlistDictionary()
+    static func encode(_ list: ReadingList) -> PropertyListValue {
+        var root = PropertyListDictionary()
         root.append("Class", .string("Folder"))
         root.append("Name", .string(list.root.name))
         if list.includesPageNotes { root.append("IncludesPageNotes", .string("YES")) }
@@ -11,8 +13,8 @@ enum TreeEncoder {
         return .dictionary(root)
     }
 
-    private static func encode(_ node: BookmarkNode, notes includesNotes: Bool) -> PlistValue {
-        var dictionary = PlistDictionary()
+    private static func encode(_ node: BookmarkNode, notes includesNotes: Bool) -> PropertyListValue {
+        var dictionary = PropertyListDictionary()
         switch node {
         case .folder(let folder):
             dictionary.append("Class", .string("Folder"))
@@ -25,7 +27,7 @@ enum TreeEncoder {
         case .bookmark(let bookmark):
             dictionary.append("Class", .string("Bookmark"))
             dictionary.append("Name", .string(bookmark.name))
-            var reference = PlistDictionary()
+            var reference = PropertyListDictionary()
             reference.append("Class", .string("Reference"))
             reference.append("CiteKey", .string(bookmark.reference.citeKey))
             if let library = bookmark.reference.library { reference.append("Library", .string(library)) }

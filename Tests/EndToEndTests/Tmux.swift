@@ -157,7 +157,7 @@ struct Tmux: Sendable {
     func waitUntil(_ expectation: String, timeout: Duration = .seconds(10), settled: Bool = true,
                    _ predicate: (String) async throws -> Bool) async throws -> String {
         let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
+        let deadline = clock.now.advanced(by: TestTiming.duration(timeout))
         var screen = ""
         var previous: String?
         while true {

@@ -42,7 +42,7 @@ struct CancellationTests {
                                                  isCancelled: { Date().timeIntervalSince(started) > 0.3 })
         #expect(summary.cancelled && summary.read == 0 && summary.pages == 0)
         // Reading it all takes seconds; stopping takes the pages in hand (at most 8 a thread).
-        #expect(summary.seconds < 2.5)
+        #expect(summary.seconds < TestTiming.seconds(2.5))
         #expect(try workspace.index.statistics() == (0, 0))
         #expect(try !workspace.index.isIndexed(path: path))
         try workspace.index.checkIntegrity()

@@ -158,7 +158,7 @@ struct DiscoveryTests {
         #expect(programs.waitForFile("ready") != nil)
         let started = Date()
         #expect(process.stop(gracePeriod: 0.3) == .signaled(SIGKILL))
-        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(Date().timeIntervalSince(started) < TestTiming.seconds(5))
     }
 
     /// Whether process `pid` ends (or is only a zombie) within a few seconds.

@@ -19,17 +19,44 @@ enum JabRefGroups {
         let fields: [String]
     }
 
+    /// The deepest group nesting kept: deeper groups are attached at this depth (with a
+    /// warning), so that a hostile tree cannot exhaust the stack of anything that walks it.
+    static let maxDepth = 32
+
     static func groups(in library: Library) -> [Group] {
+        read(library).groups
+    }
+
+    /// A warning for each grouping comment whose tree was too deep or whose search groups were
+    /// too complex to use as written.
+    static func diagnostics(in library: Library) -> [Diagnostic] {
+        read(library).problems
+    }
+
+    private static func read(_ library: Library) -> (groups: [Group], problems: [Diagnostic]) {
         var groups: [Group] = []
+        var problems: [Diagnostic] = []
         for file in library.files {
             for comment in file.comments {
                 let text = comment.text.replacingOccurrences(of: "\r", with: "").replacingOccurrences(of: "\n", with: "")
                 for prefix in ["jabref-meta: grouping:", "jabref-meta: groupstree:"] where text.hasPrefix(prefix) {
-                    groups += tree(parse(String(text.dropFirst(prefix.count))), library: library)
+                    let nodes = parse(String(text.dropFirst(prefix.count)))
+                    groups += tree(nodes, library: library)
+                    let place = "JabRef groups (\(prefix.dropFirst("jabref-meta: ".count).dropLast()))"
+                    if let deepest = nodes.map(\.level).max(), deepest > maxDepth {
+                        problems.append(Diagnostic(.warning, source: file.source, offset: comment.offset,
+                                                   message: "\(place): groups nest \(deepest) levels deep; those below level \(maxDepth) are shown at level \(maxDepth)"))
+                    }
+                    for node in nodes where node.type == "SearchGroup" {
+                        if case .unavailable(let reason) = rule(for: node, library: library).1 {
+                            problems.append(Diagnostic(.warning, source: file.source, offset: comment.offset,
+                                                       message: "\(place): \(reason)"))
+                        }
+                    }
                 }
             }
         }
-        return groups
+        return (groups, problems)
     }
 
     /// The units of a grouping comment.
@@ -70,6 +97,7 @@ enum JabRefGroups {
     /// Builds the tree from the levels (the level-0 AllEntriesGroup is the root and is dropped:
     /// bibread has its own All).
     private static func tree(_ nodes: [Node], library: Library) -> [Group] {
+        let nodes = nodes.map { $0.level > maxDepth ? Node(level: maxDepth, type: $0.type, fields: $0.fields) : $0 }
         var index = 0
         func children(ofLevel level: Int, parentRule: Group.Rule?) -> [Group] {
             var result: [Group] = []
@@ -114,7 +142,9 @@ enum JabRefGroups {
             return (name, .jabrefKeyword(field: field(2).lowercased(), term: term,
                                          caseSensitive: field(4) == "1", regex: field(5) == "1"), hierarchy)
         case "SearchGroup":
-            let query = JabRefSearch.parse(field(2))
+            guard let query = JabRefSearch.parse(field(2)) else {
+                return (name, .unavailable("the search group \"\(name)\" is too complex (more than \(JabRefSearch.maxTokens) terms or \(JabRefSearch.maxNesting) levels of nesting)"), hierarchy)
+            }
             return (name, .jabrefSearch(query, caseSensitive: field(3) == "1", regex: field(4) == "1"), hierarchy)
         case "AutomaticKeywordGroup", "AutomaticPersonsGroup":
             return (name, .all, hierarchy)
@@ -160,9 +190,20 @@ indirect enum JabRefSearch: Sendable {
     case or(JabRefSearch, JabRefSearch)
     case not(JabRefSearch)
 
-    static func parse(_ text: String) -> JabRefSearch {
-        var tokens = tokenize(text)[...]
-        return parseOr(&tokens) ?? .contains(field: nil, value: text)
+    /// The most tokens a search may have: the and/or chains they make are evaluated recursively.
+    static let maxTokens = 1_000
+    /// The deepest nesting of parentheses and `not` a search may have.
+    static let maxNesting = 32
+
+    /// The search in `text`, or nil when it is too long or too deeply nested to evaluate safely.
+    static func parse(_ text: String) -> JabRefSearch? {
+        let all = tokenize(text)
+        guard all.count <= maxTokens else { return nil }
+        var tokens = all[...]
+        var parser = Parser()
+        let result = parser.parseOr(&tokens)
+        if parser.tooDeep { return nil }
+        return result ?? .contains(field: nil, value: text)
     }
 
     private static func tokenize(_ text: String) -> [String] {
@@ -186,50 +227,65 @@ indirect enum JabRefSearch: Sendable {
         return tokens
     }
 
-    private static func parseOr(_ tokens: inout ArraySlice<String>) -> JabRefSearch? {
-        guard var left = parseAnd(&tokens) else { return nil }
-        while tokens.first?.lowercased() == "or" {
-            tokens.removeFirst()
-            guard let right = parseAnd(&tokens) else { break }
-            left = .or(left, right)
-        }
-        return left
-    }
+    /// A recursive-descent parser that counts how deep it is.
+    private struct Parser {
+        var depth = 0
+        var tooDeep = false
 
-    private static func parseAnd(_ tokens: inout ArraySlice<String>) -> JabRefSearch? {
-        guard var left = parseUnary(&tokens) else { return nil }
-        while let next = tokens.first, next != ")", next.lowercased() != "or" {
-            if next.lowercased() == "and" { tokens.removeFirst() }
-            guard let right = parseUnary(&tokens) else { break }
-            left = .and(left, right)
-        }
-        return left
-    }
-
-    private static func parseUnary(_ tokens: inout ArraySlice<String>) -> JabRefSearch? {
-        guard let token = tokens.popFirst() else { return nil }
-        if token.lowercased() == "not" { return parseUnary(&tokens).map { .not($0) } }
-        if token == "(" {
-            let inner = parseOr(&tokens)
-            if tokens.first == ")" { tokens.removeFirst() }
-            return inner
-        }
-        // `field = value` written as three tokens, or joined (`author=knuth`).
-        for op in ["=~", "==", "!=", "="] {
-            if tokens.first == op {
+        mutating func parseOr(_ tokens: inout ArraySlice<String>) -> JabRefSearch? {
+            guard var left = parseAnd(&tokens) else { return nil }
+            while tokens.first?.lowercased() == "or" {
                 tokens.removeFirst()
-                let value = tokens.popFirst() ?? ""
-                return condition(field: token.lowercased(), op: op, value: value)
+                guard let right = parseAnd(&tokens) else { break }
+                left = .or(left, right)
             }
-            if let range = token.range(of: op), range.lowerBound != token.startIndex {
-                return condition(field: String(token[..<range.lowerBound]).lowercased(), op: op,
-                                 value: String(token[range.upperBound...]))
-            }
+            return left
         }
-        return .contains(field: nil, value: token)
+
+        mutating func parseAnd(_ tokens: inout ArraySlice<String>) -> JabRefSearch? {
+            guard var left = parseUnary(&tokens) else { return nil }
+            while let next = tokens.first, next != ")", next.lowercased() != "or" {
+                if next.lowercased() == "and" { tokens.removeFirst() }
+                guard let right = parseUnary(&tokens) else { break }
+                left = .and(left, right)
+            }
+            return left
+        }
+
+        mutating func parseUnary(_ tokens: inout ArraySlice<String>) -> JabRefSearch? {
+            guard let token = tokens.popFirst() else { return nil }
+            if token.lowercased() == "not" || token == "(" {
+                depth += 1
+                defer { depth -= 1 }
+                guard depth <= JabRefSearch.maxNesting else {
+                    tooDeep = true
+                    tokens = []
+                    return nil
+                }
+            }
+            if token.lowercased() == "not" { return parseUnary(&tokens).map { .not($0) } }
+            if token == "(" {
+                let inner = parseOr(&tokens)
+                if tokens.first == ")" { tokens.removeFirst() }
+                return inner
+            }
+            // `field = value` written as three tokens, or joined (`author=knuth`).
+            for op in ["=~", "==", "!=", "="] {
+                if tokens.first == op {
+                    tokens.removeFirst()
+                    let value = tokens.popFirst() ?? ""
+                    return JabRefSearch.condition(field: token.lowercased(), op: op, value: value)
+                }
+                if let range = token.range(of: op), range.lowerBound != token.startIndex {
+                    return JabRefSearch.condition(field: String(token[..<range.lowerBound]).lowercased(), op: op,
+                                     value: String(token[range.upperBound...]))
+                }
+            }
+            return .contains(field: nil, value: token)
+        }
     }
 
-    private static func condition(field: String, op: String, value: String) -> JabRefSearch {
+    fileprivate static func condition(field: String, op: String, value: String) -> JabRefSearch {
         let target: String? = field == "anyfield" || field == "any" ? nil : field
         switch op {
         case "=~": return .matches(field: target, pattern: value)

@@ -1,4 +1,13 @@
 import Foundation
+import PropertyList
+
+/// The binary plist reader (see `PropertyList.BinaryPropertyList`), under the name BibModel has
+/// always offered it.
+public typealias BinaryPropertyList = PropertyList.BinaryPropertyList
+/// A property-list value (see `PropertyList.PropertyListValue`).
+public typealias PropertyListValue = PropertyList.PropertyListValue
+/// Why a property list could not be read (see `PropertyList.PropertyListError`).
+public typealias PropertyListError = PropertyList.PropertyListError
 
 /// A file a reference points at, resolved to an absolute path.
 public struct LinkedFile: Sendable, Hashable {
@@ -146,19 +155,24 @@ public enum BibDeskFile {
     public static func relativePath(fromBase64 text: String) -> Result<String, Problem> {
         let compact = text.filter { !$0.isWhitespace }
         guard let data = Data(base64Encoded: compact, options: .ignoreUnknownCharacters) else { return .failure(.notBase64) }
+        let bytes = [UInt8](data)
+        guard bytes.starts(with: Array("bplist".utf8)) else { return .failure(.notPropertyList("not a binary property list")) }
         let plist: PropertyListValue
         do {
-            plist = try BinaryPropertyList.parse([UInt8](data))
+            plist = try BinaryPropertyList.parse(bytes, limits: limits)
         } catch {
-            return .failure(.notPropertyList(String(describing: error)))
+            return .failure(.notPropertyList(error.description))
         }
         if let path = plist["relativePath"]?.string { return .success(path) }
-        if let root = KeyedArchive.root(of: plist),
-           let path = KeyedArchive.value(for: "relativePath", in: root, archive: plist)?.string {
+        if let archive = KeyedArchive(plist), let root = archive.root,
+           let path = archive.value(forKey: "relativePath", in: root)?.string {
             return .success(path)
         }
         return .failure(.noRelativePath)
     }
+
+    /// A file record is a small archive: a few levels and a few dozen objects.
+    private static let limits = PropertyListLimits(maxDepth: 64, maxValues: 100_000, maxBytes: 1 << 20)
 }
 
 /// Splits a `file` field in JabRef's (`label:path:type;...` with `\` escapes), Mendeley's

@@ -12,7 +12,14 @@ public enum TerminalGuard {
     nonisolated(unsafe) static var pendingSignal: Int32 = 0
     /// Written to by signal handlers and background work to wake the event loop's poll.
     nonisolated(unsafe) static var wakeWriteDescriptor: Int32 = -1
-    nonisolated(unsafe) private static var savedModes = termios()
+    /// The saved modes, on the heap with room to spare: AddressSanitizer caught `tcgetattr`
+    /// writing past the end of a `termios` global (Swift laid it out in 57 bytes; glibc writes 60).
+    nonisolated(unsafe) private static let savedModes: UnsafeMutablePointer<termios> = {
+        let room = max(256, MemoryLayout<termios>.stride)
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: room, alignment: 16)
+        raw.initializeMemory(as: UInt8.self, repeating: 0, count: room)
+        return raw.bindMemory(to: termios.self, capacity: 1)
+    }()
     nonisolated(unsafe) private static var haveSavedModes = false
     nonisolated(unsafe) private static var restoreBytes: UnsafeMutablePointer<UInt8>?
     nonisolated(unsafe) private static var restoreCount = 0
@@ -34,7 +41,7 @@ public enum TerminalGuard {
     /// Saves the terminal modes; call before curses starts.
     static func saveModes(descriptor: Int32) {
         terminalDescriptor = descriptor
-        haveSavedModes = tcgetattr(descriptor, &savedModes) == 0
+        haveSavedModes = tcgetattr(descriptor, savedModes) == 0
     }
 
     /// The bytes that undo full-screen mode: mouse reporting off, attributes reset, cursor shown,
@@ -131,7 +138,7 @@ public enum TerminalGuard {
     /// Async-signal-safe: writes the restore sequence and restores the saved modes.
     static func restoreFromSignal() {
         if let restoreBytes, restoreCount > 0 { _ = write(terminalDescriptor, restoreBytes, restoreCount) }
-        if haveSavedModes { tcsetattr(terminalDescriptor, TCSANOW, &savedModes) }
+        if haveSavedModes { tcsetattr(terminalDescriptor, TCSANOW, savedModes) }
     }
 
     /// Async-signal-safe: copies the end of the captured standard error to the real one.

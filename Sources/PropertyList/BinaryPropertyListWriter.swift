@@ -1,10 +1,10 @@
 /// Writes binary property lists (`bplist00`) deterministically: objects are numbered depth
 /// first (a container, then its keys, then its values), equal strings and integers are written
 /// once, and every size is the smallest that fits.
-struct BinaryPlistWriter {
+struct BinaryPropertyListWriter {
     /// A flattened object: a scalar, or a container with its children's object numbers.
     private enum Object {
-        case scalar(PlistValue)
+        case scalar(PropertyListValue)
         case array([Int])
         case dictionary(keys: [Int], values: [Int])
     }
@@ -19,14 +19,14 @@ struct BinaryPlistWriter {
     private var shared: [ScalarKey: Int] = [:]
 
     /// The binary plist for `value`.
-    static func write(_ value: PlistValue) -> [UInt8] {
-        var writer = BinaryPlistWriter()
+    static func write(_ value: PropertyListValue) -> [UInt8] {
+        var writer = BinaryPropertyListWriter()
         _ = writer.flatten(value)
         return writer.serialize()
     }
 
     /// Numbers `value` and everything in it; returns its object number.
-    private mutating func flatten(_ value: PlistValue) -> Int {
+    private mutating func flatten(_ value: PropertyListValue) -> Int {
         switch value {
         case .array(let items):
             let index = reserve()
@@ -54,7 +54,7 @@ struct BinaryPlistWriter {
         return objects.count - 1
     }
 
-    private mutating func sharedScalar(_ key: ScalarKey, _ value: PlistValue) -> Int {
+    private mutating func sharedScalar(_ key: ScalarKey, _ value: PropertyListValue) -> Int {
         if let index = shared[key] { return index }
         objects.append(.scalar(value))
         shared[key] = objects.count - 1
@@ -121,7 +121,7 @@ struct BinaryPlistWriter {
         appendUnsigned(UInt64(bitPattern: value), size: size, to: &output)
     }
 
-    private static func appendScalar(_ value: PlistValue, to output: inout [UInt8]) {
+    private static func appendScalar(_ value: PropertyListValue, to output: inout [UInt8]) {
         switch value {
         case .null:
             output.append(0x00)

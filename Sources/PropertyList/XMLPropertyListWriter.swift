@@ -4,9 +4,9 @@ import Foundation
 /// per line, tabs for indentation, `<array/>` and `<dict/>` when empty, and `&`, `<`, `>`
 /// escaped. XML 1.0 cannot carry most control characters, so those (other than tab and line
 /// feed) are written as U+FFFD; a carriage return is written `&#13;` so that it survives.
-enum XMLPlistWriter {
+enum XMLPropertyListWriter {
     /// The XML plist for `value`.
-    static func write(_ value: PlistValue) -> [UInt8] {
+    static func write(_ value: PropertyListValue) -> [UInt8] {
         var output = """
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -18,7 +18,7 @@ enum XMLPlistWriter {
         return Array(output.utf8)
     }
 
-    private static func append(_ value: PlistValue, indent: Int, to output: inout String) {
+    private static func append(_ value: PropertyListValue, indent: Int, to output: inout String) {
         let tabs = String(repeating: "\t", count: indent)
         switch value {
         case .string(let text):
@@ -61,7 +61,7 @@ enum XMLPlistWriter {
     }
 
     /// `text` with the characters XML reserves escaped and the ones it forbids replaced.
-    static func escape(_ text: String) -> String {
+    private static func escape(_ text: String) -> String {
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {

@@ -1,8 +1,9 @@
-/// Checks that bytes are well-formed UTF-8 before a reader decodes them.
-enum UTF8Validation {
+/// Checks that bytes are well-formed UTF-8 before a reader decodes them (FoundationXML's parser
+/// crashes on some invalid UTF-8, so no XML reaches it unchecked).
+public enum UTF8Validation {
     /// The index of the first byte that breaks UTF-8 (overlong forms and surrogates included),
     /// or nil when all of `bytes` is valid.
-    static func firstInvalidByte(in bytes: ArraySlice<UInt8>) -> Int? {
+    public static func firstInvalidByte(in bytes: ArraySlice<UInt8>) -> Int? {
         var index = bytes.startIndex
         while index < bytes.endIndex {
             let lead = bytes[index]

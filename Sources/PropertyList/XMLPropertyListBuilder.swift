@@ -3,110 +3,13 @@ import Foundation
 import FoundationXML
 #endif
 
-/// Reads XML property lists with Foundation's streaming `XMLParser` (SAX events, no tree and no
-/// recursion), capping the nesting and the number of values, refusing entity declarations, and
-/// reporting syntax errors with the parser's line and column.
-enum XMLPlistReader {
-    /// Reads the plist in `bytes` within `limits`.
-    static func read(_ bytes: [UInt8], limits: ReadingListLimits) throws -> PlistValue {
-        var start = 0
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
-        var skippedLines = 0
-        var skippedColumns = 0
-        while start < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) {
-            if bytes[start] == 0x0A {
-                skippedLines += 1
-                skippedColumns = 0
-            } else {
-                skippedColumns += 1
-            }
-            start += 1
-        }
-        let body = bytes[start...]
-        // FoundationXML on Linux force-unwraps element, attribute and comment names as UTF-8
-        // (and libxml2 may hand it raw bytes after an encoding error): only well-formed UTF-8
-        // reaches the parser.
-        if let bad = UTF8Validation.firstInvalidByte(in: body) {
-            throw Self.malformed("the text is not valid UTF-8", at: bad, in: bytes)
-        }
-        if let encoding = Self.declaredEncoding(body),
-           !["utf-8", "utf8", "us-ascii", "ascii"].contains(encoding.lowercased()) {
-            throw Self.malformed("the document declares the encoding \(PlistValue.quoted(encoding)); only UTF-8 is supported",
-                                 at: start, in: bytes)
-        }
-        if let entity = Self.find(Array("<!ENTITY".utf8), in: body) {
-            throw Self.malformed("entity declarations are not allowed in a property list", at: entity, in: bytes)
-        }
-        let parser = XMLParser(data: Data(body))
-        parser.shouldResolveExternalEntities = false
-        parser.shouldProcessNamespaces = false
-        let builder = XMLPlistBuilder(maxDepth: limits.maxValueDepth, maxValues: limits.maxValues,
-                                      lineOffset: skippedLines, columnOffset: skippedColumns)
-        parser.delegate = builder
-        let finished = parser.parse()
-        if let failure = builder.failure { throw failure }
-        if !finished || parser.parserError != nil {
-            let code = (parser.parserError as NSError?)?.code ?? 0
-            throw ReadingListError.malformed(format: .xml, location: builder.location(parser),
-                                             message: XMLPlistBuilder.describe(code: code))
-        }
-        guard let root = builder.root else {
-            throw ReadingListError.malformed(format: .xml, location: nil, message: "the property list holds no value")
-        }
-        return root
-    }
-
-    /// A syntax error at byte `offset` of `bytes`, located as `line:column`.
-    private static func malformed(_ message: String, at offset: Int, in bytes: [UInt8]) -> ReadingListError {
-        let (line, column) = position(of: offset, in: bytes)
-        return .malformed(format: .xml, location: "\(line):\(column)", message: message)
-    }
-
-    /// The `encoding` of the XML declaration at the start of `body`, if it names one.
-    private static func declaredEncoding(_ body: ArraySlice<UInt8>) -> String? {
-        guard body.starts(with: Array("<?xml".utf8)) else { return nil }
-        let declaration = body.prefix(200).prefix { $0 != UInt8(ascii: ">") }
-        let text = String(decoding: declaration, as: UTF8.self)
-        guard let range = text.range(of: "encoding") else { return nil }
-        let rest = text[range.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" }
-        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
-        return String(rest.dropFirst().prefix { $0 != quote })
-    }
-
-    /// Where `needle` first occurs in `haystack`, as an index of `haystack`.
-    private static func find(_ needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Int? {
-        guard let first = needle.first, haystack.count >= needle.count else { return nil }
-        var index = haystack.startIndex
-        let last = haystack.endIndex - needle.count
-        while index <= last {
-            if haystack[index] == first, haystack[index..<(index + needle.count)].elementsEqual(needle) {
-                return index
-            }
-            index += 1
-        }
-        return nil
-    }
-
-    /// The 1-based line and column (in characters) of byte `offset`.
-    private static func position(of offset: Int, in bytes: [UInt8]) -> (Int, Int) {
-        var line = 1
-        var lineStart = 0
-        for index in 0..<offset where bytes[index] == 0x0A {
-            line += 1
-            lineStart = index + 1
-        }
-        let column = String(decoding: bytes[lineStart..<offset], as: UTF8.self).count + 1
-        return (line, column)
-    }
-}
-
-/// The `XMLParser` delegate that builds `PlistValue`s, with a stack of open containers.
-private final class XMLPlistBuilder: NSObject, XMLParserDelegate {
+/// The `XMLParser` delegate that builds `PropertyListValue`s, with a stack of open containers.
+final class XMLPropertyListBuilder: NSObject, XMLParserDelegate {
     /// An open `<array>` or `<dict>`.
     private struct Container {
         let isDictionary: Bool
-        var items: [PlistValue] = []
-        var dictionary = PlistDictionary()
+        var items: [PropertyListValue] = []
+        var dictionary = PropertyListDictionary()
         var pendingKey: String?
     }
 
@@ -124,8 +27,8 @@ private final class XMLPlistBuilder: NSObject, XMLParserDelegate {
     private var leaf: Leaf?
     private var text = ""
     private var insidePlist = false
-    private(set) var root: PlistValue?
-    private(set) var failure: ReadingListError?
+    private(set) var root: PropertyListValue?
+    private(set) var failure: PropertyListError?
 
     init(maxDepth: Int, maxValues: Int, lineOffset: Int, columnOffset: Int) {
         self.maxDepth = maxDepth
@@ -135,10 +38,10 @@ private final class XMLPlistBuilder: NSObject, XMLParserDelegate {
     }
 
     /// The parser's position as `line:column` in the original input.
-    func location(_ parser: XMLParser) -> String {
+    func location(_ parser: XMLParser) -> PropertyListLocation {
         let line = parser.lineNumber
         let column = parser.columnNumber
-        return "\(line + lineOffset):\(line <= 1 ? column + columnOffset : column)"
+        return .line(line + lineOffset, column: line <= 1 ? column + columnOffset : column)
     }
 
     /// Records the first error and stops the parser (which may still send a few events).
@@ -148,7 +51,7 @@ private final class XMLPlistBuilder: NSObject, XMLParserDelegate {
         parser.abortParsing()
     }
 
-    private func fail(_ parser: XMLParser, _ error: ReadingListError) {
+    private func fail(_ parser: XMLParser, _ error: PropertyListError) {
         guard failure == nil else { return }
         failure = error
         parser.abortParsing()
@@ -192,7 +95,7 @@ private final class XMLPlistBuilder: NSObject, XMLParserDelegate {
         if isKey {
             guard let last = containers.last, last.isDictionary else { return fail(parser, "a <key> outside a <dict>") }
             if let pending = last.pendingKey {
-                return fail(parser, "the key \(PlistValue.quoted(pending)) has no value")
+                return fail(parser, "the key \(PropertyListValue.quoted(pending)) has no value")
             }
         } else {
             if containers.isEmpty, root != nil { return fail(parser, "more than one value at the top of the property list") }
@@ -200,16 +103,14 @@ private final class XMLPlistBuilder: NSObject, XMLParserDelegate {
                 return fail(parser, "<\(elementName)> in a <dict> without a <key> before it")
             }
         }
-        do {
+        do throws(PropertyListError) {
             try budget.spend()
-        } catch let error as ReadingListError {
-            return fail(parser, error)
         } catch {
-            return fail(parser, "\(error)")
+            return fail(parser, error)
         }
         switch elementName {
         case "dict", "array":
-            guard containers.count < maxDepth else { return fail(parser, ReadingListError.valueNesting(limit: maxDepth)) }
+            guard containers.count < maxDepth else { return fail(parser, PropertyListError.nestingTooDeep(limit: maxDepth)) }
             containers.append(Container(isDictionary: elementName == "dict"))
         default:
             guard let kind = Leaf(rawValue: elementName) else { return fail(parser, "unknown element <\(elementName)>") }
@@ -236,7 +137,7 @@ private final class XMLPlistBuilder: NSObject, XMLParserDelegate {
         case "dict", "array":
             guard let container = containers.popLast() else { return }
             if let pending = container.pendingKey {
-                return fail(parser, "the key \(PlistValue.quoted(pending)) has no value")
+                return fail(parser, "the key \(PropertyListValue.quoted(pending)) has no value")
             }
             deliver(container.isDictionary ? .dictionary(container.dictionary) : .array(container.items))
         default:
@@ -245,7 +146,7 @@ private final class XMLPlistBuilder: NSObject, XMLParserDelegate {
     }
 
     /// Adds a finished value to the open container, or makes it the root.
-    private func deliver(_ value: PlistValue) {
+    private func deliver(_ value: PropertyListValue) {
         guard let last = containers.indices.last else {
             root = value
             return
@@ -259,7 +160,7 @@ private final class XMLPlistBuilder: NSObject, XMLParserDelegate {
     }
 
     /// The value of a leaf element from its text.
-    private func value(of kind: Leaf, _ content: String, _ parser: XMLParser) -> PlistValue? {
+    private func value(of kind: Leaf, _ content: String, _ parser: XMLParser) -> PropertyListValue? {
         let trimmed = content.trimmingCharacters(in: .whitespacesAndNewlines)
         switch kind {
         case .string, .key:
@@ -270,13 +171,13 @@ private final class XMLPlistBuilder: NSObject, XMLParserDelegate {
             return .boolean(false)
         case .integer:
             if let number = Self.integer(trimmed) { return number }
-            fail(parser, "<integer> holds \(PlistValue.quoted(trimmed)), not an integer")
+            fail(parser, "<integer> holds \(PropertyListValue.quoted(trimmed)), not an integer")
         case .real:
             if let number = Double(trimmed), !trimmed.lowercased().hasPrefix("0x") { return .real(number) }
-            fail(parser, "<real> holds \(PlistValue.quoted(trimmed)), not a number")
+            fail(parser, "<real> holds \(PropertyListValue.quoted(trimmed)), not a number")
         case .date:
             if let date = ISO8601DateFormatter().date(from: trimmed) { return .date(date.timeIntervalSinceReferenceDate) }
-            fail(parser, "<date> holds \(PlistValue.quoted(trimmed)), not a date like 2024-01-31T12:00:00Z")
+            fail(parser, "<date> holds \(PropertyListValue.quoted(trimmed)), not a date like 2024-01-31T12:00:00Z")
         case .data:
             let compact = String(trimmed.unicodeScalars.filter { !CharacterSet.whitespacesAndNewlines.contains($0) })
             if let data = Data(base64Encoded: compact) { return .data([UInt8](data)) }
@@ -286,7 +187,7 @@ private final class XMLPlistBuilder: NSObject, XMLParserDelegate {
     }
 
     /// A plist integer: decimal, or hexadecimal after 0x; too large ones become reals.
-    private static func integer(_ text: String) -> PlistValue? {
+    private static func integer(_ text: String) -> PropertyListValue? {
         var digits = Substring(text)
         var negative = false
         if let sign = digits.first, sign == "-" || sign == "+" {
@@ -308,7 +209,7 @@ private final class XMLPlistBuilder: NSObject, XMLParserDelegate {
         if leaf != nil {
             text += string
         } else if string.contains(where: { !$0.isWhitespace }) {
-            fail(parser, "unexpected text \(PlistValue.quoted(string.trimmingCharacters(in: .whitespacesAndNewlines)))")
+            fail(parser, "unexpected text \(PropertyListValue.quoted(string.trimmingCharacters(in: .whitespacesAndNewlines)))")
         }
     }
 

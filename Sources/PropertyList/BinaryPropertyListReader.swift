@@ -6,10 +6,12 @@
 /// The reader walks the object graph with an explicit stack (no recursion) and remembers the
 /// containers and strings it has built, so a shared object is built once however often it is
 /// referenced; only the count of visits grows.
-struct BinaryPlistReader {
-    /// A value built from an object, with the visits it cost and its nesting height.
+struct BinaryPropertyListReader {
+    /// A value built from an object, with the visits it cost and its nesting height (the levels
+    /// of containers in it: 0 for a scalar), so that only containers count against the depth, as
+    /// in the XML reader.
     private struct Built {
-        var value: PlistValue
+        var value: PropertyListValue
         var visits: Int
         var height: Int
     }
@@ -21,13 +23,13 @@ struct BinaryPlistReader {
         let keys: [String]
         let references: [Int]
         var next = 0
-        var values: [PlistValue] = []
+        var values: [PropertyListValue] = []
         var visits: Int
         var height = 1
 
-        func build() -> PlistValue {
+        func build() -> PropertyListValue {
             guard isDictionary else { return .array(values) }
-            var dictionary = PlistDictionary()
+            var dictionary = PropertyListDictionary()
             for (key, value) in zip(keys, values) {
                 dictionary.append(key, value)
             }
@@ -53,33 +55,33 @@ struct BinaryPlistReader {
     private var inProgress: Set<Int> = []
 
     /// Reads the plist in `bytes` within `limits`.
-    static func read(_ bytes: [UInt8], limits: ReadingListLimits) throws -> PlistValue {
-        var reader = BinaryPlistReader(bytes: bytes, limits: limits)
+    static func read(_ bytes: [UInt8], limits: PropertyListLimits) throws(PropertyListError) -> PropertyListValue {
+        var reader = BinaryPropertyListReader(bytes: bytes, limits: limits)
         try reader.readTrailer()
         return try reader.readGraph()
     }
 
-    private init(bytes: [UInt8], limits: ReadingListLimits) {
+    private init(bytes: [UInt8], limits: PropertyListLimits) {
         self.bytes = bytes
-        self.maxValueDepth = limits.maxValueDepth
+        self.maxValueDepth = limits.maxDepth
         self.budget = ValueBudget(limit: limits.maxValues)
     }
 
     // MARK: - Structure
 
-    private func malformed(_ message: String, at offset: Int?) -> ReadingListError {
-        .malformed(format: .binary, location: offset.map { "byte \($0)" }, message: message)
+    private func malformed(_ message: String, at offset: Int?) -> PropertyListError {
+        .malformed(format: .binary, location: offset.map { .byte($0) }, message: message)
     }
 
     /// Reads and checks the header and the 32-byte trailer.
-    private mutating func readTrailer() throws {
+    private mutating func readTrailer() throws(PropertyListError) {
         guard bytes.starts(with: Array("bplist".utf8)) else { throw malformed("missing the bplist header", at: 0) }
         guard bytes.count >= 8 else {
             throw malformed("the data is too short for a binary property list (\(bytes.count) bytes)", at: nil)
         }
         guard bytes[6] == UInt8(ascii: "0"), bytes[7] == UInt8(ascii: "0") else {
             let version = String(decoding: bytes[6..<8], as: UTF8.self)
-            throw malformed("unsupported binary property list version \(PlistValue.quoted(version))", at: 6)
+            throw malformed("unsupported binary property list version \(PropertyListValue.quoted(version))", at: 6)
         }
         // Header, at least one one-byte object, a one-byte offset table and the trailer.
         guard bytes.count >= 8 + 1 + 1 + 32 else {
@@ -121,7 +123,7 @@ struct BinaryPlistReader {
     }
 
     /// Where object `object` starts, checked to be inside the object area.
-    private func offset(of object: Int) throws -> Int {
+    private func offset(of object: Int) throws(PropertyListError) -> Int {
         let entry = offsetTable + object * offsetSize
         let value = readUnsigned(at: entry, size: offsetSize)
         guard value >= 8, value < UInt64(offsetTable) else {
@@ -131,7 +133,7 @@ struct BinaryPlistReader {
     }
 
     /// Checks that `count` bytes from `offset` lie in the object area.
-    private func require(_ count: Int, at offset: Int, for what: String, object: Int) throws {
+    private func require(_ count: Int, at offset: Int, for what: String, object: Int) throws(PropertyListError) {
         guard count >= 0, offset <= offsetTable, count <= offsetTable - offset else {
             throw malformed("\(what) of object \(object) runs past the object area", at: offset)
         }
@@ -139,7 +141,7 @@ struct BinaryPlistReader {
 
     /// The length in a marker's low nibble, or in the integer that follows when it is 0xF.
     /// Returns the length and where the object's contents start.
-    private func length(info: UInt8, at offset: Int, object: Int) throws -> (Int, Int) {
+    private func length(info: UInt8, at offset: Int, object: Int) throws(PropertyListError) -> (Int, Int) {
         guard info == 0x0F else { return (Int(info), offset + 1) }
         try require(2, at: offset, for: "the length", object: object)
         let marker = bytes[offset + 1]
@@ -156,7 +158,7 @@ struct BinaryPlistReader {
     }
 
     /// `count` object references from `offset`, each checked to name an object.
-    private func references(_ count: Int, at offset: Int, object: Int) throws -> [Int] {
+    private func references(_ count: Int, at offset: Int, object: Int) throws(PropertyListError) -> [Int] {
         let (byteCount, overflow) = count.multipliedReportingOverflow(by: referenceSize)
         guard !overflow else { throw malformed("object \(object) has too many references", at: offset) }
         try require(byteCount, at: offset, for: "the references", object: object)
@@ -176,7 +178,7 @@ struct BinaryPlistReader {
     // MARK: - Objects
 
     /// Builds the top object and everything it reaches.
-    private mutating func readGraph() throws -> PlistValue {
+    private mutating func readGraph() throws(PropertyListError) -> PropertyListValue {
         var stack: [Frame] = []
         var finished: Built
         switch try look(at: topObject, depth: 1) {
@@ -213,11 +215,12 @@ struct BinaryPlistReader {
         return finished.value
     }
 
-    /// Looks at `object` reached at nesting `depth`: a value already built (counted again), a
-    /// scalar, or a container whose references are still to follow.
-    private mutating func look(at object: Int, depth: Int) throws -> Step {
+    /// Looks at `object` reached at nesting `depth` (its containers included): a value already
+    /// built (counted again, its height checked against the depth limit), a scalar, or a
+    /// container whose references are still to follow.
+    private mutating func look(at object: Int, depth: Int) throws(PropertyListError) -> Step {
         if let known = built[object] {
-            if depth + known.height - 1 > maxValueDepth { throw ReadingListError.valueNesting(limit: maxValueDepth) }
+            if depth + known.height - 1 > maxValueDepth { throw .nestingTooDeep(limit: maxValueDepth) }
             try budget.spend(known.visits)
             return .built(known)
         }
@@ -225,12 +228,12 @@ struct BinaryPlistReader {
         if inProgress.contains(object) {
             throw malformed("object \(object) contains itself (a reference cycle)", at: start)
         }
-        if depth > maxValueDepth { throw ReadingListError.valueNesting(limit: maxValueDepth) }
         try budget.spend()
         let marker = bytes[start]
         let info = marker & 0x0F
         switch marker >> 4 {
         case 0xA, 0xB, 0xC, 0xD:
+            if depth > maxValueDepth { throw .nestingTooDeep(limit: maxValueDepth) }
             let isDictionary = marker >> 4 == 0xD
             let (count, contents) = try length(info: info, at: start, object: object)
             let (total, overflow) = count.multipliedReportingOverflow(by: isDictionary ? 2 : 1)
@@ -255,7 +258,7 @@ struct BinaryPlistReader {
             return .container(frame)
         default:
             let value = try scalar(object, at: start)
-            let result = Built(value: value, visits: 1, height: 1)
+            let result = Built(value: value, visits: 1, height: 0)
             switch value {
             case .string, .data: built[object] = result
             default: break
@@ -265,7 +268,7 @@ struct BinaryPlistReader {
     }
 
     /// The string a dictionary key refers to (keys must be strings).
-    private mutating func keyString(_ key: Int, of dictionary: Int) throws -> String {
+    private mutating func keyString(_ key: Int, of dictionary: Int) throws(PropertyListError) -> String {
         if let known = built[key], case .string(let text) = known.value {
             try budget.spend()
             return text
@@ -277,7 +280,7 @@ struct BinaryPlistReader {
         }
         try budget.spend()
         let value = try scalar(key, at: start)
-        built[key] = Built(value: value, visits: 1, height: 1)
+        built[key] = Built(value: value, visits: 1, height: 0)
         guard case .string(let text) = value else {
             throw malformed("a key of dictionary object \(dictionary) is not a string", at: start)
         }
@@ -285,7 +288,7 @@ struct BinaryPlistReader {
     }
 
     /// Reads a non-container object.
-    private func scalar(_ object: Int, at start: Int) throws -> PlistValue {
+    private func scalar(_ object: Int, at start: Int) throws(PropertyListError) -> PropertyListValue {
         let marker = bytes[start]
         let info = marker & 0x0F
         switch marker >> 4 {

@@ -1,0 +1,46 @@
+import PropertyList
+import Testing
+
+@Suite("Errors and values")
+struct ErrorAndValueTests {
+    @Test("errors read as one line with their place")
+    func descriptions() {
+        #expect(PropertyListError.malformed(format: .binary, location: .byte(6), message: "bad").description
+                == "malformed binary property list at byte 6: bad")
+        #expect(PropertyListError.malformed(format: .xml, location: .line(5, column: 19), message: "bad").description
+                == "malformed XML property list at 5:19: bad")
+        #expect(PropertyListError.malformed(format: .binary, location: nil, message: "short").description
+                == "malformed binary property list: short")
+        #expect(PropertyListError.nestingTooDeep(limit: 3).description == "the property list nests values deeper than 3 levels")
+        #expect(PropertyListError.tooManyValues(limit: 9).description == "the property list has more than 9 values")
+        #expect(PropertyListError.tooLarge(byteCount: 20, limit: 10).description
+                == "the property list is 20 bytes, more than the limit of 10")
+    }
+
+    @Test("accessors give the contents of their own kind only")
+    func accessors() {
+        let value = PropertyListValue.dictionary(PropertyListDictionary([Samples.entry("a", .array([.string("x")]))]))
+        #expect(value["a"]?.array == [.string("x")])
+        #expect(value["a"]?.array?.first?.string == "x")
+        #expect(value["b"] == nil)
+        #expect(value.string == nil)
+        #expect(PropertyListValue.string("x")["a"] == nil)
+        #expect(PropertyListValue.integer(1).dictionary == nil)
+    }
+
+    @Test("values are named for messages")
+    func summaries() {
+        #expect(PropertyListValue.string("a\"b\n").summary == "\"a\\\"b\\n\"")
+        #expect(PropertyListValue.string(String(repeating: "é", count: 50)).summary == "\"" + String(repeating: "é", count: 40) + "…\"")
+        #expect(PropertyListValue.uid(1).summary == "a UID")
+        #expect(PropertyListValue.real(1.5).summary == "1.5")
+        #expect(PropertyListValue.quoted("\u{1}") == "\"\\u{1}\"")
+    }
+
+    @Test("UTF-8 validation finds the first bad byte", arguments: [
+        ([0x61, 0x62], nil), ([0x61, 0xFF], 1), ([0xC3, 0xA9, 0xC3], 2), ([0xE0, 0x80, 0x80], 0), ([0xF0, 0x9F, 0x93, 0x9A], nil),
+    ] as [([UInt8], Int?)])
+    func utf8(bytes: [UInt8], invalid: Int?) {
+        #expect(UTF8Validation.firstInvalidByte(in: bytes[...]) == invalid)
+    }
+}
