@@ -1,3 +1,4 @@
+import Foundation
 import ReadingList
 
 /// Reading lists: decoding any format, and links; what decodes must re-encode stably.
@@ -12,7 +13,7 @@ enum ReadingListFuzzing {
         let content: BookmarkLink.Content?
         if let first = bytes.first, first & 1 == 1 {
             let payload = Array(bytes.dropFirst())
-            content = try? BookmarkLink.parse("bibread://bookmarks?" + base64(payload))
+            content = try? BookmarkLink.parse("bibread://bookmarks?" + Data(payload).base64EncodedString())
         } else {
             content = try? BookmarkLink.parse(String(decoding: bytes, as: UTF8.self))
         }
@@ -39,22 +40,5 @@ enum ReadingListFuzzing {
             try check(ReadingListCoder.encode(reread.list, as: format) == written,
                       "a list written as \(format) reads back different")
         }
-    }
-
-    /// Standard base64 with padding, percent-free (a link payload as `make` writes it, unescaped).
-    static func base64(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
-        var text = ""
-        var index = 0
-        while index < bytes.count {
-            let chunk = bytes[index..<min(index + 3, bytes.count)]
-            var value = 0
-            for (offset, byte) in chunk.enumerated() { value |= Int(byte) << (16 - 8 * offset) }
-            for position in 0..<4 {
-                text.append(position <= chunk.count ? alphabet[(value >> (18 - 6 * position)) & 63] : "=")
-            }
-            index += 3
-        }
-        return text
     }
 }
