@@ -3,7 +3,9 @@
 # here on a free port) serving a library of 1,000 references, each linking one PDF (40–70 kB):
 #  1. cold sync of 200 PDFs (`--field sync`, the first 200 references have sync = {yes}),
 #     fresh XDG folders every run, against curl fetching the same 200 URLs 4 at a time;
-#  2. no-op re-sync of all 1,000 PDFs (`--all-pdfs`) once they are in the cache, with the
+#  2. the same with 200 real PDFs (real/, 0.6 to 7.7 MB each, copies of ../shared/corpora/pdfs,
+#     about 525 MB): where throughput, not the cost per request, decides;
+#  3. no-op re-sync of all 1,000 PDFs (`--all-pdfs`) once they are in the cache, with the
 #     requests lighttpd logged during it.
 # Goals (issue): cold sync >= 90% of curl's throughput; no-op re-sync of 1,000 PDFs <= 1 s,
 # with no GET per file.
@@ -13,6 +15,8 @@
 # Environment:
 #   BIBREAD     bibread binary                               (default <repo>/.build/release/bibread)
 #   RUNS        runs per measurement, best wall time kept    (default 3)
+#   REAL_RUNS   runs of the real-PDF measurement             (default 5: half a second each, and
+#               the page cache makes single runs vary by 30%)
 #   BENCH_DIR   the remote folder, XDG folders, logs         (default <repo>/.build/bench/sync)
 #
 # Exit status: 0 when the report was made, whatever the goals say; 1 when a measured command
@@ -26,6 +30,7 @@ repo=$(cd "$here/.." && pwd)
 bench_dir=${BENCH_DIR:-$repo/.build/bench/sync}
 bibread=${BIBREAD:-$repo/.build/release/bibread}
 runs=${RUNS:-3}
+real_runs=${REAL_RUNS:-5}
 references=1000
 selected=200
 parallel=4
@@ -37,6 +42,7 @@ die() { say "sync-bench: $*"; exit 2; }
 
 # ---- preconditions ----------------------------------------------------------
 [[ $runs =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, not '$runs'"
+[[ $real_runs =~ ^[1-9][0-9]*$ ]] || die "REAL_RUNS must be a positive integer, not '$real_runs'"
 if ! [[ -x $bibread ]]; then
   say "sync-bench: no bibread binary at $bibread"
   say "  build it first:  swift build -c release --product bibread   (or set BIBREAD=/path/to/bibread)"
@@ -56,6 +62,7 @@ for pdf in "$repo"/Samples/papers/*.pdf; do [[ -f $pdf ]] && samples+=("$pdf"); 
 mkdir -p "$bench_dir"
 bench_dir=$(cd "$bench_dir" && pwd)
 remote=$bench_dir/remote
+corpus_pdfs=$(cd "$repo/.." && pwd)/shared/corpora/pdfs
 log=$bench_dir/sync-bench.log
 : >"$log"
 load_before=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
@@ -91,10 +98,42 @@ else
   mv "$remote.tmp" "$remote"
   remote_is_complete || die "could not build $remote"
 fi
-bib_bytes=$(stat -c %s "$remote/library.bib")
 bytes_of() { # FILE... : total size in bytes
   stat -c %s "$@" | awk '{ s += $1 } END { print s + 0 }'
 }
+# real/library.bib: references r0001..r0200, all with sync = {yes}, each linking
+# real/papers/rNNNN.pdf, a copy of one of the real PDFs of the corpora (round robin).
+real=$remote/real
+real_pdfs=()
+for pdf in "$corpus_pdfs"/*.pdf; do [[ -f $pdf ]] && real_pdfs+=("$pdf"); done
+real_is_complete() {
+  [[ -f $real/library.bib && -d $real/papers ]] || return 1
+  local pdfs
+  pdfs=$(find "$real/papers" -maxdepth 1 -name 'r*.pdf' -type f | wc -l)
+  ((pdfs == selected)) && [[ $(grep -c '^@misc{' "$real/library.bib") == "$selected" ]]
+}
+if ((${#real_pdfs[@]})) && ! real_is_complete; then
+  say "remote: building $real ($selected references, $selected real PDFs) ..."
+  rm -rf "$real" "$real.tmp"
+  mkdir -p "$real.tmp/papers"
+  {
+    echo "% bibread sync benchmark: $selected references, each linking a copy of a real PDF."
+    for ((i = 1; i <= selected; i++)); do
+      printf -v id 'r%04d' "$i"
+      cp "${real_pdfs[(i - 1) % ${#real_pdfs[@]}]}" "$real.tmp/papers/$id.pdf"
+      printf '\n@misc{%s,\n  author = {Bench, Author %d},\n  title = {Real paper number %d},\n  year = {2020},\n  sync = {yes},\n  file = {:papers/%s.pdf:PDF},\n}\n' \
+        "$id" "$i" "$i" "$id"
+    done
+  } >"$real.tmp/library.bib"
+  mv "$real.tmp" "$real"
+  real_is_complete || die "could not build $real"
+fi
+real_bytes=0
+if real_is_complete; then
+  real_bytes=$(bytes_of "$real"/papers/r*.pdf)
+  cat "$real"/papers/*.pdf >/dev/null
+fi
+bib_bytes=$(stat -c %s "$remote/library.bib")
 selected_files=()
 for ((i = 1; i <= selected; i++)); do printf -v id 'p%04d' "$i"; selected_files+=("$remote/papers/$id.pdf"); done
 selected_bytes=$(bytes_of "${selected_files[@]}")
@@ -223,7 +262,7 @@ cold_bibread() { # ID RUN EXPECT_FILES EXPECT_BYTES ARGS...
   sync
   l0=$(requests_logged)
   t0=$EPOCHREALTIME
-  run_bibread "$home" "$out" sync "$url" "$@"
+  run_bibread "$home" "$out" sync "${sync_url:-$url}" "$@"
   t1=$EPOCHREALTIME
   w=$(seconds_between "$t0" "$t1")
   r=$(requests_since "$l0")
@@ -240,13 +279,13 @@ cold_bibread() { # ID RUN EXPECT_FILES EXPECT_BYTES ARGS...
 }
 
 # One run of curl fetching the selected PDFs into a fresh folder, $parallel at a time.
-cold_curl() { # RUN
-  local id=curl i=$1 dir=$work/curl out=$bench_dir/curl.out t0 t1 w n b l0 r
+cold_curl() { # ID RUN BASE_URL PREFIX EXPECT_BYTES : PREFIX p or r, files PREFIX0001.pdf ...
+  local id=$1 i=$2 base=$3 prefix=$4 want_bytes=$5 dir=$work/curl out=$bench_dir/$1.out t0 t1 w n b l0 r
   rm -rf "$dir"
   mkdir -p "$dir/files"
   for ((k = 1; k <= selected; k++)); do
-    printf -v name 'p%04d.pdf' "$k"
-    printf 'url = "%spapers/%s"\noutput = "%s/files/%s"\n' "$url" "$name" "$dir" "$name"
+    printf -v name '%s%04d.pdf' "$prefix" "$k"
+    printf 'url = "%spapers/%s"\noutput = "%s/files/%s"\n' "$base" "$name" "$dir" "$name"
   done >"$dir/urls.curl"
   sync
   l0=$(requests_logged)
@@ -260,8 +299,9 @@ cold_curl() { # RUN
   n=$(find "$dir/files" -type f | wc -l)
   b=$(find "$dir/files" -type f -print0 | xargs -0 -r stat -c %s | awk '{ s += $1 } END { print s + 0 }')
   printf '%s run %d: wall %s s, %d files, %d bytes, %s\n' "$id" "$i" "$w" "$n" "$b" "$r" >>"$log"
-  if ((n != selected || b != selected_bytes)); then
-    fail "$id" "$i" "fetched $n files, $b bytes; expected $selected, $selected_bytes" "$out"
+  rm -rf "$dir"
+  if ((n != selected || b != want_bytes)); then
+    fail "$id" "$i" "fetched $n files, $b bytes; expected $selected, $want_bytes" "$out"
     return 0
   fi
   files[$id]=$n
@@ -276,12 +316,27 @@ say "lighttpd: $url (serving $remote)"
 for id in curl cold200 bibonly; do status[$id]=ok; done
 for ((i = 1; i <= runs; i++)); do
   say "  cold sync of $selected PDFs: run $i/$runs"
-  if [[ ${status[curl]} == ok ]]; then cold_curl "$i"; fi
+  if [[ ${status[curl]} == ok ]]; then cold_curl curl "$i" "$url" p "$selected_bytes"; fi
   if [[ ${status[cold200]} == ok ]]; then cold_bibread cold200 "$i" "$selected" "$selected_bytes" --field sync --parallel "$parallel"; fi
   if [[ ${status[bibonly]} == ok ]]; then cold_bibread bibonly "$i" 0 0; fi
 done
 
-# 2. No-op re-sync of all $references PDFs: one cold sync of them all, then again and again.
+# 2. The same with real PDFs (real/): curl and bibread taking turns.
+if ((real_bytes > 0)); then
+  for id in curlreal coldreal; do status[$id]=ok; done
+  for ((i = 1; i <= real_runs; i++)); do
+    say "  cold sync of $selected real PDFs: run $i/$real_runs"
+    if [[ ${status[curlreal]} == ok ]]; then cold_curl curlreal "$i" "${url}real/" r "$real_bytes"; fi
+    if [[ ${status[coldreal]} == ok ]]; then
+      sync_url=${url}real/ cold_bibread coldreal "$i" "$selected" "$real_bytes" --field sync --parallel "$parallel"
+      rm -rf "$work/coldreal"
+    fi
+  done
+else
+  for id in curlreal coldreal; do status[$id]="not run (no PDFs in $corpus_pdfs)"; done
+fi
+
+# 3. No-op re-sync of all $references PDFs: one cold sync of them all, then again and again.
 status[coldall]=ok
 status[noop]=ok
 say "  cold sync of all $references PDFs"
@@ -337,6 +392,11 @@ row "curl -Z --parallel-max $parallel" curl "$selected_bytes"
 row "bibread sync --field sync --parallel $parallel" cold200 "$selected_bytes"
 row "  (bibread sync, .bib only, no PDFs)" bibonly 0
 echo
+printf '%-40s %8s %8s %8s %9s %9s\n' "cold sync, $selected real PDFs (best of $real_runs)" "wall s" "MB" "MB/s" "PDFs" "requests"
+printf '%s\n' "-----------------------------------------------------------------------------------------"
+row "curl -Z --parallel-max $parallel" curlreal "$real_bytes"
+row "bibread sync --field sync --parallel $parallel" coldreal "$real_bytes"
+echo
 printf '%-40s %8s %8s %8s %9s %9s\n' "re-sync, $references PDFs" "wall s" "MB" "MB/s" "PDFs" "requests"
 printf '%s\n' "-----------------------------------------------------------------------------------------"
 row "bibread sync --all-pdfs, cold (once)" coldall "$all_bytes"
@@ -350,7 +410,8 @@ echo "wall s: best wall time of the runs (bash \$EPOCHREALTIME around the comman
 echo "new process with empty XDG folders (cold) except the no-op, which reuses the cold --all-pdfs cache;"
 echo "MB: the PDFs' bytes (10^6); MB/s: MB / wall s. bibread's time also covers start-up, downloading and"
 echo "parsing library.bib ($(mb "$bib_bytes") MB), a PROPFIND of the root and one of papers/, and writing its"
-echo "cache manifest; curl only GETs the $selected PDFs. PDFs: files in the cache (or curl's folder) afterwards,"
+echo "cache manifest; curl only GETs the $selected PDFs. Real PDFs: $selected copies of the $(( ${#real_pdfs[@]} )) PDFs of"
+echo "$corpus_pdfs, round robin. PDFs: files in the cache (or curl's folder) afterwards,"
 echo "checked against the remote; requests: what lighttpd logged during the best run (the no-op: by method below)."
 
 goal() { # NAME OK(1/0) SHOWN
@@ -374,6 +435,15 @@ if [[ ${status[curl]} == ok && ${status[cold200]} == ok ]]; then
 else
   goal "cold sync of $selected PDFs >= ${goal_share}% of curl" 0 "curl ${status[curl]}, bibread ${status[cold200]}"
   failed=1
+fi
+if [[ ${status[curlreal]} == ok && ${status[coldreal]} == ok ]]; then
+  share=$(awk -v c="${wall[curlreal]}" -v b="${wall[coldreal]}" 'BEGIN { printf "%.0f", 100 * c / b }')
+  ok=$(awk -v s="$share" -v g="$goal_share" 'BEGIN { print (s >= g) ? 1 : 0 }')
+  goal "cold sync of $selected real PDFs >= ${goal_share}% of curl" "$ok" \
+    "${share}% ($(rate "$real_bytes" "${wall[coldreal]}") MB/s in $(s3 "${wall[coldreal]}") s vs curl's $(rate "$real_bytes" "${wall[curlreal]}") MB/s in $(s3 "${wall[curlreal]}") s)"
+else
+  goal "cold sync of $selected real PDFs >= ${goal_share}% of curl" 0 "curl ${status[curlreal]}, bibread ${status[coldreal]}"
+  [[ ${status[curlreal]} == "not run"* ]] || failed=1
 fi
 [[ ${status[bibonly]} == ok ]] || failed=1
 if [[ ${status[noop]} == ok && -n ${wall[noop]:-} ]]; then

@@ -82,8 +82,10 @@ struct SyncCommand: ParsableCommand {
         if summary.cancelled { throw ExitCode(130) }
         if !summary.succeeded { throw ExitStatus.problems }
         if !dryRun {
+            let timer = PhaseTimer()
             CachePolicy.enforceLimit(config.cacheLimit, locations: locations, keeping: Set(summary.selected),
                                      report: { Console.error("bibread: \($0)") })
+            timer.lap("sync: keep the cache under its limit")
         }
     }
 }

@@ -123,7 +123,9 @@ public final class Syncer: @unchecked Sendable {
         summary.selected = planned.map(\.remotePath)
         try FileManager.default.createDirectory(at: locations.cache, withIntermediateDirectories: true)
         let manifest = try CacheManifest(url: locations.manifest)
+        timer.lap("sync: open the cache manifest")
         let remoteFiles = try describe(planned.map(\.remotePath))
+        timer.lap("sync: list the remote folders")
         var wanted: [RemoteFile] = []
         let records = Dictionary(try manifest.all().map { ($0.path, $0) }, uniquingKeysWith: { $1 })
         for file in planned {
@@ -138,7 +140,7 @@ public final class Syncer: @unchecked Sendable {
             }
         }
         let bytes = wanted.reduce(Int64(0)) { $0 + ($1.size ?? 0) }
-        timer.lap("sync: list and compare")
+        timer.lap("sync: compare with the cache")
         events(.planned(files: wanted.count, bytes: bytes, alreadyCurrent: summary.current))
         for path in summary.missing { events(.notice("\(path) is linked but not on the remote")) }
         guard !options.dryRun else { return finish(summary, started, events) }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A file or folder on a remote, as its listing describes it.
 public struct RemoteFile: Sendable, Equatable {
@@ -37,7 +40,9 @@ public protocol Transport: Sendable {
 extension Transport {
     public func verify(_ file: URL, against remote: RemoteFile) -> String? {
         guard let expected = remote.size else { return nil }
-        let actual = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64) ?? -1
+        // stat, not FileManager's attributes: those look up the owner's name for every file.
+        var status = stat()
+        let actual = lstat(file.path, &status) == 0 ? Int64(status.st_size) : -1
         return actual == expected ? nil : "the download has \(actual) bytes, the remote says \(expected)"
     }
 }
