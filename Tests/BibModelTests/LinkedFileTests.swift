@@ -135,3 +135,25 @@ struct LinkedFileTests {
         #expect(throws: PropertyListError.self) { try BinaryPropertyList.parse([UInt8](bytes.prefix(bytes.count - 10))) }
     }
 }
+
+/// Linked paths come out standardized (no `.`, `..` or empty components) exactly as Foundation's
+/// `standardizedFileURL` makes them, whether or not they needed it.
+@Suite("linked file paths, standardized")
+struct LinkedPathStandardizingTests {
+    static let paths = [
+        "papers/a.pdf", "papers/./a.pdf", "papers/../papers/b.pdf", "papers//c.pdf", "./d.pdf",
+        ".hidden/e.pdf", "papers/.../f.pdf", "papers/..g/h.pdf", "papers/g../h.pdf", "papers/sub/",
+        "/abs/x/../y.pdf", "/abs/./z.pdf", "/abs//w.pdf", "/abs/v.pdf", "/abs/.dot/u.pdf", "/abs/..",
+    ]
+
+    @Test(arguments: paths)
+    func standardizedLikeFoundation(_ path: String) throws {
+        let folder = "/tmp/bibread-standardize-test"
+        let library = Library.parse([(path: folder + "/lib.bib", bytes: Array("@misc{k, file = {:\(path):PDF}}".utf8))])
+        let entry = try #require(library.entries.first)
+        let resolved = try #require(entry.links.files.first?.path)
+        let absolute = path.hasPrefix("/") ? path : folder + "/" + path
+        #expect(resolved == URL(fileURLWithPath: absolute).standardizedFileURL.path)
+        #expect(!resolved.contains("/./") && !resolved.contains("//") && (resolved == "/" || !resolved.hasSuffix("/")))
+    }
+}

@@ -50,9 +50,14 @@ public struct Library: Sendable {
     public init(files: [BibFile]) {
         var files = files
         var entries: [Entry] = []
-        entries.reserveCapacity(files.reduce(0) { $0 + $1.entries.count })
         for index in files.indices {
-            entries.append(contentsOf: files[index].entries)
+            // The first file's entries move without a copy (copying 100,000 entries retains
+            // and releases each of their references).
+            if entries.isEmpty {
+                entries = files[index].entries
+            } else {
+                entries.append(contentsOf: files[index].entries)
+            }
             files[index].entries = []
         }
         var diagnostics = files.flatMap(\.diagnostics)

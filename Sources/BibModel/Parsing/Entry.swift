@@ -37,6 +37,10 @@ public struct Field: Sendable {
 
     /// True when the field came from a `crossref` parent.
     public var isInherited: Bool { storage == .inherited }
+
+    /// The name's number among the field names of the entry's source file (the same for
+    /// every field so named in that file).
+    public var nameNumber: Int { Int(nameID) }
 }
 
 /// The distinct field names of one file, numbered in the order they are first met.

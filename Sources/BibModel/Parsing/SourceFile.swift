@@ -32,7 +32,7 @@ public final class SourceFile: Sendable {
 }
 
 /// Maps byte offsets to line and column, built with one pass when first needed.
-struct LineIndex {
+struct LineIndex: Sendable {
     private var lineStarts: [Int] = [0]
     private let bytes: [UInt8]
 
@@ -127,6 +127,9 @@ extension SourceFile {
         lineIndex.line(of: offset)
     }
 
+    /// The file's line numbers, to look many up in a row without taking a lock each time.
+    public var lineNumbers: LineNumbers { LineNumbers(index: lineIndex) }
+
     /// The line index, built with one pass over the file the first time it is needed.
     private var lineIndex: LineIndex {
         lineIndexStorage.withLock { storage in
@@ -136,6 +139,14 @@ extension SourceFile {
             return built
         }
     }
+}
+
+/// The line numbers of one source file (see `SourceFile.lineNumbers`).
+public struct LineNumbers: Sendable {
+    let index: LineIndex
+
+    /// The line where `entry` starts; `entry` must come from this file.
+    public func line(of entry: Entry) -> Int { index.line(of: entry.offset) }
 }
 
 /// A value behind a lock, for the few lazily built caches shared between threads.

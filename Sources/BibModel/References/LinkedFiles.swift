@@ -73,7 +73,7 @@ public final class LinkedFileAliases: @unchecked Sendable {
 
     /// The aliased path of `path`, if it is under a registered folder.
     public func alias(of path: String) -> String? {
-        let normalised = path.replacingOccurrences(of: "\\", with: "/")
+        let normalised = path.utf8.contains(UInt8(ascii: "\\")) ? path.replacingOccurrences(of: "\\", with: "/") : path
         return lock.withLock {
             folders.first { normalised.hasPrefix($0.from) }.map { $0.to + normalised.dropFirst($0.from.count) }
         }
@@ -282,7 +282,7 @@ enum LinkPaths {
         if path.count >= 3, path.dropFirst().first == ":", path.first?.isLetter == true {
             return nfc(path)  // Windows: C:\...
         }
-        if !path.hasPrefix("/") {
+        if !path.hasPrefix("/") && path.utf8.contains(UInt8(ascii: "\\")) {
             // Relative paths written on Windows (`papers\\a.pdf`, `~\\storage\\a.pdf`).
             path = path.replacingOccurrences(of: "\\", with: "/")
         }
@@ -298,7 +298,37 @@ enum LinkPaths {
                 path = relative
             }
         }
-        return nfc(URL(fileURLWithPath: path).standardizedFileURL.path)
+        return nfc(isStandardized(path) ? path : URL(fileURLWithPath: path).standardizedFileURL.path)
+    }
+
+    /// True when `path` is absolute and has no `.` or `..` component, no empty one and no
+    /// trailing slash: standardizing it would change nothing (and costs a URL and a stat).
+    static func isStandardized(_ path: String) -> Bool {
+        var previous: UInt8 = 0
+        var componentStart = true
+        var dots = 0
+        for (position, byte) in path.utf8.enumerated() {
+            if position == 0 {
+                guard byte == UInt8(ascii: "/") else { return false }
+            } else if byte == UInt8(ascii: "/") {
+                // An empty component (`//`), or `.` or `..`, ends here.
+                if previous == UInt8(ascii: "/") || (componentStart && dots > 0) { return false }
+                componentStart = true
+                dots = 0
+                previous = byte
+                continue
+            }
+            if componentStart {
+                if byte == UInt8(ascii: "."), position > 0 {
+                    dots += 1
+                    if dots > 2 { componentStart = false }
+                } else if position > 0 {
+                    componentStart = false
+                }
+            }
+            previous = byte
+        }
+        return previous != UInt8(ascii: "/") && !(componentStart && dots > 0) && !path.isEmpty
     }
 
     /// NFC, skipping Foundation's normaliser for ASCII paths (nearly all of them).

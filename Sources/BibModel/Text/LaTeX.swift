@@ -62,21 +62,30 @@ public enum LaTeX {
         guard let first = bytes.first, let last = bytes.last else { return true }
         if first == 0x20 || last == 0x20 { return false }
         var previous: UInt8 = 0
+        let classes = plainClass
         for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "\\"), UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "$"), UInt8(ascii: "~"),
-                 UInt8(ascii: "`"), 0x09, 0x0A, 0x0D:
-                return false
-            case UInt8(ascii: "-") where previous == UInt8(ascii: "-"),
-                 UInt8(ascii: "'") where previous == UInt8(ascii: "'"),
-                 0x20 where previous == 0x20:
+            switch classes[Int(byte)] {
+            case 0:
+                break
+            case 1:
                 return false
             default:
-                previous = byte
+                // `--`, `''` and two spaces are typeset.
+                if byte == previous { return false }
             }
+            previous = byte
         }
         return true
     }
+
+    /// Per byte: 0 plain; 1 never plain (backslash, braces, dollar, tilde, backquote, tab, line
+    /// ends); 2 plain unless doubled (hyphen, apostrophe, space).
+    private static let plainClass: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 256)
+        for byte in "\\{}$~`\t\n\r".utf8 { table[Int(byte)] = 1 }
+        for byte in "-' ".utf8 { table[Int(byte)] = 2 }
+        return table
+    }()
 }
 
 private struct Decoder {

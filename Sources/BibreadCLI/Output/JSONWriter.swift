@@ -48,6 +48,21 @@ struct JSONWriter {
         needsComma[needsComma.count - 1] = false
     }
 
+    /// Writes a key already encoded as `"name":` (see `encodedKey(_:)`).
+    mutating func encodedKey(_ bytes: [UInt8]) {
+        separate()
+        bytes.withUnsafeBufferPointer { buffer.append($0) }
+        needsComma[needsComma.count - 1] = false
+    }
+
+    /// `"name":` as JSON bytes, for `encodedKey(_:)`.
+    static func encodedKey(_ name: String) -> [UInt8] {
+        var writer = JSONWriter(capacity: name.utf8.count + 8)
+        defer { writer.deallocate() }
+        writer.key(name)
+        return writer.bytes
+    }
+
     /// Writes `"name":` for a key known to need no escaping (a literal of this program).
     mutating func literalKey(_ name: StaticString) {
         separate()

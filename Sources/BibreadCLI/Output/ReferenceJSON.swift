@@ -6,6 +6,13 @@ import Foundation
 enum ReferenceJSON {
     /// Writes one reference as a JSON object.
     static func write(_ entry: Entry, to json: inout JSONWriter, extra: ((Entry, inout JSONWriter) -> Void)? = nil) {
+        var keys = SourceLookups()
+        write(entry, to: &json, keys: &keys, extra: extra)
+    }
+
+    /// Writes one reference as a JSON object, its field names encoded once in `keys`.
+    static func write(_ entry: Entry, to json: inout JSONWriter, keys: inout SourceLookups,
+                      extra: ((Entry, inout JSONWriter) -> Void)? = nil) {
         json.beginObject()
         json.literalKey("key"); json.string(entry.key)
         json.literalKey("address"); json.string(entry.address)
@@ -21,7 +28,7 @@ enum ReferenceJSON {
         json.literalKey("fields")
         json.beginObject()
         entry.forEachRawField { field, bytes in
-            json.key(entry.name(of: field))
+            json.encodedKey(keys.key(of: field, in: entry))
             if field.isVerbatim {
                 json.string(entry.decodedText(of: field))
             } else if LaTeX.isPlain(bytes) {
@@ -49,7 +56,7 @@ enum ReferenceJSON {
         json.literalKey("source")
         json.beginObject()
         json.literalKey("path"); json.string(entry.source.path)
-        json.literalKey("line"); json.integer(entry.line)
+        json.literalKey("line"); json.integer(keys.line(of: entry))
         json.endObject()
         extra?(entry, &json)
         json.endObject()
@@ -69,9 +76,10 @@ enum ReferenceJSON {
         ParallelRendering.render(entries, render: { chunk in
             var json = JSONWriter(capacity: 256 * 1024)
             defer { json.deallocate() }
+            var keys = SourceLookups()
             for index in chunk.indices {
                 if index > chunk.startIndex { json.nextTopLevelItem() }
-                write(chunk[index], to: &json, extra: extra)
+                write(chunk[index], to: &json, keys: &keys, extra: extra)
             }
             return json.bytes
         }, output: { bytes in
@@ -80,5 +88,42 @@ enum ReferenceJSON {
             wroteAny = true
         })
         output(Array("\n]\n".utf8))
+    }
+}
+
+/// What writing many references of one source file looks up again and again: the JSON keys
+/// (`"name":`) of its field names, encoded once per name rather than once per field, and its
+/// line numbers.
+struct SourceLookups {
+    private var source: ObjectIdentifier?
+    private var keys: [[UInt8]?] = []
+    private var lines: LineNumbers?
+
+    private mutating func use(_ entry: Entry) {
+        let identity = ObjectIdentifier(entry.source)
+        guard identity != source else { return }
+        source = identity
+        keys = []
+        lines = nil
+    }
+
+    /// The line where `entry` starts.
+    mutating func line(of entry: Entry) -> Int {
+        use(entry)
+        if let lines { return lines.line(of: entry) }
+        let numbers = entry.source.lineNumbers
+        lines = numbers
+        return numbers.line(of: entry)
+    }
+
+    /// The encoded key of `field`, a field of `entry`.
+    mutating func key(of field: Field, in entry: Entry) -> [UInt8] {
+        use(entry)
+        let id = Int(field.nameNumber)
+        if id >= keys.count { keys.append(contentsOf: repeatElement(nil, count: id - keys.count + 1)) }
+        if let key = keys[id] { return key }
+        let key = JSONWriter.encodedKey(entry.name(of: field))
+        keys[id] = key
+        return key
     }
 }
