@@ -1,4 +1,5 @@
 import Foundation
+import PropertyList
 
 /// Why a file could not be read as a library at all.
 public struct LoadFailure: Error, Sendable, Equatable, CustomStringConvertible {

@@ -2,7 +2,9 @@ import Foundation
 
 /// Prints how long each phase took to standard error when `BIBREAD_TIMINGS` is set.
 public final class PhaseTimer {
-    private let enabled = ProcessInfo.processInfo.environment["BIBREAD_TIMINGS"] != nil
+    /// Read once: a timer is made per phase, and Foundation builds the whole environment per read.
+    private static let enabled = getenv("BIBREAD_TIMINGS") != nil
+    private let enabled = PhaseTimer.enabled
     private var last = ContinuousClock.now
 
     public init() {}
