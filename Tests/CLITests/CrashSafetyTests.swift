@@ -31,7 +31,8 @@ struct CrashSafetyTests {
             let fromStart = iteration % 5 == 0
             let delay = Int.random(in: 5...200, using: &random.generator)
             let run = try KilledRun(ProcessRunner.bibreadExecutable, sandbox.stressArguments(), environment: sandbox.environment,
-                                    killAfter: delay, fromFirstLine: !fromStart, scratch: sandbox.root)
+                                    kill: fromStart ? .afterStart(milliseconds: delay) : .afterFirstLine(milliseconds: delay),
+                                    scratch: sandbox.root)
             let place = "iteration \(iteration), killed \(delay) ms after \(fromStart ? "start" : "its first line") (seed \(random.seed))"
             try #require(run.killed, "\(place): _write-stress ended by itself (status \(run.status)): \(run.standardError)")
             let (round, complete) = try sandbox.checkAfterKill(place: place, sqliteFirst: iteration % 2 == 0, readResume: iteration % 10 == 9)
@@ -69,15 +70,29 @@ struct CrashSafetyTests {
         var finishedOnItsOwn = 0
         let started = Date()
         for iteration in 0..<30 {
+            // Even runs are killed at a random moment (in start-up, listing, renaming, ...);
+            // odd ones a moment after a download began, so that however fast this machine
+            // fetches, some kills land mid-download. Those runs always have a file to fetch.
+            let midDownload = iteration % 2 == 1
             // The remote changes now and then: a .part of the old version must not be resumed.
-            for _ in 0..<Int.random(in: 0...2, using: &random.generator) {
+            let changes = Int.random(in: (midDownload ? 1 : 0)...2, using: &random.generator)
+            for _ in 0..<changes {
                 let index = Int.random(in: 0..<KilledSyncSetup.fileCount, using: &random.generator)
                 try remote.replace(index, random: &random.generator)
             }
-            let delay = Int.random(in: 5...200, using: &random.generator)
+            let moment: KillMoment
+            let place: String
+            if midDownload {
+                let delay = Int.random(in: 0...2000, using: &random.generator)
+                moment = .afterFileAppears(under: remote.cache, suffix: ".part", microseconds: delay)
+                place = "iteration \(iteration), killed \(delay) µs after a .part appeared (seed \(random.seed))"
+            } else {
+                let delay = Int.random(in: 5...200, using: &random.generator)
+                moment = .afterStart(milliseconds: delay)
+                place = "iteration \(iteration), killed \(delay) ms after start (seed \(random.seed))"
+            }
             let run = try KilledRun(ProcessRunner.bibreadExecutable, ["sync", "lab", "--all-pdfs"], environment: remote.environment,
-                                    killAfter: delay, fromFirstLine: false, scratch: remote.root)
-            let place = "iteration \(iteration), killed \(delay) ms after start (seed \(random.seed))"
+                                    kill: moment, scratch: remote.root)
             if !run.killed {
                 finishedOnItsOwn += 1
                 #expect(run.status == 0, "\(place): the sync failed before the kill: \(run.standardError)")
@@ -92,7 +107,7 @@ struct CrashSafetyTests {
         try remote.expectComplete()
         print("syncKilledMidDownload: 30 kills, \(partsSeen) times a .part was left, \(staleRecords) stale records, "
               + "\(finishedOnItsOwn) syncs finished before the kill, \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
-        #expect(partsSeen > 0, "no kill landed mid-download (seed \(random.seed)): the files are too small for this machine")
+        #expect(partsSeen > 0, "no kill landed mid-download (seed \(random.seed)), not even those timed from a .part appearing")
     }
 }
 
@@ -124,16 +139,26 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 }
 
-/// A program run and killed with SIGKILL `killAfter` milliseconds after it started, or after
-/// it printed its first line.
+/// When `KilledRun` sends SIGKILL.
+enum KillMoment {
+    /// This many milliseconds after the program started.
+    case afterStart(milliseconds: Int)
+    /// This many milliseconds after the program printed its first line.
+    case afterFirstLine(milliseconds: Int)
+    /// This many microseconds after a file whose name ends in `suffix` appeared or grew
+    /// anywhere under `directory` (looked for every 200 µs), so that the kill lands mid-write
+    /// however fast the machine is; never, if the program ends first.
+    case afterFileAppears(under: URL, suffix: String, microseconds: Int)
+}
+
+/// A program run and killed with SIGKILL at a chosen moment.
 struct KilledRun {
     /// Whether SIGKILL ended it (false: it had ended by itself).
     let killed: Bool
     let status: Int32
     let standardError: String
 
-    init(_ executable: URL, _ arguments: [String], environment: [String: String], killAfter milliseconds: Int,
-         fromFirstLine: Bool, scratch: URL) throws {
+    init(_ executable: URL, _ arguments: [String], environment: [String: String], kill moment: KillMoment, scratch: URL) throws {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -143,26 +168,56 @@ struct KilledRun {
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errorFile) }
         let errors = try FileHandle(forWritingTo: errorFile)
-        process.standardOutput = fromFirstLine ? output : FileHandle.nullDevice
+        if case .afterFirstLine = moment {
+            process.standardOutput = output
+        } else {
+            process.standardOutput = FileHandle.nullDevice
+        }
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
+        var before: [String: Int] = [:]
+        if case .afterFileAppears(let directory, let suffix, _) = moment {
+            before = Self.sizes(under: directory, suffix: suffix)
+        }
         try process.run()
         try? errors.close()
-        if fromFirstLine {
+        switch moment {
+        case .afterStart(let milliseconds):
+            usleep(UInt32(milliseconds) * 1000)
+        case .afterFirstLine(let milliseconds):
             var seen = Data()
             while !seen.contains(UInt8(ascii: "\n")) {
                 let chunk = output.fileHandleForReading.availableData
                 if chunk.isEmpty { break }
                 seen.append(chunk)
             }
+            usleep(UInt32(milliseconds) * 1000)
+        case .afterFileAppears(let directory, let suffix, let microseconds):
+            while process.isRunning {
+                if Self.sizes(under: directory, suffix: suffix).contains(where: { before[$0.key] != $0.value }) {
+                    usleep(UInt32(microseconds))
+                    break
+                }
+                usleep(200)
+            }
         }
-        usleep(UInt32(milliseconds) * 1000)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         try? output.fileHandleForReading.close()
         killed = process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
         status = process.terminationStatus
         standardError = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
+    }
+
+    /// The size of each file under `directory` whose name ends in `suffix`, by relative path.
+    private static func sizes(under directory: URL, suffix: String) -> [String: Int] {
+        var sizes: [String: Int] = [:]
+        guard let names = FileManager.default.enumerator(atPath: directory.path) else { return sizes }
+        for case let name as String in names where name.hasSuffix(suffix) {
+            var status = stat()
+            if stat(directory.appendingPathComponent(name).path, &status) == 0 { sizes[name] = Int(status.st_size) }
+        }
+        return sizes
     }
 }
 
