@@ -119,9 +119,19 @@ public struct Library: Sendable {
 extension BibFile {
     /// Parses a file's bytes (any supported encoding), extending the shared macro table.
     public static func parse(bytes: [UInt8], path: String, macros: inout MacroTable) -> BibFile {
+        parse(bytes: bytes, path: path, macros: &macros, chunkStarts: nil)
+    }
+
+    /// Parses a file's bytes as `parse(bytes:path:macros:)` does, but read in chunks starting
+    /// at these byte offsets of its UTF-8 text rather than at offsets of the parser's choosing.
+    ///
+    /// The result is the same whatever the offsets (tests check exactly that); an offset where
+    /// no block starts only makes that chunk be read again in order.
+    public static func parse(bytes: [UInt8], path: String, macros: inout MacroTable, chunkStarts: [Int]?) -> BibFile {
         let decoded = SourceDecoding.decode(bytes)
         let source = SourceFile(path: path, bytes: decoded.utf8, encoding: decoded.encoding)
-        var file = BibParser.parse(source, macros: &macros)
+        let starts = chunkStarts.map { Array(Set($0.filter { $0 > 0 && $0 < decoded.utf8.count })).sorted() }
+        var file = BibParser.parse(source, macros: &macros, chunkStarts: starts ?? BibParser.chunkStarts(in: source))
         if let note = decoded.note {
             let diagnostic = Diagnostic(.warning, path: path, location: note.location, message: note.message)
             file.diagnostics.insert(diagnostic, at: 0)

@@ -4,6 +4,11 @@ import Foundation
 public struct MacroTable: Sendable {
     var values: [String: String]
 
+    /// No macros at all, not even the months: a later chunk of a file starts so (see `DeferredMacros`).
+    static var empty: MacroTable { MacroTable(values: [:]) }
+
+    private init(values: [String: String]) { self.values = values }
+
     /// The predefined month macros `jan` ... `dec`.
     public init() {
         let months = ["January", "February", "March", "April", "May", "June", "July",
@@ -22,16 +27,22 @@ public struct MacroTable: Sendable {
 /// are special; values are `{...}`, `"..."`, bare numbers or macro names joined by `#`. On a syntax
 /// error the parser reports it and resumes at the next `@` that starts a line.
 struct BibParser {
-    private let source: SourceFile
-    private var macros: MacroTable
-    private var position = 0
-    private var entries: [Entry] = []
-    private var comments: [Block] = []
-    private var preambles: [Block] = []
-    private var documentInfo: [String: String] = [:]
-    private var stringNames: [String] = []
-    private var problems: [Diagnostic] = []
-    private var fieldNames: NameTable
+    let source: SourceFile
+    var macros: MacroTable
+    var position = 0
+    /// Where `run` stops: the end of the file, or the start of the next chunk.
+    var end: Int
+    var entries: [Entry] = []
+    var comments: [Block] = []
+    var preambles: [Block] = []
+    var documentInfo: [String: String] = [:]
+    var stringNames: [String] = []
+    var problems: [Diagnostic] = []
+    var fieldNames: NameTable
+    /// Set while this parser reads a later chunk of a file, at the same time as the chunks
+    /// before it: uses of macros they may define are noted there, to be resolved when the
+    /// chunks are joined.
+    var deferred: DeferredMacros?
     /// Reused between entries so each entry's field array is allocated once, at its final size.
     private var scratchFields: [Field] = []
     /// For each name group, the number of the last entry that had it: finds duplicate fields
@@ -42,15 +53,21 @@ struct BibParser {
     /// length, so that macros that double at each definition (2^64 bytes from 64 lines) or
     /// grow a word at a time (the square of the file's length) cannot make the values larger
     /// than a few times the file.
-    private var expansionBudget: Int
+    var expansionBudget: Int
 
     /// The bytes of `@string` values a file of `size` bytes may use: 8 times its size and 1 MiB.
     static func expansionLimit(size: Int) -> Int { 8 * size + (1 << 20) }
 
-    /// Parses `source`, reading and extending the shared macro table.
-    static func parse(_ source: SourceFile, macros: inout MacroTable) -> BibFile {
+    /// Parses `source`, reading and extending the shared macro table, with later chunks read
+    /// at the same time from `chunkStarts` (increasing offsets; see `BibParser+Chunks.swift`
+    /// and `chunkStarts(in:)`): the result is that of one pass over the whole file.
+    static func parse(_ source: SourceFile, macros: inout MacroTable, chunkStarts: [Int]) -> BibFile {
         var parser = BibParser(source: source, macros: macros)
-        source.bytes.withUnsafeBufferPointer { parser.run($0) }
+        if chunkStarts.isEmpty {
+            source.bytes.withUnsafeBufferPointer { parser.run($0) }
+        } else {
+            parser.runInChunks(startingAt: chunkStarts)
+        }
         macros = parser.macros
         let diagnostics = parser.problems
         return BibFile(source: source, entries: parser.entries, comments: parser.comments,
@@ -61,17 +78,32 @@ struct BibParser {
     private init(source: SourceFile, macros: MacroTable) {
         self.source = source
         self.macros = macros
+        end = source.bytes.count
         fieldNames = NameTable(store: source.fieldNames)
         expansionBudget = BibParser.expansionLimit(size: source.bytes.count)
     }
 
+    /// A parser for bytes `start ..< end` of `source`, read before the chunks ahead of it are:
+    /// it starts with no macros, names fields in a store of its own, and defers what depends
+    /// on the macros defined before `start`.
+    init(chunkOf source: SourceFile, from start: Int, to end: Int) {
+        self.source = source
+        macros = .empty
+        position = start
+        self.end = end
+        fieldNames = NameTable(store: FieldNameStore())
+        expansionBudget = BibParser.expansionLimit(size: source.bytes.count)
+        deferred = DeferredMacros()
+    }
+
     // MARK: - Top level
 
-    private mutating func run(_ text: UnsafeBufferPointer<UInt8>) {
-        let count = text.count
-        while position < count {
+    /// Reads blocks from `position` until the next one would start at or after `end`.
+    mutating func run(_ text: UnsafeBufferPointer<UInt8>) {
+        while position < end {
             guard let at = nextAt(text, from: position) else { break }
             position = at
+            if at >= end { break }
             if isCommentedOut(text, at) {
                 position += 1  // `%@article{...`: an entry the user commented out, as biber reads it
                 continue
@@ -202,6 +234,7 @@ struct BibParser {
     private mutating func parsePreamble(_ text: UnsafeBufferPointer<UInt8>, start: Int, close: UInt8) {
         skipWhitespace(text)
         guard let value = parseValue(text, close: close) else { return recover(text, from: position) }
+        if deferred?.valueIsPending == true { return abandonChunk(text) }
         skipWhitespace(text)
         guard position < text.count, text[position] == close else {
             report(.error, at: position, "expected '\(Character(UnicodeScalar(close)))' to close @preamble")
@@ -229,11 +262,16 @@ struct BibParser {
             guard let (nameStart, nameEnd, value) = parseAssignment(text, close: close) else {
                 return recover(text, from: position)
             }
+            if deferred?.valueIsPending == true {
+                return abandonChunk(text)  // a macro defined from ones not known yet
+            }
             let name = string(text, start: nameStart, count: nameEnd - nameStart)
             let lower = name.lowercased()
             stringNames.append(name)
             if macros.values[lower] != nil && !MacroTable.isMonth(lower) {
                 report(.warning, at: nameStart, "@string '\(name)' redefined")
+            } else if deferred != nil && !MacroTable.isMonth(lower) {
+                deferred?.noteRedefinitionCheck(lower: lower, spelled: name, offset: nameStart, problemIndex: problems.count)
             }
             macros.values[lower] = string(of: value, in: text)
             skipWhitespace(text)
@@ -306,6 +344,9 @@ struct BibParser {
                                                second: count, nameOffset: UInt32(nameStart)))
                 case .text(let string):
                     texts.append(string)
+                    if deferred?.valueIsPending == true {
+                        deferred?.notePendingText(entry: entries.count, text: texts.count - 1)
+                    }
                     groupSeenInEntry[names.group] = entryNumber
                     scratchFields.append(Field(nameID: names.id, kind: names.kind, storage: .text,
                                                first: UInt32(texts.count - 1), second: 0, nameOffset: UInt32(nameStart)))
@@ -324,6 +365,7 @@ struct BibParser {
         // entry would keep one as large as the largest entry's.
         let fields = scratchFields.withUnsafeBufferPointer { Array($0) }
         if type == "bibdesk_info" {
+            if deferred?.hasPendingTexts(inEntry: entries.count) == true { return abandonChunk(text) }
             let info = Entry(type: type, key: key, fields: fields, texts: texts, source: source, offset: start)
             for field in fields {
                 documentInfo[info.spelledName(of: field)] = info.rawText(of: field)
@@ -356,6 +398,7 @@ struct BibParser {
 
     /// One or more value parts joined by `#`.
     private mutating func parseValue(_ text: UnsafeBufferPointer<UInt8>, close: UInt8) -> RawValue? {
+        deferred?.beginValue()
         guard let first = parsePart(text) else { return nil }
         skipWhitespace(text)
         guard position < text.count, text[position] == UInt8(ascii: "#") else { return first }
@@ -363,6 +406,7 @@ struct BibParser {
         while position < text.count, text[position] == UInt8(ascii: "#") {
             position += 1
             skipWhitespace(text)
+            deferred?.markPartStart(at: combined.utf8.count)
             guard let next = parsePart(text) else { return nil }
             combined += string(of: next, in: text)
             skipWhitespace(text)
@@ -392,9 +436,18 @@ struct BibParser {
                     expansionBudget -= value.utf8.count
                     return .text(value)
                 }
+                if deferred != nil {
+                    abandonChunk(text)
+                    return nil
+                }
                 let limit = BibParser.expansionLimit(size: source.bytes.count)
                 report(.error, at: open, "@string '\(names.spelled)' not expanded: the @string values used in this file would pass \(limit) bytes (8 × the file's size + 1 MiB); kept as text")
                 return .text(names.spelled)
+            }
+            if deferred != nil {
+                // Perhaps defined in an earlier chunk: resolved when the chunks are joined.
+                deferred?.noteUse(lower: names.lower, spelled: names.spelled, offset: open, problemIndex: problems.count)
+                return .text("")
             }
             let name = names.spelled
             report(.warning, at: open, "undefined @string '\(name)', kept as text")
@@ -435,7 +488,7 @@ struct BibParser {
                     return value
                 }
             case 0x0A:
-                if looksLikeEntryStart(text, after: position) {
+                if BibParser.looksLikeEntryStart(text, after: position) {
                     let what = quoted ? "'\"'" : "'{'"
                     report(.error, at: open, "unterminated value: the \(what) opened here is not closed before the next entry")
                     position += 1
@@ -451,7 +504,7 @@ struct BibParser {
     }
 
     /// True when the line after the newline at `newline` starts with `@name{` or `@name(`.
-    private func looksLikeEntryStart(_ text: UnsafeBufferPointer<UInt8>, after newline: Int) -> Bool {
+    static func looksLikeEntryStart(_ text: UnsafeBufferPointer<UInt8>, after newline: Int) -> Bool {
         var index = newline + 1
         while index < text.count, text[index] == 0x20 || text[index] == 0x09 { index += 1 }
         guard index < text.count, text[index] == UInt8(ascii: "@") else { return false }
@@ -535,7 +588,7 @@ extension MacroTable {
 
 /// Names seen so far (field names, entry types, macro names), found again by their bytes
 /// without allocating; each is also numbered in the file's `FieldNameStore`.
-private struct NameTable {
+struct NameTable {
     struct Name {
         let lower: String
         let spelled: String

@@ -432,7 +432,7 @@ extension AppState {
             guard let entry = selectedEntry else { return [] }
             if let position = selectedEntryPosition, let best = fullText?.pages[position]?.first {
                 // Found in the PDF's text: open at the best page, the words highlighted.
-                var effects = openEntry(entry, atPage: best.page)
+                let effects = openEntry(entry, atPage: best.page)
                 if var view = reading {
                     view.search = fullText?.highlightWords.first
                     view.scrollToMatch = true
