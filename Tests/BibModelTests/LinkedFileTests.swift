@@ -101,6 +101,21 @@ struct LinkedFileTests {
         #expect(entry.links.urls == ["https://a.org/x_y", "https://b.org/", "https://doi.org/10.1000/182", "https://arxiv.org/abs/2309.06784"])
     }
 
+    @Test(arguments: [
+        ("10.1000/182", "https://doi.org/10.1000/182"),
+        ("doi:10.1000/182", "https://doi.org/10.1000/182"),
+        ("10.1000/doi:x doi:", "https://doi.org/10.1000/x "),
+        ("DOI:10.1/x", "https://doi.org/DOI:10.1/x"),
+        ("https://doi.org/10.1/x", "https://doi.org/10.1/x"),
+        ("HTTP://dx.doi.org/10.1/x", "HTTP://dx.doi.org/10.1/x"),
+        ("htt", "https://doi.org/htt"),
+        ("10.1/é-doi:ü", "https://doi.org/10.1/é-ü"),
+    ])
+    func doiLinks(_ doi: String, _ url: String) throws {
+        let entry = try #require(Fixtures.library("@misc{k, doi = {\(doi)}}").entries.first)
+        #expect(entry.links.urls == [url])
+    }
+
     @Test func pathsAreNormalisedToNFC() throws {
         // "Gödel" with a combining diaeresis (NFD, as macOS file systems write it).
         let decomposed = "Go\u{0308}del.pdf"

@@ -48,8 +48,7 @@ public struct Library: Sendable {
     /// Builds the library from files already parsed (sharing one macro table, in order).
     ///
     /// The entries move into `entries`; the stored `files` keep everything else.
-    public init(files: [BibFile]) {
-        var files = files
+    public init(files: consuming [BibFile]) {
         var entries: [Entry] = []
         for index in files.indices {
             // The first file's entries move without a copy (copying 100,000 entries retains
@@ -64,14 +63,15 @@ public struct Library: Sendable {
         var diagnostics = files.flatMap(\.diagnostics)
         var keyIndex = KeyIndex(capacity: entries.count)
         for index in entries.indices {
-            let folded = entries[index].key.foldedKey
-            let positions = keyIndex.add(folded, at: index)
-            if positions.count > 1 {
-                let original = entries[positions[0]]
-                entries[index].occurrence = positions.count
-                let entry = entries[index]
-                diagnostics.append(Diagnostic(.warning, source: entry.source, offset: entry.offset) {
-                    "duplicate key '\(entry.key)' (first defined at \(original.source.path):\(original.location.line)); this one is addressable as '\(entry.address)'"
+            let (occurrence, first) = keyIndex.add(entries[index].key.foldedKey, at: index)
+            if occurrence > 1 {
+                entries[index].occurrence = occurrence
+                // Only what the message needs, so that thousands of duplicates copy no entries.
+                let key = entries[index].key
+                let firstSource = entries[first].source
+                let firstOffset = entries[first].offset
+                diagnostics.append(Diagnostic(.warning, source: entries[index].source, offset: entries[index].offset) {
+                    "duplicate key '\(key)' (first defined at \(firstSource.path):\(firstSource.line(of: firstOffset))); this one is addressable as '\(key)#\(occurrence)'"
                 })
             }
         }
@@ -87,7 +87,7 @@ public struct Library: Sendable {
     public static func parse(_ texts: [(path: String, bytes: [UInt8])]) -> Library {
         var macros = MacroTable()
         let files = texts.map { BibFile.parse(bytes: $0.bytes, path: $0.path, macros: &macros) }
-        return Library(files: files)
+        return Library(files: consume files)
     }
 
     /// The positions in `entries` of the entries with this cite key (case-insensitive).
@@ -205,14 +205,16 @@ struct KeyIndex: Sendable {
         first = Dictionary(minimumCapacity: capacity)
     }
 
-    /// Records `index` under `key` and returns every position the key now has.
-    mutating func add(_ key: String, at index: Int) -> [Int] {
-        guard let existing = first[key] else {
-            first[key] = index
-            return [index]
+    /// Records `index` under `key`; returns how many positions the key now has, and the first.
+    mutating func add(_ key: String, at index: Int) -> (count: Int, first: Int) {
+        // One lookup for a new key, the common case.
+        guard let existing = first.updateValue(index, forKey: key) else { return (1, index) }
+        first[key] = existing
+        func append(to positions: inout [Int]) -> Int {
+            positions.append(index)
+            return positions.count
         }
-        duplicates[key, default: [existing]].append(index)
-        return duplicates[key] ?? [existing, index]
+        return (append(to: &duplicates[key, default: [existing]]), existing)
     }
 
     /// The positions of a folded key, in file order.

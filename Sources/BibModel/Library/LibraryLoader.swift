@@ -26,7 +26,7 @@ public enum LibraryLoader {
                 files.append(file)
             }
         }
-        let library = Library(files: files)
+        let library = Library(files: consume files)
         timer.lap("index and crossref")
         return (library, failures)
     }

@@ -54,11 +54,12 @@ extension Entry {
         var parts: [String?]
         switch type {
         case "article":
-            if let arXiv = arXivIdentifier, value(.journal) == nil || value(.journal)?.lowercased().hasPrefix("arxiv") == true {
+            let journalField = value(.journal)
+            if let arXiv = arXivIdentifier, journalField == nil || journalField?.lowercased().hasPrefix("arxiv") == true {
                 parts = ["arXiv:\(arXiv)", year]
                 break
             }
-            var journal = value(.journal) ?? value(.journaltitle) ?? ""
+            var journal = journalField ?? value(.journaltitle) ?? ""
             if let volume = value(.volume) {
                 journal += journal.isEmpty ? volume : " \(volume)"
                 if let number = value(.number) ?? value(.issue) { journal += "(\(number))" }
@@ -103,7 +104,9 @@ extension Entry {
 /// Small wording rules of citation lines.
 enum CitationFormat {
     static func pagesPhrase(_ pages: String) -> String {
-        pages.contains("–") || pages.contains("-") || pages.contains(",") ? "pp. \(pages)" : "p. \(pages)"
+        let isRange = pages.utf8.contains { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ",") }
+            || pages.unicodeScalars.contains("\u{2013}")
+        return isRange ? "pp. " + pages : "p. " + pages
     }
 
     static func thesisKind(_ type: String) -> String {

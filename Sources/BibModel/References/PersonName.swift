@@ -19,12 +19,20 @@ public struct PersonName: Sendable, Hashable {
     }
 
     /// The name as cited in lists: the von part and the last name (`van der Aalst`).
-    public var shortName: String { [von, last].filter { !$0.isEmpty }.joined(separator: " ") }
+    public var shortName: String {
+        if von.isEmpty { return last }
+        return last.isEmpty ? von : von + " " + last
+    }
 
     /// The whole name in reading order: `Donald E. Knuth`, `Martin Luther King, Jr.`.
     public var fullName: String {
-        let main = [first, von, last].filter { !$0.isEmpty }.joined(separator: " ")
-        return jr.isEmpty ? main : "\(main), \(jr)"
+        if first.isEmpty && von.isEmpty && jr.isEmpty { return last }
+        var name = first
+        name.reserveCapacity(first.utf8.count + von.utf8.count + last.utf8.count + jr.utf8.count + 4)
+        if !von.isEmpty { name += name.isEmpty ? von : " " + von }
+        if !last.isEmpty { name += name.isEmpty ? last : " " + last }
+        if !jr.isEmpty { name += ", " + jr }
+        return name
     }
 }
 
@@ -47,13 +55,12 @@ public struct NameList: Sendable, Hashable {
     /// The short form for lists: `Knuth`, `Knuth & Lamport`, `Knuth, Lamport & Plass`,
     /// `Knuth et al.` (from four names on, or when the list says `and others`).
     public var display: String {
-        let short = names.map(\.shortName)
-        guard let first = short.first else { return hasOthers ? "et al." : "" }
-        if hasOthers || short.count >= 4 { return "\(first) et al." }
-        switch short.count {
+        guard let first = names.first?.shortName else { return hasOthers ? "et al." : "" }
+        if hasOthers || names.count >= 4 { return first + " et al." }
+        switch names.count {
         case 1: return first
-        case 2: return "\(short[0]) & \(short[1])"
-        default: return "\(short[0]), \(short[1]) & \(short[2])"
+        case 2: return first + " & " + names[1].shortName
+        default: return first + ", " + names[1].shortName + " & " + names[2].shortName
         }
     }
 }

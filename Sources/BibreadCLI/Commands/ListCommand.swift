@@ -53,6 +53,7 @@ struct ListCommand: ParsableCommand {
     /// Prints the library at `paths` (the references matching `query`) in the form asked for.
     static func list(paths: [String], json: Bool, query: Query = .all, group groupName: String? = nil) throws {
         let loaded = LoadedLibrary.load(paths: paths)
+        defer { ExitReclaim.leave(loaded) }
         var entries = loaded.library.entries
         if let groupName {
             let groups = GroupCatalog.groups(of: loaded.library)
@@ -145,6 +146,7 @@ enum ReferenceTable {
 
 extension String {
     var replacingTabs: String {
-        contains("\t") || contains("\n") ? replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ") : self
+        guard utf8.contains(where: { $0 == 0x09 || $0 == 0x0A }) else { return self }
+        return String(decoding: utf8.map { $0 == 0x09 || $0 == 0x0A ? 0x20 : $0 }, as: UTF8.self)
     }
 }
