@@ -81,6 +81,11 @@ public final class CacheManifest: Sendable {
         }
     }
 
+    /// The sum of the recorded sizes: at least the bytes of the files still in place.
+    public func recordedBytes() throws -> Int64 {
+        try database.read { db in try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM file") ?? 0 }
+    }
+
     public func all() throws -> [Record] {
         try database.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM file ORDER BY path").map(CacheManifest.record(from:))

@@ -46,6 +46,12 @@ public enum CachePolicy {
 
     /// Trims the cache to `limit` bytes (least recently read first, keeping `keeping`).
     public static func enforceLimit(_ limit: Int64, locations: RemoteLocations, keeping: Set<String>, report: (String) -> Void) {
+        // No manifest, nothing cached; and the records' total bounds what is on disk, so under
+        // the limit no file needs a look.
+        guard FileManager.default.fileExists(atPath: locations.manifest.path) else { return }
+        if let manifest = try? CacheManifest(url: locations.manifest), let recorded = try? manifest.recordedBytes(), recorded <= limit {
+            return
+        }
         let held = items(in: locations).reduce(Int64(0)) { $0 + $1.bytes }
         guard held > limit else { return }
         let (paths, bytes) = purge(locations, keeping: keeping, until: { $0 <= limit })
