@@ -210,11 +210,8 @@ struct KeyIndex: Sendable {
         // One lookup for a new key, the common case.
         guard let existing = first.updateValue(index, forKey: key) else { return (1, index) }
         first[key] = existing
-        func append(to positions: inout [Int]) -> Int {
-            positions.append(index)
-            return positions.count
-        }
-        return (append(to: &duplicates[key, default: [existing]]), existing)
+        duplicates[key, default: [existing]].append(index)
+        return (duplicates[key]?.count ?? 2, existing)
     }
 
     /// The positions of a folded key, in file order.
