@@ -84,4 +84,30 @@ struct LaTeXTests {
     @Test(arguments: verbatim) func urlsAndIdentifiersAreOnlyUnescaped(_ input: String, _ expected: String) {
         #expect(LaTeX.decodeVerbatim(input) == expected)
     }
+
+    /// `withDecoded` gives exactly `decode`'s text, from one scratch buffer reused across values
+    /// long and short: plain text, decoded text, text that needs Unicode composition (stacked
+    /// accents), and a lone byte that is not UTF-8.
+    @Test func decodingIntoScratchGivesTheDecodedText() {
+        let inputs = [
+            "plain", "", "x", String(repeating: "long {braced} value -- ", count: 200), "Erd\\H{o}s",
+            "\\'{\\\"o}", "{\\\"{U}}ber and G\\\"odel", "$\\alpha$--$\\beta$", "short",
+        ] + (Self.accents + Self.letters + Self.punctuation + Self.commands + Self.math + Self.unknown).map(\.0)
+        var scratch = ByteBuffer(capacity: 16)
+        defer { scratch.deallocate() }
+        for input in inputs {
+            let viaScratch = Array(input.utf8).withUnsafeBufferPointer { buffer in
+                LaTeX.withDecoded(buffer, scratch: &scratch) { String(decoding: $0, as: UTF8.self) }
+            }
+            #expect(viaScratch == LaTeX.decode(input), "\(input)")
+        }
+        // A byte that is not UTF-8 is repaired as `decode` repairs it (U+FFFD).
+        let bytes = Array("{".utf8) + [0x80] + Array("} x".utf8)
+        let repaired = bytes.withUnsafeBufferPointer { buffer in
+            LaTeX.withDecoded(buffer, scratch: &scratch) { Array($0) }
+        }
+        let expected = bytes.withUnsafeBufferPointer { Array(LaTeX.decode($0).utf8) }
+        #expect(repaired == expected)
+        #expect(String(decoding: repaired, as: UTF8.self) == "\u{FFFD} x")
+    }
 }

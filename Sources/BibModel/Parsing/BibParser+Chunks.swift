@@ -11,7 +11,7 @@ import Foundation
 /// defines a macro from unknown ones, is read again in order: the result never differs.
 extension BibParser {
     /// No chunk is smaller than this: below it a thread costs more than it saves.
-    static let minimumChunkSize = 2 << 20
+    static let minimumChunkSize = 1 << 20
 
     /// Where the chunks after the first start: none for a small file or a single core.
     static func chunkStarts(in source: SourceFile) -> [Int] {

@@ -127,22 +127,27 @@ public struct Entry: Sendable {
 
     /// The raw LaTeX value of a well-known field, or nil when it is missing.
     public func raw(_ known: WellKnownField) -> String? {
-        field(known).map(rawText(of:))
+        // Not `.map(rawText(of:))`: a method reference as a closure copies the whole entry.
+        guard let field = field(known) else { return nil }
+        return rawText(of: field)
     }
 
     /// The decoded value of a well-known field, or nil when it is missing.
     public func decoded(_ known: WellKnownField) -> String? {
-        field(known).map(decodedText(of:))
+        guard let field = field(known) else { return nil }
+        return decodedText(of: field)
     }
 
     /// The raw LaTeX value of a field, or nil when it is missing.
     public func raw(_ name: String) -> String? {
-        field(name).map(rawText(of:))
+        guard let field = field(name) else { return nil }
+        return rawText(of: field)
     }
 
     /// The value of a field with LaTeX turned into Unicode, or nil when it is missing.
     public func decoded(_ name: String) -> String? {
-        field(name).map(decodedText(of:))
+        guard let field = field(name) else { return nil }
+        return decodedText(of: field)
     }
 
     /// The key of the `crossref` parent a field was inherited from, if it was.
@@ -168,6 +173,19 @@ public struct Entry: Sendable {
             return source.bytes.withUnsafeBufferPointer { buffer in
                 LaTeX.decode(UnsafeBufferPointer(rebasing: buffer[Int(field.first)..<Int(field.first + field.second)]))
             }
+        }
+    }
+
+    /// Calls `body` with the raw UTF-8 bytes of one of this entry's fields.
+    public func withRawBytes<Result>(of field: Field, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        switch field.storage {
+        case .span:
+            return source.bytes.withUnsafeBufferPointer { buffer in
+                body(UnsafeBufferPointer(rebasing: buffer[Int(field.first)..<Int(field.first + field.second)]))
+            }
+        case .text, .inherited:
+            var text = texts[Int(field.first)]
+            return text.withUTF8(body)
         }
     }
 

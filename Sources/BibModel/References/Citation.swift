@@ -10,10 +10,16 @@ extension Entry {
 
 extension Entry {
     /// The authors (`author` field), parsed.
-    public var authors: NameList { NameList(raw: raw(.author) ?? "") }
+    public var authors: NameList { names(in: .author) }
 
     /// The editors (`editor` field), parsed.
-    public var editors: NameList { NameList(raw: raw(.editor) ?? "") }
+    public var editors: NameList { names(in: .editor) }
+
+    /// The names of a name-list field, parsed from its bytes (no copy of the raw value).
+    private func names(in known: WellKnownField) -> NameList {
+        guard let field = field(known) else { return NameList(raw: "") }
+        return withRawBytes(of: field) { NameList(rawBytes: $0) }
+    }
 
     /// Who is shown for the reference: the authors, else the editors.
     public var creators: NameList {
@@ -51,53 +57,82 @@ extension Entry {
     /// `PhD thesis, School, 2015`, `arXiv:2309.06784`.
     public var citation: String {
         let year = self.year
-        var parts: [String?]
+        var line = CitationLine()
         switch type {
         case "article":
             let journalField = value(.journal)
             if let arXiv = arXivIdentifier, journalField == nil || journalField?.lowercased().hasPrefix("arxiv") == true {
-                parts = ["arXiv:\(arXiv)", year]
+                line.add("arXiv:" + arXiv)
+                line.add(year)
                 break
             }
             var journal = journalField ?? value(.journaltitle) ?? ""
             if let volume = value(.volume) {
-                journal += journal.isEmpty ? volume : " \(volume)"
-                if let number = value(.number) ?? value(.issue) { journal += "(\(number))" }
-                if let pages = value(.pages) { journal += ":\(pages)" }
-                parts = [journal, year]
+                journal += journal.isEmpty ? volume : " " + volume
+                if let number = value(.number) ?? value(.issue) { journal += "(" + number + ")" }
+                if let pages = value(.pages) { journal += ":" + pages }
+                line.add(journal)
             } else {
-                if let number = value(.number) { journal += journal.isEmpty ? "no. \(number)" : " (\(number))" }
-                parts = [journal.isEmpty ? nil : journal, value(.pages).map(CitationFormat.pagesPhrase), year]
+                if let number = value(.number) { journal += journal.isEmpty ? "no. " + number : " (" + number + ")" }
+                line.add(journal)
+                line.add(value(.pages).map(CitationFormat.pagesPhrase))
             }
+            line.add(year)
         case "inproceedings", "conference", "incollection", "inbook", "inreference", "bookinbook":
             let inWhat = value(.booktitle) ?? value(.maintitle)
-            parts = [inWhat.map { "In \($0)" }, value(.pages).map(CitationFormat.pagesPhrase), year]
-            if inWhat == nil { parts.insert(value(.publisher), at: 0) }
+            if inWhat == nil { line.add(value(.publisher)) }
+            line.add(inWhat.map { "In " + $0 })
+            line.add(value(.pages).map(CitationFormat.pagesPhrase))
+            line.add(year)
         case "book", "mvbook", "booklet", "proceedings", "mvproceedings", "collection", "mvcollection", "reference":
-            parts = [value(.publisher) ?? value(.organization) ?? value(.howpublished), year]
+            line.add(value(.publisher) ?? value(.organization) ?? value(.howpublished))
+            line.add(year)
         case "phdthesis":
-            parts = ["PhD thesis", value(.school) ?? value(.institution), year]
+            line.add("PhD thesis")
+            line.add(value(.school) ?? value(.institution))
+            line.add(year)
         case "mastersthesis":
-            parts = ["Master's thesis", value(.school) ?? value(.institution), year]
+            line.add("Master's thesis")
+            line.add(value(.school) ?? value(.institution))
+            line.add(year)
         case "thesis":
-            let kind = value(.type).map(CitationFormat.thesisKind) ?? "Thesis"
-            parts = [kind, value(.school) ?? value(.institution), year]
+            line.add(value(.type).map(CitationFormat.thesisKind) ?? "Thesis")
+            line.add(value(.school) ?? value(.institution))
+            line.add(year)
         case "techreport", "report":
             var report = value(.type) ?? "Technical report"
-            if let number = value(.number) { report += " \(number)" }
-            parts = [report, value(.institution) ?? value(.school), year]
+            if let number = value(.number) { report += " " + number }
+            line.add(report)
+            line.add(value(.institution) ?? value(.school))
+            line.add(year)
         case "manual":
-            parts = [value(.organization) ?? value(.publisher), value(.edition).map { "\($0) edition" }, year]
+            line.add(value(.organization) ?? value(.publisher))
+            line.add(value(.edition).map { $0 + " edition" })
+            line.add(year)
         case "unpublished":
-            parts = [value(.note) ?? "Unpublished", year]
+            line.add(value(.note) ?? "Unpublished")
+            line.add(year)
         default:
             if let arXiv = arXivIdentifier {
-                parts = ["arXiv:\(arXiv)", year]
+                line.add("arXiv:" + arXiv)
             } else {
-                parts = [value(.howpublished) ?? value(.publisher) ?? value(.organization) ?? value(.url) ?? value(.note), year]
+                line.add(value(.howpublished) ?? value(.publisher) ?? value(.organization) ?? value(.url) ?? value(.note))
             }
+            line.add(year)
         }
-        return parts.compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ", ")
+        return line.text
+    }
+}
+
+/// A citation line built part by part: empty and missing parts are left out, the rest joined
+/// by `, `.
+private struct CitationLine {
+    private(set) var text = ""
+
+    mutating func add(_ part: String?) {
+        guard let part, !part.isEmpty else { return }
+        if !text.isEmpty { text += ", " }
+        text += part
     }
 }
 

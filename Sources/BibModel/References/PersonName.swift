@@ -46,7 +46,12 @@ public struct NameList: Sendable, Hashable {
     /// Splits a raw (LaTeX) name list.
     public init(raw: String) {
         var raw = raw
-        (names, hasOthers) = raw.withUTF8 { NameParser(bytes: $0).parseList() }
+        self = raw.withUTF8 { NameList(rawBytes: $0) }
+    }
+
+    /// Splits a raw (LaTeX) name list given as UTF-8 bytes.
+    public init(rawBytes: UnsafeBufferPointer<UInt8>) {
+        (names, hasOthers) = NameParser(bytes: rawBytes).parseList()
     }
 
     /// True when the list names nobody, not even `others`.
@@ -72,12 +77,12 @@ private struct NameParser {
     func parseList() -> ([PersonName], Bool) {
         var people: [PersonName] = []
         var others = false
-        for part in splitOnAnd() {
+        forEachName { part in
             let trimmed = trim(part)
-            if trimmed.isEmpty { continue }
+            if trimmed.isEmpty { return }
             if isOthers(trimmed) {
                 others = true
-                continue
+                return
             }
             people.append(parseName(trimmed))
         }
@@ -88,9 +93,9 @@ private struct NameParser {
         range.count == 6 && zip(range, "others".utf8).allSatisfy { bytes[$0] == $1 }
     }
 
-    /// Splits on the word `and` (any case) between separators at brace depth 0.
-    private func splitOnAnd() -> [Range<Int>] {
-        var parts: [Range<Int>] = []
+    /// Calls `body` with each part between the words `and` (any case) that stand between
+    /// separators at brace depth 0.
+    private func forEachName(_ body: (Range<Int>) -> Void) {
         var depth = 0
         var start = 0
         var index = 0
@@ -104,15 +109,14 @@ private struct NameParser {
             } else if depth == 0, isSeparator(byte), index + 4 < count,
                       bytes[index + 1] | 0x20 == UInt8(ascii: "a"), bytes[index + 2] | 0x20 == UInt8(ascii: "n"),
                       bytes[index + 3] | 0x20 == UInt8(ascii: "d"), isSeparator(bytes[index + 4]) {
-                parts.append(start..<index)
+                body(start..<index)
                 start = index + 5
                 index = start
                 continue
             }
             index += 1
         }
-        parts.append(start..<count)
-        return parts
+        body(start..<count)
     }
 
     private func isSeparator(_ byte: UInt8) -> Bool {
@@ -129,74 +133,94 @@ private struct NameParser {
 
     /// One name in any of BibTeX's three forms.
     private func parseName(_ range: Range<Int>) -> PersonName {
-        let commaParts = splitTopLevel(range, on: UInt8(ascii: ",")).map(trim)
-        if commaParts.count == 1 {
-            let words = self.words(commaParts[0])
-            guard words.count > 1 else { return PersonName(last: decode(words[...])) }
-            // von: from the first lower-case word to the last lower-case word before the last word.
-            let body = words.dropLast()
-            if let vonStart = body.firstIndex(where: { caseOf($0) == .lower }),
-               let vonEnd = body.lastIndex(where: { caseOf($0) == .lower }) {
-                return PersonName(first: decode(words[..<vonStart]), von: decode(words[vonStart...vonEnd]),
-                                  last: decode(words[(vonEnd + 1)...]))
+        let commas = topLevelCommas(in: range)
+        guard let firstComma = commas.first else {
+            return withWords(of: range) { words in
+                guard words.count > 1 else { return PersonName(last: decode(words[...])) }
+                // von: from the first lower-case word to the last lower-case word before the last word.
+                let body = words.dropLast()
+                if let vonStart = body.firstIndex(where: { caseOf($0) == .lower }),
+                   let vonEnd = body.lastIndex(where: { caseOf($0) == .lower }) {
+                    return PersonName(first: decode(words[..<vonStart]), von: decode(words[vonStart...vonEnd]),
+                                      last: decode(words[(vonEnd + 1)...]))
+                }
+                return PersonName(first: decode(words.dropLast()), last: decode(words.suffix(1)))
             }
-            return PersonName(first: decode(words.dropLast()), last: decode(words.suffix(1)))
         }
-        let words = self.words(commaParts[0])
         var von = ""
-        var last = decode(words[...])
-        if words.count > 1, let vonEnd = words.dropLast().lastIndex(where: { caseOf($0) == .lower }) {
-            von = decode(words[...vonEnd])
-            last = decode(words[(vonEnd + 1)...])
+        var last = ""
+        withWords(of: trim(range.lowerBound..<firstComma)) { words in
+            last = decode(words[...])
+            if words.count > 1, let vonEnd = words.dropLast().lastIndex(where: { caseOf($0) == .lower }) {
+                von = decode(words[...vonEnd])
+                last = decode(words[(vonEnd + 1)...])
+            }
         }
-        let jr = commaParts.count >= 3 ? decode(commaParts[1]) : ""
-        let first = commaParts.count >= 3
-            ? commaParts[2...].map(decode).joined(separator: " ")
-            : decode(commaParts[1])
+        guard let secondComma = commas.second else {
+            return PersonName(first: decode(trim((firstComma + 1)..<range.upperBound)), von: von, last: last)
+        }
+        let jr = decode(trim((firstComma + 1)..<secondComma))
+        // `von Last, Jr, First`; any further comma separates more first names.
+        var first = ""
+        var partStart = secondComma + 1
+        for comma in commas.rest + [range.upperBound] {
+            if partStart > secondComma + 1 { first += " " }
+            first += decode(trim(partStart..<comma))
+            partStart = comma + 1
+        }
         return PersonName(first: first, von: von, last: last, jr: jr)
     }
 
-    private func splitTopLevel(_ range: Range<Int>, on separator: UInt8) -> [Range<Int>] {
-        var parts: [Range<Int>] = []
+    /// Where the commas at brace depth 0 are: the first two, and any after them (rare).
+    private func topLevelCommas(in range: Range<Int>) -> (first: Int?, second: Int?, rest: [Int]) {
+        var found: (first: Int?, second: Int?, rest: [Int]) = (nil, nil, [])
         var depth = 0
-        var start = range.lowerBound
         for index in range {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "{") { depth += 1 }
-            if byte == UInt8(ascii: "}") { depth = max(0, depth - 1) }
-            if byte == separator && depth == 0 {
-                parts.append(start..<index)
-                start = index + 1
+            switch bytes[index] {
+            case UInt8(ascii: "{"): depth += 1
+            case UInt8(ascii: "}"): depth = max(0, depth - 1)
+            case UInt8(ascii: ",") where depth == 0:
+                if found.first == nil { found.first = index } else if found.second == nil { found.second = index } else { found.rest.append(index) }
+            default: break
             }
         }
-        parts.append(start..<range.upperBound)
-        return parts
+        return found
     }
 
-    /// Words separated by white space or `~` outside braces.
-    private func words(_ range: Range<Int>) -> [Range<Int>] {
-        var words: [Range<Int>] = []
-        var depth = 0
-        var start: Int?
-        for index in range {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "{") { depth += 1 }
-            if byte == UInt8(ascii: "}") { depth = max(0, depth - 1) }
-            // `\~` is an accent, not a tie.
-            let escaped = byte == UInt8(ascii: "~") && index > range.lowerBound && bytes[index - 1] == UInt8(ascii: "\\")
-            if depth == 0 && isSeparator(byte) && !escaped {
-                if let begun = start { words.append(begun..<index) }
-                start = nil
-            } else if start == nil {
-                start = index
+    /// Calls `body` with the words of `range`: runs separated by white space or `~` outside
+    /// braces, kept in scratch memory rather than an array.
+    private func withWords<Result>(of range: Range<Int>, _ body: (UnsafeMutableBufferPointer<Range<Int>>) -> Result) -> Result {
+        // A word takes at least one byte and a separator, so this many always fit.
+        withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: range.count / 2 + 1) { scratch in
+            var count = 0
+            var depth = 0
+            var start: Int?
+            for index in range {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "{") { depth += 1 }
+                if byte == UInt8(ascii: "}") { depth = max(0, depth - 1) }
+                // `\~` is an accent, not a tie.
+                let escaped = byte == UInt8(ascii: "~") && index > range.lowerBound && bytes[index - 1] == UInt8(ascii: "\\")
+                if depth == 0 && isSeparator(byte) && !escaped {
+                    if let begun = start {
+                        scratch.initializeElement(at: count, to: begun..<index)
+                        count += 1
+                    }
+                    start = nil
+                } else if start == nil {
+                    start = index
+                }
             }
+            if let begun = start {
+                scratch.initializeElement(at: count, to: begun..<range.upperBound)
+                count += 1
+            }
+            return body(UnsafeMutableBufferPointer(rebasing: scratch[..<count]))
         }
-        if let begun = start { words.append(begun..<range.upperBound) }
-        return words
     }
 
     /// Decodes the text from the first word's start to the last word's end.
-    private func decode(_ words: ArraySlice<Range<Int>>) -> String {
+    private func decode(_ words: Slice<UnsafeMutableBufferPointer<Range<Int>>>) -> String {
         guard let first = words.first, let last = words.last else { return "" }
         return decode(first.lowerBound..<last.upperBound)
     }

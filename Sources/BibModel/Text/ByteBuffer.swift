@@ -2,37 +2,44 @@ import Foundation
 
 /// A growable run of bytes with memcpy appends, for hot output loops (decoding, JSON); the
 /// owner calls `deallocate()` when done.
+///
+/// The appends are inlinable so that writers in other modules (the JSON writer) inline them.
 public struct ByteBuffer {
-    public private(set) var base: UnsafeMutablePointer<UInt8>
-    public private(set) var count = 0
-    private var capacity: Int
+    @usableFromInline var storage: UnsafeMutablePointer<UInt8>
+    @usableFromInline var length = 0
+    @usableFromInline var capacity: Int
+
+    /// Where the bytes start (it moves when the buffer grows).
+    public var base: UnsafeMutablePointer<UInt8> { storage }
+    /// How many bytes have been written.
+    public var count: Int { length }
 
     /// Allocates room for `capacity` bytes (it grows as needed).
     public init(capacity: Int) {
         self.capacity = max(16, capacity)
-        base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
+        storage = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
     }
 
     /// Frees the memory; the buffer must not be used afterwards.
     public func deallocate() {
-        base.deallocate()
+        storage.deallocate()
     }
 
     public var isEmpty: Bool { count == 0 }
 
     public subscript(index: Int) -> UInt8 { base[index] }
 
-    @inline(__always) public mutating func append(_ byte: UInt8) {
-        if count == capacity { grow(to: count + 1) }
-        base[count] = byte
-        count += 1
+    @inlinable @inline(__always) public mutating func append(_ byte: UInt8) {
+        if length == capacity { grow(to: length + 1) }
+        storage[length] = byte
+        length += 1
     }
 
-    @inline(__always) public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    @inlinable @inline(__always) public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
-        if count + bytes.count > capacity { grow(to: count + bytes.count) }
-        (base + count).update(from: source, count: bytes.count)
-        count += bytes.count
+        if length + bytes.count > capacity { grow(to: length + bytes.count) }
+        (storage + length).update(from: source, count: bytes.count)
+        length += bytes.count
     }
 
     public mutating func append(_ text: String) {
@@ -49,7 +56,7 @@ public struct ByteBuffer {
         bytes.withUnsafeBufferPointer { buffer in
             if let source = buffer.baseAddress { (base + range.lowerBound).update(from: source, count: buffer.count) }
         }
-        count = newCount
+        length = newCount
     }
 
     /// The bytes written so far, copied into an array.
@@ -57,7 +64,7 @@ public struct ByteBuffer {
 
     /// Drops everything from `index` on.
     public mutating func truncate(to index: Int) {
-        count = min(count, index)
+        length = min(length, index)
     }
 
     /// The bytes from `start` to the end (or the first `length` of them), as text.
@@ -65,12 +72,12 @@ public struct ByteBuffer {
         String(decoding: UnsafeBufferPointer(start: base + start, count: min(length ?? count - start, count - start)), as: UTF8.self)
     }
 
-    private mutating func grow(to needed: Int) {
+    @usableFromInline mutating func grow(to needed: Int) {
         let newCapacity = max(needed, capacity * 2)
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        newBase.update(from: base, count: count)
-        base.deallocate()
-        base = newBase
+        newBase.update(from: storage, count: count)
+        storage.deallocate()
+        storage = newBase
         capacity = newCapacity
     }
 }

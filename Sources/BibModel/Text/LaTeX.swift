@@ -1,4 +1,5 @@
 import Foundation
+import PropertyList
 
 /// Turns the LaTeX found in BibTeX values into plain Unicode text for display and search.
 ///
@@ -23,12 +24,29 @@ public enum LaTeX {
         return decoder.needsComposition ? result.precomposedStringWithCanonicalMapping : result
     }
 
+    /// Decodes LaTeX given as UTF-8 bytes and calls `body` with the result's UTF-8, the same
+    /// text `decode(_:)` returns. It makes no String when it need not: plain text is passed as
+    /// it is, and decoded text straight from `scratch` (a buffer the caller reuses) when it
+    /// needs no Unicode composition and is well-formed.
+    public static func withDecoded<Result>(_ bytes: UnsafeBufferPointer<UInt8>, scratch: inout ByteBuffer,
+                                           _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if isPlain(bytes) { return body(bytes) }
+        scratch.truncate(to: 0)
+        var decoder = Decoder(input: bytes, output: scratch)
+        decoder.run()
+        scratch = decoder.output  // the decoder may have moved it to grow it
+        let decoded = UnsafeBufferPointer(start: scratch.base, count: scratch.count)
+        if !decoder.needsComposition && UTF8Validation.firstInvalidOffset(in: decoded) == nil {
+            return body(decoded)
+        }
+        var text = decoder.needsComposition ? scratch.string().precomposedStringWithCanonicalMapping : scratch.string()
+        return text.withUTF8(body)
+    }
+
     /// Unescapes a path, URL or identifier without typesetting it: `\url{...}` and braces go,
     /// `\_ \% \& \# \$ \~` become the character, and nothing else changes.
     public static func decodeVerbatim(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) else {
-            return text.trimmedASCII
-        }
+        guard needsUnescaping(text) else { return text.trimmedASCII }
         var result = ""
         var characters = text[...]
         for prefix in ["\\url{", "\\path{"] where characters.hasPrefix(prefix) {
@@ -55,6 +73,14 @@ public enum LaTeX {
             }
         }
         return result.trimmedASCII
+    }
+
+    /// True when a verbatim value holds a backslash or a brace (most URLs and DOIs hold none).
+    private static func needsUnescaping(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            bytes.contains { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }
+        }
     }
 
     /// True when decoding would return the text unchanged.
@@ -102,6 +128,12 @@ private struct Decoder {
     init(input: UnsafeBufferPointer<UInt8>) {
         self.input = input
         output = ByteBuffer(capacity: input.count + 16)
+    }
+
+    /// A decoder that writes to `output` (which the caller owns and frees).
+    init(input: UnsafeBufferPointer<UInt8>, output: ByteBuffer) {
+        self.input = input
+        self.output = output
     }
 
     mutating func run() {

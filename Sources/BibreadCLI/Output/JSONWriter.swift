@@ -4,7 +4,12 @@ import BibModel
 /// calls `deallocate()` when done with it.
 struct JSONWriter {
     private var buffer: ByteBuffer
-    private var needsComma: [Bool] = [false]
+    /// Bit n is set when the container open at depth n needs a comma before its next item
+    /// (depth 0 is the top level); this writer's documents nest far less than 64 deep.
+    private var needsComma: UInt64 = 0
+    private var depth = 0
+    /// Where LaTeX is decoded before it is written (see `decodedLaTeX(_:)`), made on first use.
+    private var scratch: ByteBuffer?
 
     init(capacity: Int = 4096) {
         buffer = ByteBuffer(capacity: capacity)
@@ -13,6 +18,7 @@ struct JSONWriter {
     /// Frees the buffer; the writer must not be used afterwards.
     func deallocate() {
         buffer.deallocate()
+        scratch?.deallocate()
     }
 
     /// Everything written so far.
@@ -21,22 +27,22 @@ struct JSONWriter {
     mutating func beginObject() {
         separate()
         buffer.append(UInt8(ascii: "{"))
-        needsComma.append(false)
+        open()
     }
 
     mutating func endObject() {
-        needsComma.removeLast()
+        close()
         buffer.append(UInt8(ascii: "}"))
     }
 
     mutating func beginArray() {
         separate()
         buffer.append(UInt8(ascii: "["))
-        needsComma.append(false)
+        open()
     }
 
     mutating func endArray() {
-        needsComma.removeLast()
+        close()
         buffer.append(UInt8(ascii: "]"))
     }
 
@@ -45,14 +51,14 @@ struct JSONWriter {
         separate()
         writeString(name)
         buffer.append(UInt8(ascii: ":"))
-        needsComma[needsComma.count - 1] = false
+        clearComma()
     }
 
     /// Writes a key already encoded as `"name":` (see `encodedKey(_:)`).
     mutating func encodedKey(_ bytes: [UInt8]) {
         separate()
         bytes.withUnsafeBufferPointer { buffer.append($0) }
-        needsComma[needsComma.count - 1] = false
+        clearComma()
     }
 
     /// `"name":` as JSON bytes, for `encodedKey(_:)`.
@@ -67,10 +73,10 @@ struct JSONWriter {
     mutating func literalKey(_ name: StaticString) {
         separate()
         buffer.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { buffer.append($0) }
+        buffer.append(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
         buffer.append(UInt8(ascii: "\""))
         buffer.append(UInt8(ascii: ":"))
-        needsComma[needsComma.count - 1] = false
+        clearComma()
     }
 
     mutating func string(_ value: String) {
@@ -105,14 +111,31 @@ struct JSONWriter {
     mutating func nextTopLevelItem() {
         buffer.append(UInt8(ascii: ","))
         buffer.append(0x0A)
-        needsComma[0] = false
+        needsComma &= ~1
     }
 
     private mutating func separate() {
-        if needsComma[needsComma.count - 1] {
+        let bit: UInt64 = 1 << depth
+        if needsComma & bit != 0 {
             buffer.append(UInt8(ascii: ","))
         }
-        needsComma[needsComma.count - 1] = true
+        needsComma |= bit
+    }
+
+    /// Enters a container: its first item needs no comma.
+    private mutating func open() {
+        depth += 1
+        precondition(depth < 64, "JSONWriter nests at most 63 containers")
+        needsComma &= ~(1 << depth)
+    }
+
+    private mutating func close() {
+        depth -= 1
+    }
+
+    /// After a key, the value needs no comma.
+    private mutating func clearComma() {
+        needsComma &= ~(1 << depth)
     }
 
     /// A backslash escape: `\\` followed by `byte`.
@@ -133,6 +156,15 @@ struct JSONWriter {
         return control || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
     }
 
+    /// Writes a LaTeX value (UTF-8 bytes) decoded to Unicode, as `LaTeX.decode` decodes it, as a
+    /// JSON string, with no String made on the way in the common case.
+    mutating func decodedLaTeX(_ latex: UnsafeBufferPointer<UInt8>) {
+        separate()
+        var scratch = self.scratch ?? ByteBuffer(capacity: 1024)
+        LaTeX.withDecoded(latex, scratch: &scratch) { writeString($0) }
+        self.scratch = scratch
+    }
+
     /// Writes UTF-8 bytes as a JSON string.
     mutating func string(_ utf8: UnsafeBufferPointer<UInt8>) {
         separate()
@@ -146,6 +178,41 @@ struct JSONWriter {
 
     private mutating func writeString(_ utf8: UnsafeBufferPointer<UInt8>) {
         buffer.append(UInt8(ascii: "\""))
+        appendEscaped(utf8)
+        buffer.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func appendEscaped(_ text: String) {
+        var text = text
+        text.withUTF8 { appendEscaped($0) }
+    }
+
+    /// Writes a person's whole name (`PersonName.fullName`) as a JSON string, part by part,
+    /// without building the name first.
+    mutating func fullName(of person: PersonName) {
+        separate()
+        buffer.append(UInt8(ascii: "\""))
+        appendEscaped(person.first)
+        var wroteAny = !person.first.isEmpty
+        if !person.von.isEmpty {
+            if wroteAny { buffer.append(UInt8(ascii: " ")) }
+            appendEscaped(person.von)
+            wroteAny = true
+        }
+        if !person.last.isEmpty {
+            if wroteAny { buffer.append(UInt8(ascii: " ")) }
+            appendEscaped(person.last)
+        }
+        if !person.jr.isEmpty {
+            buffer.append(UInt8(ascii: ","))
+            buffer.append(UInt8(ascii: " "))
+            appendEscaped(person.jr)
+        }
+        buffer.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends UTF-8 bytes with JSON's escapes, without quotes.
+    private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
         var runStart = 0
         var index = 0
         let count = utf8.count
@@ -176,6 +243,5 @@ struct JSONWriter {
             }
         }
         if runStart < utf8.count { buffer.append(UnsafeBufferPointer(rebasing: utf8[runStart...])) }
-        buffer.append(UInt8(ascii: "\""))
     }
 }

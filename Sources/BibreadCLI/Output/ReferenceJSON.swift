@@ -22,20 +22,24 @@ enum ReferenceJSON {
         json.literalKey("authors"); writeNames(authors, to: &json)
         json.literalKey("editors"); writeNames(editors, to: &json)
         json.literalKey("creators"); json.string((authors.isEmpty ? editors : authors).display)
-        json.literalKey("title"); json.string(entry.title)
+        let title = entry.title
+        json.literalKey("title"); json.string(title)
         json.literalKey("year"); json.optionalString(entry.year)
         json.literalKey("citation"); json.string(entry.citation)
         json.literalKey("fields")
         json.beginObject()
+        var titleWritten = false
         entry.forEachRawField { field, bytes in
             json.encodedKey(keys.key(of: field, in: entry))
             if field.isVerbatim {
                 json.string(entry.decodedText(of: field))
-            } else if LaTeX.isPlain(bytes) {
-                // Most values need no decoding: copy their bytes straight from the file.
-                json.string(bytes)
+            } else if field.kind.known == .title && !titleWritten {
+                // The entry's title is this field's value, decoded above already.
+                json.string(title)
+                titleWritten = true
             } else {
-                json.string(LaTeX.decode(bytes))
+                // Plain values are copied straight from the file; the others decoded into scratch memory.
+                json.decodedLaTeX(bytes)
             }
         }
         json.endObject()
@@ -64,7 +68,7 @@ enum ReferenceJSON {
 
     private static func writeNames(_ list: NameList, to json: inout JSONWriter) {
         json.beginArray()
-        for name in list.names { json.string(name.fullName) }
+        for name in list.names { json.fullName(of: name) }
         if list.hasOthers { json.string("others") }
         json.endArray()
     }
