@@ -181,19 +181,35 @@ enum SourceDecoding {
 extension String {
     /// A cite key folded for case-insensitive lookup (ASCII fast path).
     var foldedKey: String {
-        var hasUpper = false
-        for byte in utf8 {
-            if byte >= 0x80 { return lowercased() }
-            if byte >= 0x41 && byte <= 0x5A { hasUpper = true }
-        }
-        guard hasUpper else { return self }
-        return String(unsafeUninitializedCapacity: utf8.count) { buffer in
-            for (index, byte) in utf8.enumerated() {
-                buffer[index] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+        var key = self
+        // Over the bytes rather than the UTF-8 view: every key is folded once on load.
+        let folding = key.withUTF8 { bytes -> KeyFolding in
+            var hasUpper = false
+            for byte in bytes {
+                if byte >= 0x80 { return .unicode }
+                if byte >= 0x41 && byte <= 0x5A { hasUpper = true }
             }
-            return utf8.count
+            guard hasUpper else { return .unchanged }
+            return .ascii(String(unsafeUninitializedCapacity: bytes.count) { buffer in
+                for (index, byte) in bytes.enumerated() {
+                    buffer[index] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                }
+                return bytes.count
+            })
+        }
+        switch folding {
+        case .unchanged: return self
+        case .unicode: return lowercased()
+        case .ascii(let folded): return folded
         }
     }
+}
+
+/// How a key folds: not at all (ASCII, no capital), by Unicode's rules, or by ASCII's.
+private enum KeyFolding {
+    case unchanged
+    case unicode
+    case ascii(String)
 }
 
 /// Entry positions by folded cite key; only duplicate keys pay for an array.
