@@ -167,13 +167,7 @@ public struct Entry: Sendable {
     /// unescaped (`\\_` is `_`), never typeset: `--` in a URL stays `--`.
     public func decodedText(of field: Field) -> String {
         if field.isVerbatim { return LaTeX.decodeVerbatim(rawText(of: field)) }
-        switch field.storage {
-        case .text, .inherited: return LaTeX.decode(texts[Int(field.first)])
-        case .span:
-            return source.bytes.withUnsafeBufferPointer { buffer in
-                LaTeX.decode(UnsafeBufferPointer(rebasing: buffer[Int(field.first)..<Int(field.first + field.second)]))
-            }
-        }
+        return withRawBytes(of: field) { LaTeX.decode($0) }
     }
 
     /// Calls `body` with the raw UTF-8 bytes of one of this entry's fields.

@@ -27,12 +27,30 @@ public struct PersonName: Sendable, Hashable {
     /// The whole name in reading order: `Donald E. Knuth`, `Martin Luther King, Jr.`.
     public var fullName: String {
         if first.isEmpty && von.isEmpty && jr.isEmpty { return last }
-        var name = first
+        var name = ""
         name.reserveCapacity(first.utf8.count + von.utf8.count + last.utf8.count + jr.utf8.count + 4)
-        if !von.isEmpty { name += name.isEmpty ? von : " " + von }
-        if !last.isEmpty { name += name.isEmpty ? last : " " + last }
-        if !jr.isEmpty { name += ", " + jr }
+        forEachPieceOfFullName { name += $0 }
         return name
+    }
+
+    /// Calls `body` with the pieces of `fullName` in order, parts and the separators between
+    /// them, so that a writer can put the name out without building it first.
+    public func forEachPieceOfFullName(_ body: (String) -> Void) {
+        var wroteAny = false
+        // Not a loop over `[first, von, last]`: that array would cost an allocation per name.
+        func put(_ part: String) {
+            guard !part.isEmpty else { return }
+            if wroteAny { body(" ") }
+            body(part)
+            wroteAny = true
+        }
+        put(first)
+        put(von)
+        put(last)
+        if !jr.isEmpty {
+            body(", ")
+            body(jr)
+        }
     }
 }
 

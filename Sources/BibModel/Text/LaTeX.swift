@@ -20,8 +20,7 @@ public enum LaTeX {
         var decoder = Decoder(input: bytes)
         defer { decoder.output.deallocate() }
         decoder.run()
-        let result = decoder.output.string()
-        return decoder.needsComposition ? result.precomposedStringWithCanonicalMapping : result
+        return decoder.text
     }
 
     /// Decodes LaTeX given as UTF-8 bytes and calls `body` with the result's UTF-8, the same
@@ -39,7 +38,7 @@ public enum LaTeX {
         if !decoder.needsComposition && UTF8Validation.firstInvalidOffset(in: decoded) == nil {
             return body(decoded)
         }
-        var text = decoder.needsComposition ? scratch.string().precomposedStringWithCanonicalMapping : scratch.string()
+        var text = decoder.text
         return text.withUTF8(body)
     }
 
@@ -138,6 +137,12 @@ private struct Decoder {
 
     mutating func run() {
         decode(until: input.count, stopAtGroupEnd: false)
+    }
+
+    /// What `run()` wrote, as text: bytes that are not UTF-8 repaired, accents composed.
+    var text: String {
+        let result = output.string()
+        return needsComposition ? result.precomposedStringWithCanonicalMapping : result
     }
 
     // MARK: - Output

@@ -187,27 +187,12 @@ struct JSONWriter {
         text.withUTF8 { appendEscaped($0) }
     }
 
-    /// Writes a person's whole name (`PersonName.fullName`) as a JSON string, part by part,
+    /// Writes a person's whole name (`PersonName.fullName`) as a JSON string, piece by piece,
     /// without building the name first.
     mutating func fullName(of person: PersonName) {
         separate()
         buffer.append(UInt8(ascii: "\""))
-        appendEscaped(person.first)
-        var wroteAny = !person.first.isEmpty
-        if !person.von.isEmpty {
-            if wroteAny { buffer.append(UInt8(ascii: " ")) }
-            appendEscaped(person.von)
-            wroteAny = true
-        }
-        if !person.last.isEmpty {
-            if wroteAny { buffer.append(UInt8(ascii: " ")) }
-            appendEscaped(person.last)
-        }
-        if !person.jr.isEmpty {
-            buffer.append(UInt8(ascii: ","))
-            buffer.append(UInt8(ascii: " "))
-            appendEscaped(person.jr)
-        }
+        person.forEachPieceOfFullName { appendEscaped($0) }
         buffer.append(UInt8(ascii: "\""))
     }
 
