@@ -430,6 +430,40 @@ struct CurlSessionTests {
         }
     }
 
+    @Test func eachOutcomeIsHandedOverAsSoonAsItIsKnown() async throws {
+        let server = try await LocalHTTPServer.shared.value
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sizes = (0..<12).map { 2000 + $0 * 4999 }
+        // Job 5 cannot write its file: its outcome is a failure, handed over like the others.
+        let jobs = sizes.enumerated().map { seed, size in
+            DownloadJob(request: TransferRequest(url: server.url("/data/\(size)?seed=\(seed)")),
+                        destination: folder.appendingPathComponent(seed == 5 ? "no/such/folder/file5.pdf" : "file\(seed).pdf"))
+        }
+        let last = jobs[jobs.count - 1].destination
+        let session = session
+        let (outcomes, handed, lastExistedAtFirst) = try await onThread {
+            var handed: [(Int, DownloadOutcome)] = []
+            var lastExistedAtFirst: Bool?
+            let outcomes = session.download(jobs, parallel: 3, progress: { _, _, _ in }, isCancelled: { false },
+                                            finished: { index, outcome in
+                                                if lastExistedAtFirst == nil {
+                                                    lastExistedAtFirst = FileManager.default.fileExists(atPath: last.path)
+                                                }
+                                                handed.append((index, outcome))
+                                            })
+            return (outcomes, handed, lastExistedAtFirst)
+        }
+        #expect(handed.map(\.0).sorted() == Array(jobs.indices))
+        for (index, outcome) in handed { #expect(outcome == outcomes[index]) }
+        #expect(lastExistedAtFirst == false, "the first outcome came after the last job had started")
+        guard case .failed(.write) = outcomes[5] else {
+            Issue.record("job 5: \(outcomes[5])")
+            return
+        }
+        #expect(outcomes.indices.filter { $0 != 5 }.allSatisfy { outcomes[$0].bytesOnDisk == Int64(sizes[$0]) })
+    }
+
     @Test func writeErrorsAreReported() async throws {
         let server = try await LocalHTTPServer.shared.value
         let folder = try Fixtures.temporaryDirectory()
@@ -625,6 +659,12 @@ extension DownloadOutcome {
     fileprivate var headers: [String: String] {
         if case .completed(_, let headers, _) = self { return headers }
         return [:]
+    }
+
+    /// The length of a completed download's file; nil for any other outcome.
+    fileprivate var bytesOnDisk: Int64? {
+        if case .completed(_, _, let bytes) = self { return bytes }
+        return nil
     }
 
     fileprivate var isTransientFailure: Bool {

@@ -24,14 +24,20 @@ extension CurlSession {
     ///   of each completed job. `expectedTotal` is nil until the server announced a length.
     /// - `isCancelled` is polled at least every 100 ms; once it returns true every transfer
     ///   stops and every unfinished job is `.cancelled`.
+    /// - `finished(jobIndex, outcome)` is called on the calling thread as soon as a job's outcome
+    ///   is known, while the other transfers go on (the caller can put a file in place then),
+    ///   and once for every job, in the order the outcomes come.
     public func download(_ jobs: [DownloadJob], parallel: Int,
                          progress: (Int, Int64, Int64?) -> Void,
-                         isCancelled: () -> Bool) -> [DownloadOutcome] {
+                         isCancelled: () -> Bool,
+                         finished: (Int, DownloadOutcome) -> Void = { _, _ in }) -> [DownloadOutcome] {
         guard !jobs.isEmpty else { return [] }
         return withoutActuallyEscaping(progress) { progress in
             withoutActuallyEscaping(isCancelled) { isCancelled in
-                DownloadRun(jobs: jobs, parallel: max(1, parallel), progress: progress,
-                            isCancelled: isCancelled).run()
+                withoutActuallyEscaping(finished) { finished in
+                    DownloadRun(jobs: jobs, parallel: max(1, parallel), progress: progress,
+                                isCancelled: isCancelled, finished: finished).run()
+                }
             }
         }
     }
@@ -46,6 +52,7 @@ private final class DownloadRun {
     private let parallel: Int
     private let progress: (Int, Int64, Int64?) -> Void
     private let isCancelled: () -> Bool
+    private let finished: (Int, DownloadOutcome) -> Void
     private var outcomes: [DownloadOutcome?]
     /// The jobs being transferred, by their `CURL *`.
     private var running: [UnsafeMutableRawPointer: DownloadTask] = [:]
@@ -59,11 +66,12 @@ private final class DownloadRun {
     private static let waitMilliseconds: Int32 = 100
 
     init(jobs: [DownloadJob], parallel: Int, progress: @escaping (Int, Int64, Int64?) -> Void,
-         isCancelled: @escaping () -> Bool) {
+         isCancelled: @escaping () -> Bool, finished: @escaping (Int, DownloadOutcome) -> Void) {
         self.jobs = jobs
         self.parallel = parallel
         self.progress = progress
         self.isCancelled = isCancelled
+        self.finished = finished
         outcomes = Array(repeating: nil, count: jobs.count)
     }
 
@@ -73,7 +81,8 @@ private final class DownloadRun {
         do {
             multi = try MultiHandle()
         } catch {
-            return jobs.map { _ in .failed(Self.transferFailure(error)) }
+            for index in jobs.indices { settle(index, .failed(Self.transferFailure(error))) }
+            return outcomes.map { $0 ?? .cancelled }
         }
         while !checkCancellation() {
             startJobs(on: multi)
@@ -85,20 +94,28 @@ private final class DownloadRun {
                 if cancelled { break }
                 if !finishedAny { try multi.wait(milliseconds: Self.waitMilliseconds) }
             } catch {
-                for task in running.values {
+                for task in running.values.sorted(by: { $0.index < $1.index }) {
                     multi.remove(task.handle)
-                    outcomes[task.index] = .failed(Self.transferFailure(error))
+                    task.abandon()
+                    settle(task.index, .failed(Self.transferFailure(error)))
                 }
                 running = [:]
             }
         }
-        for task in running.values {
+        for task in running.values.sorted(by: { $0.index < $1.index }) {
             multi.remove(task.handle)
             task.abandon()
-            outcomes[task.index] = .cancelled
+            settle(task.index, .cancelled)
         }
         running = [:]
+        for index in outcomes.indices where outcomes[index] == nil { settle(index, .cancelled) }
         return outcomes.map { $0 ?? .cancelled }
+    }
+
+    /// Records a job's outcome and tells the caller at once.
+    private func settle(_ index: Int, _ outcome: DownloadOutcome) {
+        outcomes[index] = outcome
+        finished(index, outcome)
     }
 
     /// Starts queued jobs until `parallel` are running; a job that cannot start fails at once.
@@ -115,7 +132,7 @@ private final class DownloadRun {
                 try multi.add(task.handle)
                 running[task.handle.raw] = task
             } catch {
-                outcomes[index] = .failed(Self.transferFailure(error))
+                settle(index, .failed(Self.transferFailure(error)))
             }
         }
     }
@@ -128,7 +145,7 @@ private final class DownloadRun {
             multi.remove(task.handle)
             let outcome = task.finish(result: result, cancelled: cancelled)
             if case .completed = outcome { report(task, final: true) }
-            outcomes[task.index] = outcome
+            settle(task.index, outcome)
             finishedAny = true
         }
         return finishedAny

@@ -97,8 +97,11 @@ public final class Syncer: @unchecked Sendable {
         let started = clock()
         let timer = PhaseTimer()
         var summary = SyncSummary()
+        // The cache manifest is opened (or created) on another thread while the .bib files
+        // come and the remote is listed.
+        let manifestOpening = options.selection.isEmpty || !options.fetchPDFs ? nil : Self.openManifest(locations)
         try FileManager.default.createDirectory(at: locations.library, withIntermediateDirectories: true)
-        if !options.dryRun { try? AtomicFile.write(try JSONEncoder().encode(remote), to: locations.remoteFile) }
+        if !options.dryRun { recordRemote() }
         try syncLibraries(options, events: events, isCancelled: isCancelled)
         timer.lap("sync: the .bib files")
         if isCancelled() {
@@ -121,11 +124,10 @@ public final class Syncer: @unchecked Sendable {
         timer.lap("sync: plan \(planned.count) PDFs")
         summary.problems += problems
         summary.selected = planned.map(\.remotePath)
-        try FileManager.default.createDirectory(at: locations.cache, withIntermediateDirectories: true)
-        let manifest = try CacheManifest(url: locations.manifest)
-        timer.lap("sync: open the cache manifest")
         let remoteFiles = try describe(planned.map(\.remotePath))
         timer.lap("sync: list the remote folders")
+        let manifest = try (manifestOpening ?? Self.openManifest(locations)).get()
+        timer.lap("sync: wait for the cache manifest")
         var wanted: [RemoteFile] = []
         let records = Dictionary(try manifest.all().map { ($0.path, $0) }, uniquingKeysWith: { $1 })
         for file in planned {
@@ -147,6 +149,23 @@ public final class Syncer: @unchecked Sendable {
         try download(wanted, options: options, manifest: manifest, summary: &summary, events: events, isCancelled: isCancelled)
         timer.lap("sync: download \(wanted.count) PDFs")
         return finish(summary, started, events)
+    }
+
+    /// Writes the remote's settings beside its library (for commands given only its name),
+    /// unless the file already says the same: a no-op sync writes nothing.
+    private func recordRemote() {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(remote), (try? Data(contentsOf: locations.remoteFile)) != data else { return }
+        try? AtomicFile.write(data, to: locations.remoteFile)
+    }
+
+    /// Starts opening the cache manifest of `locations` (creating the cache folder) on another thread.
+    private static func openManifest(_ locations: RemoteLocations) -> BackgroundValue<CacheManifest> {
+        BackgroundValue {
+            try FileManager.default.createDirectory(at: locations.cache, withIntermediateDirectories: true)
+            return try CacheManifest(url: locations.manifest)
+        }
     }
 
     private func finish(_ summary: SyncSummary, _ started: Double, _ events: (SyncEvent) -> Void) -> SyncSummary {
@@ -319,6 +338,7 @@ public final class Syncer: @unchecked Sendable {
         var finishedBytes: Int64 = 0
         let started = clock()
         while !pending.isEmpty {
+            let subTimer = PhaseTimer()
             var jobs: [DownloadJob] = []
             var locals: [URL] = []
             var offsets: [Int64] = []
@@ -338,11 +358,23 @@ public final class Syncer: @unchecked Sendable {
                 offsets.append(offset)
                 events(.fileStarted(path: file.path, bytes: file.size))
             }
-            let subTimer = PhaseTimer()
+            subTimer.lap("download: prepare \(jobs.count) transfers")
             // Which version each `.part` belongs to, so that the next sync resumes only those.
             try manifest.startPartials(Dictionary(pending.map { ($0.path, Self.partKey($0)) }, uniquingKeysWith: { $1 }))
             var onDisk = offsets
             var lastReport = 0.0
+            var retry: [RemoteFile] = []
+            // Files put in place and not yet recorded. They are recorded in one transaction
+            // about once a second while the transfers go on, and the rest when this round ends,
+            // even when a later step throws.
+            var unrecorded: [CacheManifest.Record] = []
+            var lastRecorded = clock()
+            defer { try? manifest.store(unrecorded) }
+            // Each file is checked and put in place as soon as its transfer ends, while the
+            // others go on. No flush to disk here: the cache checks itself instead. A file is
+            // current only when its size on disk is the size recorded, so one a power cut left
+            // short or empty is fetched again by the next sync. (The .bib, which is not a
+            // cache, is written with a flush.)
             let outcomes = session.download(jobs, parallel: options.parallel, progress: { index, bytes, total in
                 onDisk[index] = bytes
                 let now = clock()
@@ -351,57 +383,44 @@ public final class Syncer: @unchecked Sendable {
                 let done = finishedBytes + onDisk.reduce(0, +)
                 events(.progress(SyncProgress(path: pending[index].path, fileBytes: bytes, fileTotal: pending[index].size ?? total,
                                               doneBytes: done, totalBytes: totalBytes, rate: Double(done) / max(0.001, now - started))))
-            }, isCancelled: isCancelled)
-            subTimer.lap("download: transfers")
-            // No flush to disk here: the cache checks itself instead. A file is current only
-            // when its size on disk is the size recorded, so one a power cut left short or
-            // empty is fetched again by the next sync. (The .bib, which is not a cache, is
-            // written with a flush.)
-            var retry: [RemoteFile] = []
-            var finished: [CacheManifest.Record] = []
-            // Every file put in place this round is recorded in one transaction (below), even
-            // when a later step throws.
-            defer { try? manifest.store(finished) }
-            for (index, outcome) in outcomes.enumerated() {
+            }, isCancelled: isCancelled, finished: { index, outcome in
                 let file = pending[index]
                 let local = locals[index]
                 switch outcome {
                 case .completed(_, _, let bytes):
+                    onDisk[index] = 0
                     if let problem = transport.verify(partURL(local), against: file) {
                         try? FileManager.default.removeItem(at: partURL(local))
-                        if attempt < options.attempts {
-                            retry.append(file)
-                            events(.fileFailed(path: file.path, reason: problem, retrying: true))
-                        } else {
-                            summary.failed.append(file.path)
-                            events(.fileFailed(path: file.path, reason: problem, retrying: false))
-                        }
-                        continue
+                        let again = attempt < options.attempts
+                        if again { retry.append(file) } else { summary.failed.append(file.path) }
+                        events(.fileFailed(path: file.path, reason: problem, retrying: again))
+                        return
                     }
                     guard rename(partURL(local).path, local.path) == 0 else {
                         summary.failed.append(file.path)
                         events(.fileFailed(path: file.path, reason: "cannot put it in place: \(String(cString: strerror(errno)))", retrying: false))
-                        continue
+                        return
                     }
-                    finished.append(CacheManifest.Record(path: file.path, size: bytes, version: file.version, modified: file.modified,
-                                                         fetchedAt: clock(), lastRead: nil))
+                    let now = clock()
+                    unrecorded.append(CacheManifest.Record(path: file.path, size: bytes, version: file.version, modified: file.modified,
+                                                           fetchedAt: now, lastRead: nil))
+                    if now - lastRecorded >= 1, (try? manifest.store(unrecorded)) != nil {
+                        unrecorded = []
+                        lastRecorded = now
+                    }
                     finishedBytes += bytes
                     summary.downloaded += 1
                     summary.downloadedBytes += bytes - offsets[index]
                     events(.fileFinished(path: file.path, bytes: bytes))
                 case .failed(let failure):
-                    if failure.isTransient && attempt < options.attempts {
-                        retry.append(file)
-                        events(.fileFailed(path: file.path, reason: failure.description, retrying: true))
-                    } else {
-                        summary.failed.append(file.path)
-                        events(.fileFailed(path: file.path, reason: failure.description, retrying: false))
-                    }
+                    let again = failure.isTransient && attempt < options.attempts
+                    if again { retry.append(file) } else { summary.failed.append(file.path) }
+                    events(.fileFailed(path: file.path, reason: failure.description, retrying: again))
                 case .cancelled:
                     summary.cancelled = true
                 }
-            }
-            subTimer.lap("download: put in place")
+            })
+            subTimer.lap("download: \(outcomes.count) transfers, each file put in place as it ends")
             if summary.cancelled || isCancelled() {
                 summary.cancelled = true
                 return
