@@ -131,15 +131,16 @@ public enum RemotePath {
     /// the way (a link planted in the cache could point anywhere).
     public static func local(_ path: String, under root: URL) throws -> URL {
         let safe = try validated(path)
-        var url = root
+        var local = root.path
         for component in safe.split(separator: "/") {
-            url.appendPathComponent(String(component))
+            if !local.hasSuffix("/") { local += "/" }
+            local += component
             var status = stat()
-            if lstat(url.path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK {
-                throw RemoteError.unsafePath(path, reason: "\(url.path) is a symbolic link")
+            if lstat(local, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK {
+                throw RemoteError.unsafePath(path, reason: "\(local) is a symbolic link")
             }
         }
-        return url
+        return URL(fileURLWithPath: local, isDirectory: false)
     }
 
     /// A path with control characters made visible, for messages.

@@ -108,12 +108,39 @@ public enum URLText {
         return String(url[..<schemeEnd.upperBound]) + String(rest[rest.index(after: at)...])
     }
 
-    /// Percent-encodes each component of a relative path for a URL.
+    /// Percent-encodes each component of a relative path for a URL: every UTF-8 byte outside
+    /// RFC 3986's path characters (`A-Z a-z 0-9 - . _ ~ ! $ & ' ( ) * + , = : @`) is written
+    /// `%XX`; `/` separates the components and stays. (The same as Foundation's
+    /// `addingPercentEncoding` with `urlPathAllowed` less `/?#;`, per component.)
     public static func encodedPath(_ path: String) -> String {
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: "/?#;")
-        return path.split(separator: "/", omittingEmptySubsequences: false)
-            .map { $0.addingPercentEncoding(withAllowedCharacters: allowed) ?? String($0) }
-            .joined(separator: "/")
+        guard path.utf8.contains(where: { $0 != UInt8(ascii: "/") && !isPathByte($0) }) else { return path }
+        var encoded: [UInt8] = []
+        encoded.reserveCapacity(path.utf8.count + 16)
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "/") || isPathByte(byte) {
+                encoded.append(byte)
+            } else {
+                encoded.append(UInt8(ascii: "%"))
+                encoded.append(hexDigits[Int(byte >> 4)])
+                encoded.append(hexDigits[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: encoded, as: UTF8.self)
     }
+
+    /// Whether `byte` stands for itself in a path component.
+    private static func isPathByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "!"), UInt8(ascii: "$"),
+             UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+             UInt8(ascii: ","), UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 }
