@@ -39,4 +39,28 @@ struct JSONWriterTests {
         let decoded = try JSONSerialization.jsonObject(with: Data(direct.bytes)) as? [String]
         #expect(decoded == [person.fullName, person.fullName])
     }
+
+    /// Strings of every length up to 20 with a byte that needs an escape at every position
+    /// (a quote, a backslash, a line feed, a control byte) read back as the same text, and are
+    /// escaped as JSON says: the writer checks eight bytes at a time and pads the last few.
+    @Test(arguments: ["\"", "\\", "\n", "\u{1}", "\u{1F}"])
+    func everyPositionOfEveryShortLengthIsEscaped(special: String) throws {
+        for length in 0...20 {
+            for position in 0...length {
+                let letters = String(repeating: "a", count: length)
+                let text = position == length ? letters
+                    : String(letters.prefix(position)) + special + String(letters.dropFirst(position + 1))
+                var json = JSONWriter()
+                defer { json.deallocate() }
+                json.beginArray()
+                json.string(text)
+                json.string("é" + text + "ü")
+                json.endArray()
+                let written = String(decoding: json.bytes, as: UTF8.self)
+                let decoded = try JSONSerialization.jsonObject(with: Data(json.bytes)) as? [String]
+                #expect(decoded == [text, "é" + text + "ü"], "\(written)")
+                #expect(!written.utf8.contains { $0 < 0x20 }, "a control byte is written as it is: \(written)")
+            }
+        }
+    }
 }

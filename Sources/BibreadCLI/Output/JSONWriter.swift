@@ -197,36 +197,53 @@ struct JSONWriter {
     }
 
     /// Appends UTF-8 bytes with JSON's escapes, without quotes.
+    ///
+    /// Eight bytes are checked at a time, the last few of a string too (padded with a letter),
+    /// so a short string that needs no escape (a year, a key, a name) takes one check; the
+    /// bytes are copied in runs between escapes.
     private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        guard let base = utf8.baseAddress else { return }
+        let count = utf8.count
         var runStart = 0
         var index = 0
-        let count = utf8.count
         while index < count {
-            // Eight bytes at a time while none needs escaping (no control byte, quote or backslash).
-            if index + 8 <= count, let base = utf8.baseAddress {
-                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                if !JSONWriter.mayNeedEscaping(word) {
-                    index += 8
-                    continue
+            let width = min(8, count &- index)
+            if !JSONWriter.mayNeedEscaping(JSONWriter.word(at: base + index, width: width)) {
+                index &+= width
+                continue
+            }
+            // One of these `width` bytes needs an escape.
+            let end = index &+ width
+            while index < end {
+                let byte = base[index]
+                index &+= 1
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                if index &- 1 > runStart { buffer.append(UnsafeBufferPointer(start: base + runStart, count: index &- 1 &- runStart)) }
+                runStart = index
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): appendEscape(byte)
+                case 0x0A: appendEscape(UInt8(ascii: "n"))
+                case 0x0D: appendEscape(UInt8(ascii: "r"))
+                case 0x09: appendEscape(UInt8(ascii: "t"))
+                default:
+                    appendEscape(UInt8(ascii: "u"))
+                    buffer.append("00")
+                    buffer.append(JSONWriter.hex[Int(byte >> 4)])
+                    buffer.append(JSONWriter.hex[Int(byte & 0xF)])
                 }
             }
-            let byte = utf8[index]
-            index += 1
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            if index - 1 > runStart { buffer.append(UnsafeBufferPointer(rebasing: utf8[runStart..<(index - 1)])) }
-            runStart = index
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): appendEscape(byte)
-            case 0x0A: appendEscape(UInt8(ascii: "n"))
-            case 0x0D: appendEscape(UInt8(ascii: "r"))
-            case 0x09: appendEscape(UInt8(ascii: "t"))
-            default:
-                appendEscape(UInt8(ascii: "u"))
-                buffer.append("00")
-                buffer.append(JSONWriter.hex[Int(byte >> 4)])
-                buffer.append(JSONWriter.hex[Int(byte & 0xF)])
-            }
         }
-        if runStart < utf8.count { buffer.append(UnsafeBufferPointer(rebasing: utf8[runStart...])) }
+        if runStart < count { buffer.append(UnsafeBufferPointer(start: base + runStart, count: count &- runStart)) }
+    }
+
+    /// The `width` (1 to 8) bytes at `address` as one word, padded with `A`s (which need no
+    /// escape) when fewer than eight.
+    @inline(__always) private static func word(at address: UnsafePointer<UInt8>, width: Int) -> UInt64 {
+        if width == 8 { return UnsafeRawPointer(address).loadUnaligned(as: UInt64.self) }
+        var padded: UInt64 = 0x4141_4141_4141_4141
+        withUnsafeMutableBytes(of: &padded) { bytes in
+            bytes.baseAddress?.copyMemory(from: address, byteCount: width)
+        }
+        return padded
     }
 }
