@@ -412,10 +412,7 @@ struct CurlSessionTests {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let sizes = (0..<20).map { 1000 + $0 * 7919 }
-        let jobs = sizes.enumerated().map { seed, size in
-            DownloadJob(request: TransferRequest(url: server.url("/data/\(size)?seed=\(seed)")),
-                        destination: folder.appendingPathComponent("file\(seed).pdf"))
-        }
+        let jobs = server.dataJobs(sizes, into: folder)
         let session = session
         let (outcomes, finals) = try await onThread {
             var finals: [Int: Int64] = [:]
@@ -436,10 +433,7 @@ struct CurlSessionTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let sizes = (0..<12).map { 2000 + $0 * 4999 }
         // Job 5 cannot write its file: its outcome is a failure, handed over like the others.
-        let jobs = sizes.enumerated().map { seed, size in
-            DownloadJob(request: TransferRequest(url: server.url("/data/\(size)?seed=\(seed)")),
-                        destination: folder.appendingPathComponent(seed == 5 ? "no/such/folder/file5.pdf" : "file\(seed).pdf"))
-        }
+        let jobs = server.dataJobs(sizes, into: folder) { $0 == 5 ? "no/such/folder/file5.pdf" : "file\($0).pdf" }
         let last = jobs[jobs.count - 1].destination
         let session = session
         let (outcomes, handed, lastExistedAtFirst) = try await onThread {
@@ -710,6 +704,14 @@ private final class LocalHTTPServer: Sendable {
     }
 
     func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    /// One download per size, of `/data/SIZE?seed=N` (the N-th size), into `folder/name(N)`.
+    func dataJobs(_ sizes: [Int], into folder: URL, name: (Int) -> String = { "file\($0).pdf" }) -> [DownloadJob] {
+        sizes.enumerated().map { seed, size in
+            DownloadJob(request: TransferRequest(url: url("/data/\(size)?seed=\(seed)")),
+                        destination: folder.appendingPathComponent(name(seed)))
+        }
+    }
 
     private static func start() async throws -> LocalHTTPServer {
         let folder = try Fixtures.temporaryDirectory()

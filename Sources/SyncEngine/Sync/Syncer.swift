@@ -386,19 +386,22 @@ public final class Syncer: @unchecked Sendable {
             }, isCancelled: isCancelled, finished: { index, outcome in
                 let file = pending[index]
                 let local = locals[index]
+                // Tries the file again next round when the failure may pass and tries are left.
+                func failed(_ reason: String, transient: Bool) {
+                    let again = transient && attempt < options.attempts
+                    if again { retry.append(file) } else { summary.failed.append(file.path) }
+                    events(.fileFailed(path: file.path, reason: reason, retrying: again))
+                }
                 switch outcome {
                 case .completed(_, _, let bytes):
                     onDisk[index] = 0
                     if let problem = transport.verify(partURL(local), against: file) {
                         try? FileManager.default.removeItem(at: partURL(local))
-                        let again = attempt < options.attempts
-                        if again { retry.append(file) } else { summary.failed.append(file.path) }
-                        events(.fileFailed(path: file.path, reason: problem, retrying: again))
+                        failed(problem, transient: true)
                         return
                     }
                     guard rename(partURL(local).path, local.path) == 0 else {
-                        summary.failed.append(file.path)
-                        events(.fileFailed(path: file.path, reason: "cannot put it in place: \(String(cString: strerror(errno)))", retrying: false))
+                        failed("cannot put it in place: \(String(cString: strerror(errno)))", transient: false)
                         return
                     }
                     let now = clock()
@@ -413,9 +416,7 @@ public final class Syncer: @unchecked Sendable {
                     summary.downloadedBytes += bytes - offsets[index]
                     events(.fileFinished(path: file.path, bytes: bytes))
                 case .failed(let failure):
-                    let again = failure.isTransient && attempt < options.attempts
-                    if again { retry.append(file) } else { summary.failed.append(file.path) }
-                    events(.fileFailed(path: file.path, reason: failure.description, retrying: again))
+                    failed(failure.description, transient: failure.isTransient)
                 case .cancelled:
                     summary.cancelled = true
                 }
