@@ -8,7 +8,7 @@ test:
 	scripts/test.sh
 
 release:
-	swift build -c release --product bibread
+	swift build -c release --static-swift-stdlib --product bibread
 
 bench: release
 	scripts/install-deps.sh bench

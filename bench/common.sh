@@ -5,7 +5,7 @@
 require_bibread() {
   if ! [[ -x $bibread ]]; then
     say "$1: no bibread binary at $bibread"
-    say "  build it first:  swift build -c release --product bibread   (or set BIBREAD=/path/to/bibread)"
+    say "  build it first:  make release   (or set BIBREAD=/path/to/bibread)"
     exit 2
   fi
   bibread=$(cd "$(dirname "$bibread")" && pwd)/$(basename "$bibread")

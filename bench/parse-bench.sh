@@ -42,7 +42,7 @@ if ! [[ -x $gnu_time ]] || ! "$gnu_time" --version 2>&1 | grep -q 'GNU'; then
 fi
 if ! [[ -x $bibread ]]; then
   say "parse-bench: no bibread binary at $bibread"
-  say "  build it first:  swift build -c release   (or set BIBREAD=/path/to/bibread)"
+  say "  build it first:  make release   (or set BIBREAD=/path/to/bibread)"
   exit 2
 fi
 bibread=$(cd "$(dirname "$bibread")" && pwd)/$(basename "$bibread")

@@ -12,7 +12,7 @@ bibread=${BIBREAD:-$repo/.build/release/bibread}
 bench_dir=${BENCH_DIR:-$repo/.build/bench}
 corpora=${BIBREAD_CORPORA:-$repo/../shared/corpora}
 runs=${RUNS:-5}
-[[ -x "$bibread" ]] || { echo "reader-bench: $bibread is missing; run: swift build -c release" >&2; exit 2; }
+[[ -x "$bibread" ]] || { echo "reader-bench: $bibread is missing; run: make release" >&2; exit 2; }
 command -v tmux >/dev/null || { echo "reader-bench: tmux is missing (scripts/install-deps.sh bench)" >&2; exit 2; }
 command -v script >/dev/null || { echo "reader-bench: script(1) is missing (bsdutils)" >&2; exit 2; }
 mkdir -p "$bench_dir"

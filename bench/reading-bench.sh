@@ -11,7 +11,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 bibread=${BIBREAD:-$repo/.build/release/bibread}
 bench_dir=${BENCH_DIR:-$repo/.build/bench}
 corpora=${BIBREAD_CORPORA:-$repo/../shared/corpora}
-[[ -x "$bibread" ]] || { echo "reading-bench: $bibread is missing; run: swift build -c release" >&2; exit 2; }
+[[ -x "$bibread" ]] || { echo "reading-bench: $bibread is missing; run: make release" >&2; exit 2; }
 for tool in tmux qpdf; do
   command -v "$tool" >/dev/null || { echo "reading-bench: $tool is missing (scripts/install-deps.sh bench)" >&2; exit 2; }
 done

@@ -6,7 +6,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 bibread=${BIBREAD:-$repo/.build/release/bibread}
 bench_dir=${BENCH_DIR:-$repo/.build/bench}
 corpora=${BIBREAD_CORPORA:-$repo/../shared/corpora}
-[[ -x "$bibread" ]] || { echo "search-bench: $bibread is missing; run: swift build -c release" >&2; exit 2; }
+[[ -x "$bibread" ]] || { echo "search-bench: $bibread is missing; run: make release" >&2; exit 2; }
 mkdir -p "$bench_dir"
 big="$bench_dir/bench-corpus.bib"
 [[ -s "$big" ]] || bash "$corpora/make-bench-corpus.sh" "$big" >/dev/null

@@ -45,7 +45,7 @@ die() { say "sync-bench: $*"; exit 2; }
 [[ $real_runs =~ ^[1-9][0-9]*$ ]] || die "REAL_RUNS must be a positive integer, not '$real_runs'"
 if ! [[ -x $bibread ]]; then
   say "sync-bench: no bibread binary at $bibread"
-  say "  build it first:  swift build -c release --product bibread   (or set BIBREAD=/path/to/bibread)"
+  say "  build it first:  make release   (or set BIBREAD=/path/to/bibread)"
   exit 2
 fi
 bibread=$(cd "$(dirname "$bibread")" && pwd)/$(basename "$bibread")
