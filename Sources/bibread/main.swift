@@ -1,3 +1,4 @@
 import BibreadCLI
 
+Bibread.prepare(for: CommandLine.arguments)
 Bibread.main()

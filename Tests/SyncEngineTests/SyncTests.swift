@@ -312,6 +312,40 @@ struct SyncTests {
     }
 
     /// The fault server as a plain HTTP remote (no listing: the .bib is named).
+    /// A download with more errors than the copy in use is kept aside. The count of the copy
+    /// in use is the one recorded when it was put in place while the file is unchanged, and
+    /// counted again once it was edited here.
+    @Test func aBibWithMoreErrorsThanTheCopyInUseIsKeptAsideCountingAnEditedCopyAgain() throws {
+        let sandbox = try Sandbox()
+        let server = try WebDAVServer.start(root: sandbox.remoteRoot)
+        defer { server.stop() }
+        let remote = try Remote(url: server.baseURL.absoluteString)
+        func broken(_ key: String) -> String { "@article{\(key), title = \"x\" author = {y}}" }
+        try appendEntry(broken("broken1"), to: sandbox)
+        let (first, firstEvents) = try sandbox.sync(remote, SyncSelection())
+        #expect(first.succeeded)
+        #expect(firstEvents.first == .library(file: "library.bib", outcome: .updated(entries: 26)))
+
+        try appendEntry(broken("broken2"), to: sandbox)
+        let (_, secondEvents) = try sandbox.sync(remote, SyncSelection())
+        guard case .library(_, .rejected(let reason, _)) = secondEvents.first else {
+            Issue.record("expected the download with 2 errors to be refused: \(secondEvents)")
+            return
+        }
+        #expect(reason.contains("2 errors where the copy in use has 1"), "\(reason)")
+
+        // Edited here, the copy in use has 4 errors: the download's 2 are fewer.
+        let local = try #require(sandbox.locations(remote.name).libraryFiles.first)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: local))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(("\n" + ["a", "b", "c"].map { broken("edited-" + $0) }.joined(separator: "\n") + "\n").utf8))
+        try handle.close()
+        let (third, thirdEvents) = try sandbox.sync(remote, SyncSelection())
+        #expect(third.succeeded)
+        #expect(thirdEvents.first == .library(file: "library.bib", outcome: .updated(entries: 27)))
+        #expect(LibraryLoader.load(paths: [local]).library.errorCount == 2)
+    }
+
     static func plainHTTPRemote(_ server: FaultServer) throws -> Remote {
         var remote = try Remote(url: server.baseURL.absoluteString, kind: .http)
         remote.libraries = ["library.bib"]

@@ -7,13 +7,21 @@ import Glibc
 public enum LibraryLoader {
     /// Loads every readable file of `paths` (in order, sharing `@string`s) and lists the others.
     public static func load(paths: [String]) -> (library: Library, failures: [LoadFailure]) {
+        load(paths: paths, reading: paths)
+    }
+
+    /// Loads the files at `sources` as if they were at `paths` (the same count): entries,
+    /// diagnostics, failures and linked files name and resolve against `paths`. A download
+    /// is checked this way before it is renamed into place.
+    public static func load(paths: [String], reading sources: [String]) -> (library: Library, failures: [LoadFailure]) {
+        precondition(paths.count == sources.count, "one source per path")
         var failures: [LoadFailure] = []
         var macros = MacroTable()
         var files: [BibFile] = []
         let timer = PhaseTimer()
-        for path in paths {
-            let bytes = read(path)
-            timer.lap("read \(path)")
+        for (path, source) in zip(paths, sources) {
+            let bytes = read(source).mapError { LoadFailure(path: path, reason: $0.reason) }
+            timer.lap("read \(source)")
             switch bytes {
             case .failure(let failure):
                 failures.append(failure)

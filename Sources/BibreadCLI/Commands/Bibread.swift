@@ -1,6 +1,7 @@
 import ArgumentParser
 import Reader
 import ReadingList
+import SyncEngine
 
 /// The `bibread` command: a terminal reader for BibTeX libraries.
 public struct Bibread: ParsableCommand {
@@ -22,6 +23,12 @@ public struct Bibread: ParsableCommand {
         defaultSubcommand: BrowseCommand.self)
 
     public init() {}
+
+    /// Starts, on other threads, the slow set-up the command named in `arguments` will need,
+    /// while the arguments are parsed: libcurl for `sync`.
+    public static func prepare(for arguments: [String]) {
+        if arguments.dropFirst().first == "sync" { CurlSession.loadInBackground() }
+    }
 }
 
 /// The version printed by `bibread --version`.

@@ -102,7 +102,7 @@ public final class Syncer: @unchecked Sendable {
         let manifestOpening = options.selection.isEmpty || !options.fetchPDFs ? nil : Self.openManifest(locations)
         try FileManager.default.createDirectory(at: locations.library, withIntermediateDirectories: true)
         if !options.dryRun { recordRemote() }
-        try syncLibraries(options, events: events, isCancelled: isCancelled)
+        let fetched = try syncLibraries(options, events: events, isCancelled: isCancelled)
         timer.lap("sync: the .bib files")
         if isCancelled() {
             summary.cancelled = true
@@ -118,7 +118,10 @@ public final class Syncer: @unchecked Sendable {
             summary.problems.append("no .bib file of remote '\(remote.name)' is on this machine yet")
             return finish(summary, started, events)
         }
-        let library = LibraryLoader.load(paths: paths).library
+        // A library of one file that was just downloaded was parsed to check it: that parse
+        // is the library (a file of several parts shares `@string`s and is read again).
+        let library = paths.count == 1 ? fetched[paths[0]] ?? LibraryLoader.load(paths: paths).library
+                                       : LibraryLoader.load(paths: paths).library
         timer.lap("sync: load the library")
         let (planned, problems) = SyncPlanner.plan(library, selection: options.selection, locations: locations, mapping: remote.pathMapping)
         timer.lap("sync: plan \(planned.count) PDFs")
@@ -196,12 +199,36 @@ public final class Syncer: @unchecked Sendable {
 
     private struct LibraryState: Codable {
         var versions: [String: String] = [:]
+        /// The errors of each copy in use, with the size and modification time it had then.
+        var copies: [String: CopyFacts]? = [:]
+    }
+
+    /// What a sync found in the copy of a .bib it put in place.
+    private struct CopyFacts: Codable, Equatable {
+        var errors: Int
+        var size: Int64
+        /// Nanoseconds since 1970.
+        var modified: Int64
+
+        /// The size and modification time of the file at `path`, with `errors`; nil when it
+        /// cannot be read.
+        init?(path: String, errors: Int) {
+            var status = stat()
+            guard stat(path, &status) == 0 else { return nil }
+            self.errors = errors
+            size = Int64(status.st_size)
+            modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+        }
     }
 
     private var libraryStateURL: URL { locations.library.appendingPathComponent(".bibread-sync.json") }
 
-    private func syncLibraries(_ options: SyncOptions, events: (SyncEvent) -> Void, isCancelled: () -> Bool) throws {
+    /// Brings the .bib files that changed; returns the library read from each one put in place
+    /// (by its local path), as parsed to check it.
+    private func syncLibraries(_ options: SyncOptions, events: (SyncEvent) -> Void,
+                               isCancelled: () -> Bool) throws -> [String: Library] {
         var state = (try? JSONDecoder().decode(LibraryState.self, from: Data(contentsOf: libraryStateURL))) ?? LibraryState()
+        var fetched: [String: Library] = [:]
         let files: [RemoteFile]
         if remote.libraries.isEmpty {
             files = try transport.list("").filter { !$0.isFolder && $0.path.lowercased().hasSuffix(".bib") }
@@ -210,7 +237,7 @@ public final class Syncer: @unchecked Sendable {
             files = try remote.libraries.map { name in try describe([name])[name] ?? { throw TransportError.notFound(name) }() }
         }
         for file in files {
-            guard !isCancelled() else { return }
+            guard !isCancelled() else { return fetched }
             let local = try RemotePath.local(file.path, under: locations.library)
             if let version = file.version, state.versions[file.path] == version, FileManager.default.fileExists(atPath: local.path) {
                 events(.library(file: file.path, outcome: .unchanged))
@@ -227,14 +254,14 @@ public final class Syncer: @unchecked Sendable {
             guard case .completed = outcome else {
                 try? FileManager.default.removeItem(at: download)
                 if case .failed(let failure) = outcome { throw failure }
-                return
+                return fetched
             }
             if let problem = transport.verify(download, against: file) {
                 try keepAside(download, file: file, reason: problem, events: events)
                 continue
             }
-            let (fresh, failures) = LibraryLoader.load(paths: [download.path])
-            let previousErrors = FileManager.default.fileExists(atPath: local.path) ? LibraryLoader.load(paths: [local.path]).library.errorCount : Int.max
+            let (fresh, failures) = LibraryLoader.load(paths: [local.path], reading: [download.path])
+            let previousErrors = errorCount(ofCopyAt: local.path, recorded: state.copies?[file.path])
             if let failure = failures.first {
                 try keepAside(download, file: file, reason: "\(failure.reason)", events: events)
                 continue
@@ -247,9 +274,22 @@ public final class Syncer: @unchecked Sendable {
                 throw TransferFailure.write(path: local.path, reason: String(cString: strerror(errno)))
             }
             if let version = file.version { state.versions[file.path] = version }
+            state.copies = state.copies ?? [:]
+            state.copies?[file.path] = CopyFacts(path: local.path, errors: fresh.errorCount)
             try AtomicFile.write(try JSONEncoder().encode(state), to: libraryStateURL)
+            fetched[local.path] = fresh
             events(.library(file: file.path, outcome: .updated(entries: fresh.entries.count)))
         }
+        return fetched
+    }
+
+    /// The errors of the copy in use at `path`: as recorded when a sync put it there, if it is
+    /// still that file (same size and modification time), else counted by reading it; `Int.max`
+    /// when there is none.
+    private func errorCount(ofCopyAt path: String, recorded: CopyFacts?) -> Int {
+        guard FileManager.default.fileExists(atPath: path) else { return Int.max }
+        if let recorded, CopyFacts(path: path, errors: recorded.errors) == recorded { return recorded.errors }
+        return LibraryLoader.load(paths: [path]).library.errorCount
     }
 
     private func keepAside(_ download: URL, file: RemoteFile, reason: String, events: (SyncEvent) -> Void) throws {

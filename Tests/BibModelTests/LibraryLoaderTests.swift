@@ -1,0 +1,49 @@
+import BibModel
+import BibreadTestSupport
+import Foundation
+import Testing
+
+/// `LibraryLoader.load(paths:reading:)`: a file read from one place (a download) as if it were
+/// at another (where it will be renamed to).
+@Suite("library loader")
+struct LibraryLoaderTests {
+    @Test func aFileReadFromElsewhereIsNamedAndResolvedByItsPath() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let library = directory.appendingPathComponent("library")
+        let incoming = directory.appendingPathComponent("incoming")
+        for folder in [library, incoming] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        let path = library.appendingPathComponent("library.bib").path
+        let source = incoming.appendingPathComponent(".library.bib.download").path
+        try Data("""
+            @article{first, title = {One}, file = {:papers/one.pdf:PDF}}
+            @article{broken, title = "x" author = {y}}
+            """.utf8).write(to: URL(fileURLWithPath: source))
+
+        let (loaded, failures) = LibraryLoader.load(paths: [path], reading: [source])
+        #expect(failures.isEmpty)
+        #expect(loaded.entries.map(\.key) == ["first", "broken"])
+        #expect(loaded.files.map(\.source.path) == [path])
+        #expect(loaded.diagnostics.map(\.path) == [path])
+        #expect(loaded.diagnostics.map(\.description).allSatisfy { $0.hasPrefix("\(path):2:") })
+        let linked = try #require(loaded.entries.first?.links.files.first)
+        #expect(linked.path == library.appendingPathComponent("papers/one.pdf").path)
+        // The same file read from its own place gives the same library.
+        try FileManager.default.copyItem(atPath: source, toPath: path)
+        let direct = LibraryLoader.load(paths: [path]).library
+        #expect(direct.diagnostics.map(\.description) == loaded.diagnostics.map(\.description))
+        #expect(direct.entries.first?.links.files.first?.path == linked.path)
+    }
+
+    @Test func aSourceThatCannotBeReadIsAFailureOfItsPath() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("library.bib").path
+        let empty = directory.appendingPathComponent("empty.download").path
+        FileManager.default.createFile(atPath: empty, contents: Data("  \n".utf8))
+        let missing = directory.appendingPathComponent("missing.download").path
+
+        #expect(LibraryLoader.load(paths: [path], reading: [empty]).failures == [LoadFailure(path: path, reason: .empty)])
+        #expect(LibraryLoader.load(paths: [path], reading: [missing]).failures == [LoadFailure(path: path, reason: .missing)])
+    }
+}
