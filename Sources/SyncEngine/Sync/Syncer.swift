@@ -102,7 +102,8 @@ public final class Syncer: @unchecked Sendable {
         let manifestOpening = options.selection.isEmpty || !options.fetchPDFs ? nil : Self.openManifest(locations)
         try FileManager.default.createDirectory(at: locations.library, withIntermediateDirectories: true)
         if !options.dryRun { recordRemote() }
-        let fetched = try syncLibraries(options, events: events, isCancelled: isCancelled)
+        let wantsPDFs = manifestOpening != nil
+        let (fetched, listings) = try syncLibraries(options, prefetchListings: wantsPDFs, events: events, isCancelled: isCancelled)
         timer.lap("sync: the .bib files")
         if isCancelled() {
             summary.cancelled = true
@@ -127,7 +128,7 @@ public final class Syncer: @unchecked Sendable {
         timer.lap("sync: plan \(planned.count) PDFs")
         summary.problems += problems
         summary.selected = planned.map(\.remotePath)
-        let remoteFiles = try describe(planned.map(\.remotePath))
+        let remoteFiles = try describe(planned.map(\.remotePath), listings: listings)
         timer.lap("sync: list the remote folders")
         let manifest = try (manifestOpening ?? Self.openManifest(locations)).get()
         timer.lap("sync: wait for the cache manifest")
@@ -223,21 +224,34 @@ public final class Syncer: @unchecked Sendable {
 
     private var libraryStateURL: URL { locations.library.appendingPathComponent(".bibread-sync.json") }
 
+    /// Listings of remote folders started on other threads, by folder.
+    typealias Listings = [String: BackgroundValue<[RemoteFile]>]
+
+    /// The most folders at the remote's root that are listed ahead, while the .bib comes:
+    /// PDFs usually live in one or two of them; a root with more is not a library's folder.
+    static let maximumFoldersListedAhead = 4
+
     /// Brings the .bib files that changed; returns the library read from each one put in place
-    /// (by its local path), as parsed to check it.
-    private func syncLibraries(_ options: SyncOptions, events: (SyncEvent) -> Void,
-                               isCancelled: () -> Bool) throws -> [String: Library] {
+    /// (by its local path), as parsed to check it, and the listings started ahead: with
+    /// `prefetchListings`, the folders at the remote's root (a few at most) are listed on
+    /// other threads while the .bib files download, so the PDFs can start without another
+    /// round trip once the library is read.
+    private func syncLibraries(_ options: SyncOptions, prefetchListings: Bool, events: (SyncEvent) -> Void,
+                               isCancelled: () -> Bool) throws -> (fetched: [String: Library], listings: Listings) {
         var state = (try? JSONDecoder().decode(LibraryState.self, from: Data(contentsOf: libraryStateURL))) ?? LibraryState()
         var fetched: [String: Library] = [:]
+        var listings: Listings = [:]
         let files: [RemoteFile]
         if remote.libraries.isEmpty {
-            files = try transport.list("").filter { !$0.isFolder && $0.path.lowercased().hasSuffix(".bib") }
+            let root = try transport.list("")
+            files = root.filter { !$0.isFolder && $0.path.lowercased().hasSuffix(".bib") }
             if files.isEmpty { throw RemoteError.badListing("no .bib file at the remote's root; name them with libraries = [\"…\"]") }
+            if prefetchListings { listings = listAhead(root) }
         } else {
             files = try remote.libraries.map { name in try describe([name])[name] ?? { throw TransportError.notFound(name) }() }
         }
         for file in files {
-            guard !isCancelled() else { return fetched }
+            guard !isCancelled() else { return (fetched, listings) }
             let local = try RemotePath.local(file.path, under: locations.library)
             if let version = file.version, state.versions[file.path] == version, FileManager.default.fileExists(atPath: local.path) {
                 events(.library(file: file.path, outcome: .unchanged))
@@ -254,7 +268,7 @@ public final class Syncer: @unchecked Sendable {
             guard case .completed = outcome else {
                 try? FileManager.default.removeItem(at: download)
                 if case .failed(let failure) = outcome { throw failure }
-                return fetched
+                return (fetched, listings)
             }
             if let problem = transport.verify(download, against: file) {
                 try keepAside(download, file: file, reason: problem, events: events)
@@ -280,7 +294,17 @@ public final class Syncer: @unchecked Sendable {
             fetched[local.path] = fresh
             events(.library(file: file.path, outcome: .updated(entries: fresh.entries.count)))
         }
-        return fetched
+        return (fetched, listings)
+    }
+
+    /// Starts listing the folders of `root` (the remote root's listing) on other threads,
+    /// unless there are more than ``maximumFoldersListedAhead``.
+    private func listAhead(_ root: [RemoteFile]) -> Listings {
+        let folders = root.filter(\.isFolder).map(\.path)
+        guard folders.count <= Self.maximumFoldersListedAhead else { return [:] }
+        let transport = self.transport
+        return Dictionary(folders.map { folder in (folder, BackgroundValue { try transport.list(folder) }) },
+                          uniquingKeysWith: { first, _ in first })
     }
 
     /// The errors of the copy in use at `path`: as recorded when a sync put it there, if it is
@@ -303,8 +327,9 @@ public final class Syncer: @unchecked Sendable {
     // MARK: - Remote facts
 
     /// What the remote says about each path: one listing per folder (none per file), or a HEAD
-    /// per file where the remote cannot list.
-    func describe(_ paths: [String]) throws -> [String: RemoteFile] {
+    /// per file where the remote cannot list. A folder in `listings` was listed ahead; when
+    /// that failed it is listed again here, so listing ahead never loses a sync.
+    func describe(_ paths: [String], listings: Listings = [:]) throws -> [String: RemoteFile] {
         var result: [String: RemoteFile] = [:]
         if let http = transport as? HTTPFolderTransport {
             for path in paths {
@@ -330,7 +355,11 @@ public final class Syncer: @unchecked Sendable {
         for folder in folders.sorted() {
             let listing: [RemoteFile]
             do {
-                listing = try transport.list(folder)
+                if let ahead = listings[folder], let listed = try? ahead.get() {
+                    listing = listed
+                } else {
+                    listing = try transport.list(folder)
+                }
             } catch TransportError.notFound {
                 continue
             }

@@ -1,0 +1,105 @@
+import BibModel
+import BibreadTestSupport
+import Foundation
+import Testing
+@testable import SyncEngine
+
+/// The folders at a remote's root are listed on other threads while the .bib downloads, so the
+/// PDFs start without another round trip; a failed listing ahead is listed again in order.
+@Suite("listing folders ahead")
+struct ListingAheadTests {
+    /// A folder remote whose listings are recorded: which folder, and whether the sync's own
+    /// thread asked. It can fail the first listing of some folders made on another thread.
+    final class RecordingTransport: Transport, @unchecked Sendable {
+        let folder: FolderTransport
+        let syncThread = pthread_self()
+        private let lock = NSLock()
+        private var calls: [(folder: String, ahead: Bool)] = []
+        private var failing: Set<String>
+
+        init(root: URL, failingAhead: Set<String> = []) throws {
+            folder = try FolderTransport(url: root.absoluteString)
+            failing = failingAhead
+        }
+
+        var listings: [(folder: String, ahead: Bool)] { lock.withLock { calls } }
+
+        func list(_ path: String) throws -> [RemoteFile] {
+            let ahead = pthread_equal(pthread_self(), syncThread) == 0
+            let fails = lock.withLock {
+                calls.append((path, ahead))
+                return ahead && failing.remove(path) != nil
+            }
+            if fails { throw TransportError.http(status: 503, url: path, detail: "busy") }
+            return try folder.list(path)
+        }
+
+        func downloadRequest(_ path: String, from offset: Int64) throws -> TransferRequest {
+            try folder.downloadRequest(path, from: offset)
+        }
+    }
+
+    /// Samples' library and PDFs under remote/, with `extraFolders` beside papers/.
+    static func remote(in root: URL, extraFolders: Int) throws -> URL {
+        let remote = root.appendingPathComponent("remote")
+        let papers = remote.appendingPathComponent("papers")
+        try FileManager.default.createDirectory(at: papers, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Fixtures.samples.appendingPathComponent("library.bib"), to: remote.appendingPathComponent("library.bib"))
+        let samplePapers = Fixtures.samples.appendingPathComponent("papers")
+        for name in try FileManager.default.contentsOfDirectory(atPath: samplePapers.path) where name.hasSuffix(".pdf") {
+            try FileManager.default.copyItem(at: samplePapers.appendingPathComponent(name), to: papers.appendingPathComponent(name))
+        }
+        for index in 0..<extraFolders {
+            try FileManager.default.createDirectory(at: remote.appendingPathComponent("other\(index)"), withIntermediateDirectories: true)
+        }
+        return remote
+    }
+
+    static func sync(_ transport: RecordingTransport, remoteURL: URL, root: URL) throws -> SyncSummary {
+        let environment = ["HOME": root.path, "XDG_DATA_HOME": root.appendingPathComponent("data").path,
+                           "XDG_CACHE_HOME": root.appendingPathComponent("cache").path]
+        let remote = try Remote(url: remoteURL.absoluteString)
+        var options = SyncOptions()
+        options.selection = SyncSelection(allPDFs: true)
+        return try Syncer(remote: remote, locations: RemoteLocations(name: remote.name, environment: environment),
+                          transport: transport, session: CurlSession())
+            .run(options, events: { _ in }, isCancelled: { false })
+    }
+
+    @Test func theFoldersAtTheRootAreListedAheadOnceEach() throws {
+        let root = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let remoteURL = try Self.remote(in: root, extraFolders: 1)
+        let transport = try RecordingTransport(root: remoteURL)
+        let summary = try Self.sync(transport, remoteURL: remoteURL, root: root)
+        #expect(summary.succeeded)
+        #expect(summary.downloaded == 5)
+        let listings = transport.listings
+        #expect(listings.filter { !$0.ahead }.map(\.folder) == [""])
+        #expect(listings.filter(\.ahead).map(\.folder).sorted() == ["other0", "papers"])
+    }
+
+    @Test func aRootWithManyFoldersIsNotListedAhead() throws {
+        let root = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let remoteURL = try Self.remote(in: root, extraFolders: Syncer.maximumFoldersListedAhead)
+        let transport = try RecordingTransport(root: remoteURL)
+        let summary = try Self.sync(transport, remoteURL: remoteURL, root: root)
+        #expect(summary.downloaded == 5)
+        // Only what the PDFs need is listed, after the library is read.
+        #expect(transport.listings.map(\.folder) == ["", "papers"])
+        #expect(transport.listings.allSatisfy { !$0.ahead })
+    }
+
+    @Test func aListingAheadThatFailsIsListedAgainInOrder() throws {
+        let root = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let remoteURL = try Self.remote(in: root, extraFolders: 0)
+        let transport = try RecordingTransport(root: remoteURL, failingAhead: ["papers"])
+        let summary = try Self.sync(transport, remoteURL: remoteURL, root: root)
+        #expect(summary.succeeded)
+        #expect(summary.downloaded == 5)
+        #expect(transport.listings.map(\.folder).sorted() == ["", "papers", "papers"])
+        #expect(transport.listings.filter { $0.folder == "papers" }.map(\.ahead).sorted { !$0 && $1 } == [false, true])
+    }
+}
