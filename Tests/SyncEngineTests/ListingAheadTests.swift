@@ -77,6 +77,13 @@ struct ListingAheadTests {
         let listings = transport.listings
         #expect(listings.filter { !$0.ahead }.map(\.folder) == [""])
         #expect(listings.filter(\.ahead).map(\.folder).sorted() == ["other0", "papers"])
+
+        // The next sync lists ahead only the folder its PDFs were in.
+        let again = try RecordingTransport(root: remoteURL)
+        let second = try Self.sync(again, remoteURL: remoteURL, root: root)
+        #expect(second.downloaded == 0 && second.current == 5)
+        #expect(again.listings.map(\.folder) == ["", "papers"])
+        #expect(again.listings.map(\.ahead) == [false, true])
     }
 
     @Test func aRootWithManyFoldersIsNotListedAhead() throws {
@@ -89,6 +96,25 @@ struct ListingAheadTests {
         // Only what the PDFs need is listed, after the library is read.
         #expect(transport.listings.map(\.folder) == ["", "papers"])
         #expect(transport.listings.allSatisfy { !$0.ahead })
+
+        // The next sync knows where the PDFs are, and lists that folder ahead.
+        let again = try RecordingTransport(root: remoteURL)
+        _ = try Self.sync(again, remoteURL: remoteURL, root: root)
+        #expect(again.listings.map(\.folder) == ["", "papers"])
+        #expect(again.listings.map(\.ahead) == [false, true])
+    }
+
+    @Test func pdfsAtTheRootUseTheRootListingWithoutAnother() throws {
+        let root = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let remoteURL = root.appendingPathComponent("remote")
+        try FileManager.default.createDirectory(at: remoteURL, withIntermediateDirectories: true)
+        try Data("@article{a, title = {A}, file = {:a.pdf:PDF}}\n".utf8).write(to: remoteURL.appendingPathComponent("library.bib"))
+        try FileManager.default.copyItem(at: Fixtures.samples.appendingPathComponent("papers/tex-tour.pdf"), to: remoteURL.appendingPathComponent("a.pdf"))
+        let transport = try RecordingTransport(root: remoteURL)
+        let summary = try Self.sync(transport, remoteURL: remoteURL, root: root)
+        #expect(summary.downloaded == 1)
+        #expect(transport.listings.map(\.folder) == [""])
     }
 
     @Test func aListingAheadThatFailsIsListedAgainInOrder() throws {

@@ -129,6 +129,7 @@ public final class Syncer: @unchecked Sendable {
         summary.problems += problems
         summary.selected = planned.map(\.remotePath)
         let remoteFiles = try describe(planned.map(\.remotePath), listings: listings)
+        if !options.dryRun { rememberFolders(of: planned.map(\.remotePath)) }
         timer.lap("sync: list the remote folders")
         let manifest = try (manifestOpening ?? Self.openManifest(locations)).get()
         timer.lap("sync: wait for the cache manifest")
@@ -202,6 +203,28 @@ public final class Syncer: @unchecked Sendable {
         var versions: [String: String] = [:]
         /// The errors of each copy in use, with the size and modification time it had then.
         var copies: [String: CopyFacts]? = [:]
+        /// The folders the last sync's PDFs are in: the next one lists them ahead.
+        var folders: [String]?
+    }
+
+    private func readState() -> LibraryState {
+        (try? JSONDecoder().decode(LibraryState.self, from: Data(contentsOf: libraryStateURL))) ?? LibraryState()
+    }
+
+    /// Notes the folders of `paths` for the next sync, unless they are those noted already.
+    private func rememberFolders(of paths: [String]) {
+        var state = readState()
+        let folders = Set(paths.map(Self.folder(of:))).sorted()
+        guard state.folders != folders else { return }
+        state.folders = folders
+        guard let data = try? JSONEncoder().encode(state) else { return }
+        try? AtomicFile.write(data, to: libraryStateURL)
+    }
+
+    /// The folder of a remote path ("" for the root).
+    static func folder(of path: String) -> String {
+        let parent = (path as NSString).deletingLastPathComponent
+        return parent == "." ? "" : parent
     }
 
     /// What a sync found in the copy of a .bib it put in place.
@@ -238,7 +261,7 @@ public final class Syncer: @unchecked Sendable {
     /// round trip once the library is read.
     private func syncLibraries(_ options: SyncOptions, prefetchListings: Bool, events: (SyncEvent) -> Void,
                                isCancelled: () -> Bool) throws -> (fetched: [String: Library], listings: Listings) {
-        var state = (try? JSONDecoder().decode(LibraryState.self, from: Data(contentsOf: libraryStateURL))) ?? LibraryState()
+        var state = readState()
         var fetched: [String: Library] = [:]
         var listings: Listings = [:]
         let files: [RemoteFile]
@@ -246,7 +269,7 @@ public final class Syncer: @unchecked Sendable {
             let root = try transport.list("")
             files = root.filter { !$0.isFolder && $0.path.lowercased().hasSuffix(".bib") }
             if files.isEmpty { throw RemoteError.badListing("no .bib file at the remote's root; name them with libraries = [\"…\"]") }
-            if prefetchListings { listings = listAhead(root) }
+            if prefetchListings { listings = listAhead(root, remembered: state.folders) }
         } else {
             files = try remote.libraries.map { name in try describe([name])[name] ?? { throw TransportError.notFound(name) }() }
         }
@@ -297,14 +320,19 @@ public final class Syncer: @unchecked Sendable {
         return (fetched, listings)
     }
 
-    /// Starts listing the folders of `root` (the remote root's listing) on other threads,
-    /// unless there are more than ``maximumFoldersListedAhead``.
-    private func listAhead(_ root: [RemoteFile]) -> Listings {
-        let folders = root.filter(\.isFolder).map(\.path)
-        guard folders.count <= Self.maximumFoldersListedAhead else { return [:] }
+    /// Starts listing folders on other threads: those the last sync's PDFs were in, or, on a
+    /// first sync, those of `root` (the remote root's listing); none when there are more than
+    /// ``maximumFoldersListedAhead``.
+    private func listAhead(_ root: [RemoteFile], remembered: [String]?) -> Listings {
+        // The root's listing is in hand already.
+        var listings: Listings = ["": BackgroundValue { root }]
+        let folders = (remembered ?? root.filter(\.isFolder).map(\.path)).filter { !$0.isEmpty }
+        guard folders.count <= Self.maximumFoldersListedAhead else { return listings }
         let transport = self.transport
-        return Dictionary(folders.map { folder in (folder, BackgroundValue { try transport.list(folder) }) },
-                          uniquingKeysWith: { first, _ in first })
+        for folder in folders where listings[folder] == nil {
+            listings[folder] = BackgroundValue { try transport.list(folder) }
+        }
+        return listings
     }
 
     /// The errors of the copy in use at `path`: as recorded when a sync put it there, if it is
@@ -347,10 +375,7 @@ public final class Syncer: @unchecked Sendable {
             }
             return result
         }
-        let folders = Set(paths.map { path -> String in
-            let parent = (path as NSString).deletingLastPathComponent
-            return parent == "." ? "" : parent
-        })
+        let folders = Set(paths.map(Self.folder(of:)))
         let wanted = Set(paths)
         for folder in folders.sorted() {
             let listing: [RemoteFile]
