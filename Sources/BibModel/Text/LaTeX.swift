@@ -519,32 +519,23 @@ private struct Decoder {
     }
 }
 
-/// Canonical composition of a base letter and one combining mark, for the accents LaTeX writes;
-/// a table built once, so decoding never needs Foundation's normalisation on the common path.
+/// Canonical composition of a base letter and one combining mark, for the accents LaTeX writes,
+/// from a fixed table (`CompositionTable.swift`): decoding never needs Foundation's
+/// normalisation on the common path.
 enum Composition {
     /// The precomposed character for `base` followed by `mark`, if Unicode has one. Dotless
     /// ı and ȷ take accents as i and j.
     static func compose(_ base: Unicode.Scalar, _ mark: Unicode.Scalar) -> Unicode.Scalar? {
         let letter: Unicode.Scalar = base == "ı" ? "i" : base == "ȷ" ? "j" : base
-        return table[UInt64(letter.value) << 32 | UInt64(mark.value)]
-    }
-
-    private static let table: [UInt64: Unicode.Scalar] = {
-        var table: [UInt64: Unicode.Scalar] = [:]
-        let marks = Set(LaTeXTables.accentMarks.values.map(\.combining) + LaTeXTables.letterAccentMarks.values.map(\.combining))
-        let bases = (0x41...0x5A).compactMap(Unicode.Scalar.init) + (0x61...0x7A).compactMap(Unicode.Scalar.init)
-            + ["Æ", "æ", "Ø", "ø", "Å", "å", "Ç", "ç", "Ü", "ü", "Ö", "ö", "Ä", "ä", "Ï", "ï", "Ô", "ô", "Ê", "ê", "Â", "â", "Ū", "ū", "Ō", "ō"]
-        for base in bases {
-            for mark in marks {
-                var text = String.UnicodeScalarView()
-                text.append(base)
-                text.append(mark)
-                let composed = String(text).precomposedStringWithCanonicalMapping.unicodeScalars
-                if composed.count == 1, let scalar = composed.first {
-                    table[UInt64(base.value) << 32 | UInt64(mark.value)] = scalar
-                }
-            }
+        let key = (letter.value, mark.value)
+        var low = 0
+        var high = pairs.count
+        while low < high {
+            let middle = (low + high) / 2
+            let pair = pairs[middle]
+            if (pair.base, pair.mark) < key { low = middle + 1 } else { high = middle }
         }
-        return table
-    }()
+        guard low < pairs.count, pairs[low].base == key.0, pairs[low].mark == key.1 else { return nil }
+        return Unicode.Scalar(pairs[low].composed)
+    }
 }
