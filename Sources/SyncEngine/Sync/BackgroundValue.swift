@@ -17,6 +17,12 @@ final class BackgroundValue<Value: Sendable>: @unchecked Sendable {
         }
     }
 
+    /// A value already made: ``get()`` returns it at once.
+    init(made value: Value) {
+        result = .success(value)
+        done.signal()
+    }
+
     /// The value, or the error making it threw; waits until it is made.
     func get() throws -> Value {
         done.wait()

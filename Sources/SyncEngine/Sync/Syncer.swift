@@ -97,13 +97,15 @@ public final class Syncer: @unchecked Sendable {
         let started = clock()
         let timer = PhaseTimer()
         var summary = SyncSummary()
+        let wantsPDFs = !options.selection.isEmpty && options.fetchPDFs
         // The cache manifest is opened (or created) on another thread while the .bib files
         // come and the remote is listed.
-        let manifestOpening = options.selection.isEmpty || !options.fetchPDFs ? nil : Self.openManifest(locations)
+        let manifestOpening = wantsPDFs ? Self.openManifest(locations) : nil
         try FileManager.default.createDirectory(at: locations.library, withIntermediateDirectories: true)
         if !options.dryRun { recordRemote() }
-        let wantsPDFs = manifestOpening != nil
-        let (fetched, listings) = try syncLibraries(options, prefetchListings: wantsPDFs, events: events, isCancelled: isCancelled)
+        var state = readState()
+        let (fetched, listings) = try syncLibraries(options, state: &state, prefetchListings: wantsPDFs,
+                                                    events: events, isCancelled: isCancelled)
         timer.lap("sync: the .bib files")
         if isCancelled() {
             summary.cancelled = true
@@ -129,7 +131,7 @@ public final class Syncer: @unchecked Sendable {
         summary.problems += problems
         summary.selected = planned.map(\.remotePath)
         let remoteFiles = try describe(planned.map(\.remotePath), listings: listings)
-        if !options.dryRun { rememberFolders(of: planned.map(\.remotePath)) }
+        if !options.dryRun { rememberFolders(of: planned.map(\.remotePath), in: &state) }
         timer.lap("sync: list the remote folders")
         let manifest = try (manifestOpening ?? Self.openManifest(locations)).get()
         timer.lap("sync: wait for the cache manifest")
@@ -211,9 +213,9 @@ public final class Syncer: @unchecked Sendable {
         (try? JSONDecoder().decode(LibraryState.self, from: Data(contentsOf: libraryStateURL))) ?? LibraryState()
     }
 
-    /// Notes the folders of `paths` for the next sync, unless they are those noted already.
-    private func rememberFolders(of paths: [String]) {
-        var state = readState()
+    /// Notes the folders of `paths` in `state` for the next sync, and writes it, unless they are
+    /// those noted already.
+    private func rememberFolders(of paths: [String], in state: inout LibraryState) {
         let folders = Set(paths.map(Self.folder(of:))).sorted()
         guard state.folders != folders else { return }
         state.folders = folders
@@ -254,14 +256,14 @@ public final class Syncer: @unchecked Sendable {
     /// PDFs usually live in one or two of them; a root with more is not a library's folder.
     static let maximumFoldersListedAhead = 4
 
-    /// Brings the .bib files that changed; returns the library read from each one put in place
-    /// (by its local path), as parsed to check it, and the listings started ahead: with
-    /// `prefetchListings`, the folders at the remote's root (a few at most) are listed on
-    /// other threads while the .bib files download, so the PDFs can start without another
-    /// round trip once the library is read.
-    private func syncLibraries(_ options: SyncOptions, prefetchListings: Bool, events: (SyncEvent) -> Void,
+    /// Brings the .bib files that changed, noting them in `state`; returns the library read from
+    /// each one put in place (by its local path), as parsed to check it, and the listings
+    /// started ahead: with `prefetchListings`, the folders where the PDFs likely are (see
+    /// ``listAhead(_:remembered:)``) are listed on other threads while the .bib files download,
+    /// so the PDFs can start without another round trip once the library is read.
+    private func syncLibraries(_ options: SyncOptions, state: inout LibraryState, prefetchListings: Bool,
+                               events: (SyncEvent) -> Void,
                                isCancelled: () -> Bool) throws -> (fetched: [String: Library], listings: Listings) {
-        var state = readState()
         var fetched: [String: Library] = [:]
         var listings: Listings = [:]
         let files: [RemoteFile]
@@ -325,7 +327,7 @@ public final class Syncer: @unchecked Sendable {
     /// ``maximumFoldersListedAhead``.
     private func listAhead(_ root: [RemoteFile], remembered: [String]?) -> Listings {
         // The root's listing is in hand already.
-        var listings: Listings = ["": BackgroundValue { root }]
+        var listings: Listings = ["": BackgroundValue(made: root)]
         let folders = (remembered ?? root.filter(\.isFolder).map(\.path)).filter { !$0.isEmpty }
         guard folders.count <= Self.maximumFoldersListedAhead else { return listings }
         let transport = self.transport
