@@ -130,8 +130,14 @@ public enum RemotePath {
     /// The local file for a validated remote path under `root`, refusing any symbolic link on
     /// the way (a link planted in the cache could point anywhere).
     public static func local(_ path: String, under root: URL) throws -> URL {
+        URL(fileURLWithPath: try localPath(path, under: root.path), isDirectory: false)
+    }
+
+    /// ``local(_:under:)`` for a root given as a file system path, returning a path: what a
+    /// sync uses for each of many files, without building URLs.
+    public static func localPath(_ path: String, under rootPath: String) throws -> String {
         let safe = try validated(path)
-        var local = root.path
+        var local = rootPath
         for component in safe.split(separator: "/") {
             if !local.hasSuffix("/") { local += "/" }
             local += component
@@ -140,7 +146,7 @@ public enum RemotePath {
                 throw RemoteError.unsafePath(path, reason: "\(local) is a symbolic link")
             }
         }
-        return URL(fileURLWithPath: local, isDirectory: false)
+        return local
     }
 
     /// A path with control characters made visible, for messages.

@@ -405,19 +405,17 @@ public final class Syncer: @unchecked Sendable {
 
     // MARK: - Downloads
 
-    private func partURL(_ local: URL) -> URL { URL(fileURLWithPath: local.path + ".part") }
     /// Where a download starts: the size of a `.part` of the same remote version, else 0 (a
     /// stale `.part` is removed). A `.part` that already holds every byte (bibread was killed
     /// before renaming it) asks for its last byte again: a range starting at the end is a 416,
     /// which some servers (lighttpd) send without the `Content-Range` that says the file is
     /// complete, and the download would then fail at every sync.
-    private func resumeOffset(for file: RemoteFile, local: URL, recorded: String?) -> Int64 {
-        let part = partURL(local)
+    private func resumeOffset(for file: RemoteFile, part: String, recorded: String?) -> Int64 {
         var status = stat()
-        guard lstat(part.path, &status) == 0 else { return 0 }
+        guard lstat(part, &status) == 0 else { return 0 }
         let size = Int64(status.st_size)
         if recorded == Self.partKey(file), size <= (file.size ?? .max) { return size > 0 && size == file.size ? size - 1 : size }
-        unlink(part.path)
+        unlink(part)
         return 0
     }
 
@@ -436,21 +434,27 @@ public final class Syncer: @unchecked Sendable {
         while !pending.isEmpty {
             let subTimer = PhaseTimer()
             var jobs: [DownloadJob] = []
-            var locals: [URL] = []
+            // Where each file goes, and its `.part` while it comes (paths, not URLs: there are
+            // many of them).
+            var locals: [String] = []
+            var parts: [String] = []
             var offsets: [Int64] = []
             let recorded = try manifest.partialVersions()
-            var folders = Set<String>()
+            let cacheRoot = locations.cache.path
+            var folders = Set<Substring>()
             for file in pending {
-                let local = try locations.cachedFile(file.path)
-                let folder = local.deletingLastPathComponent()
-                if folders.insert(folder.path).inserted {
-                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                let local = try RemotePath.localPath(file.path, under: cacheRoot)
+                let part = local + ".part"
+                let folder = local[..<(local.lastIndex(of: "/") ?? local.endIndex)]
+                if folders.insert(folder).inserted {
+                    try FileManager.default.createDirectory(atPath: String(folder), withIntermediateDirectories: true)
                 }
-                let offset = resumeOffset(for: file, local: local, recorded: recorded[file.path])
+                let offset = resumeOffset(for: file, part: part, recorded: recorded[file.path])
                 var request = try transport.downloadRequest(file.path, from: offset)
                 request.stallTimeout = options.stallTimeout
-                jobs.append(DownloadJob(request: request, destination: partURL(local)))
+                jobs.append(DownloadJob(request: request, destination: URL(fileURLWithPath: part, isDirectory: false)))
                 locals.append(local)
+                parts.append(part)
                 offsets.append(offset)
                 events(.fileStarted(path: file.path, bytes: file.size))
             }
@@ -481,7 +485,6 @@ public final class Syncer: @unchecked Sendable {
                                               doneBytes: done, totalBytes: totalBytes, rate: Double(done) / max(0.001, now - started))))
             }, isCancelled: isCancelled, finished: { index, outcome in
                 let file = pending[index]
-                let local = locals[index]
                 // Tries the file again next round when the failure may pass and tries are left.
                 func failed(_ reason: String, transient: Bool) {
                     let again = transient && attempt < options.attempts
@@ -491,12 +494,12 @@ public final class Syncer: @unchecked Sendable {
                 switch outcome {
                 case .completed(_, _, let bytes):
                     onDisk[index] = 0
-                    if let problem = transport.verify(partURL(local), against: file) {
-                        try? FileManager.default.removeItem(at: partURL(local))
+                    if let problem = transport.verify(jobs[index].destination, against: file) {
+                        unlink(parts[index])
                         failed(problem, transient: true)
                         return
                     }
-                    guard rename(partURL(local).path, local.path) == 0 else {
+                    guard rename(parts[index], locals[index]) == 0 else {
                         failed("cannot put it in place: \(String(cString: strerror(errno)))", transient: false)
                         return
                     }
