@@ -123,8 +123,7 @@ public final class Syncer: @unchecked Sendable {
         }
         // A library of one file that was just downloaded was parsed to check it: that parse
         // is the library (a file of several parts shares `@string`s and is read again).
-        let library = paths.count == 1 ? fetched[paths[0]] ?? LibraryLoader.load(paths: paths).library
-                                       : LibraryLoader.load(paths: paths).library
+        let library = (paths.count == 1 ? fetched[paths[0]] : nil) ?? LibraryLoader.load(paths: paths).library
         timer.lap("sync: load the library")
         let (planned, problems) = SyncPlanner.plan(library, selection: options.selection, locations: locations, mapping: remote.pathMapping)
         timer.lap("sync: plan \(planned.count) PDFs")
@@ -341,8 +340,8 @@ public final class Syncer: @unchecked Sendable {
     /// still that file (same size and modification time), else counted by reading it; `Int.max`
     /// when there is none.
     private func errorCount(ofCopyAt path: String, recorded: CopyFacts?) -> Int {
-        guard FileManager.default.fileExists(atPath: path) else { return Int.max }
-        if let recorded, CopyFacts(path: path, errors: recorded.errors) == recorded { return recorded.errors }
+        guard let current = CopyFacts(path: path, errors: recorded?.errors ?? 0) else { return Int.max }
+        if let recorded, current == recorded { return recorded.errors }
         return LibraryLoader.load(paths: [path]).library.errorCount
     }
 
