@@ -46,4 +46,24 @@ struct LibraryLoaderTests {
         #expect(LibraryLoader.load(paths: [path], reading: [empty]).failures == [LoadFailure(path: path, reason: .empty)])
         #expect(LibraryLoader.load(paths: [path], reading: [missing]).failures == [LoadFailure(path: path, reason: .missing)])
     }
+
+    @Test func lineNumbersWorkedOutWhileIndexingAreTheLinesOfTheEntries() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = directory.appendingPathComponent("first.bib").path
+        let second = directory.appendingPathComponent("second.bib").path
+        var text = ""
+        for index in 0..<2_000 { text += "\n% comment\n@misc{e\(index),\n  title = {T\(index)}}\n" }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: first))
+        try Data("@misc{x,\n  crossref = {e7}}\n\n@misc{y, year = 1}\n".utf8).write(to: URL(fileURLWithPath: second))
+
+        let prepared = LibraryLoader.load(paths: [first, second], preparingLineNumbers: true).library
+        let lines = prepared.entries.map(\.line)
+        #expect(lines.count == 2_002)
+        #expect(Array(lines.prefix(3)) == [3, 7, 11])
+        #expect(lines[1_999] == 4 * 1_999 + 3)
+        #expect(Array(lines.suffix(2)) == [1, 4])
+        #expect(lines == LibraryLoader.load(paths: [first, second]).library.entries.map(\.line))
+        #expect(prepared.entries[2_000].raw("title") == "T7")
+    }
 }

@@ -207,6 +207,33 @@ struct CrossrefTests {
         #expect(try #require(library.entry(addressedBy: "b")).raw("publisher") == "A")
     }
 
+    @Test func namesAreComparedIgnoringCaseAndEachIsInheritedOnce() throws {
+        let library = Fixtures.library("""
+        @book{child, Year = {2000}, crossref = {parent}}
+        @book{parent, year = 1999, Publisher = {First}, publisher = {Second}, Series = {S}}
+        """)
+        let child = try #require(library.entry(addressedBy: "child"))
+        #expect(child.raw("year") == "2000")
+        #expect(child.fields.filter { child.name(of: $0) == "publisher" }.count == 1)
+        #expect(child.raw("publisher") == "First")
+        #expect(child.field("series").map(child.spelledName(of:)) == "Series")
+    }
+
+    @Test func aParentInAnotherFileGivesNamesTheChildsFileDoesNotHave() throws {
+        let library = Library.parse([
+            (path: "children.bib", bytes: Array("@inproceedings{child, TITLE = {Paper}, crossref = {proc}, YEAR = 2001}".utf8)),
+            (path: "parents.bib", bytes: Array("@proceedings{proc, title = {Proc}, year = 1999, Organization = {Org}, file = {p.pdf}}".utf8)),
+        ])
+        let child = try #require(library.entry(addressedBy: "child"))
+        #expect(child.raw("year") == "2001", "a name is the same name in every file, whatever its case")
+        #expect(child.raw("organization") == "Org")
+        #expect(child.field("organization").map(child.spelledName(of:)) == "Organization")
+        #expect(child.field("organization").map { child.parent(of: $0) } == "proc")
+        #expect(child.raw("booktitle") == "Proc")
+        #expect(child.raw("file") == nil, "linked files are never inherited")
+        #expect(child.fields.count == 5)
+    }
+
     @Test func deepChainsDoNotOverflowTheStack() throws {
         var text = ""
         for index in 0..<10_000 { text += "@misc{e\(index), crossref = {e\(index + 1)}}\n" }

@@ -71,24 +71,47 @@ enum CrossrefResolver {
     }
 
     /// Gives `child` the fields of `parent` it lacks while `budget` lasts; false when it ran out.
+    ///
+    /// Names are compared by their group in the child's file (`FieldNameStore`), not as
+    /// strings: a parent in the same file (the usual case) needs no look-up at all.
     private static func inherit(into child: inout Entry, from parent: Entry, budget: inout Int) -> Bool {
-        var names = Set(child.fields.map(child.name(of:)))
+        let names = child.source.fieldNames
+        let parentNames = parent.source.fieldNames
+        let sameFile = names === parentNames
+        var present = GroupMarks(count: names.groupCount)
+        for field in child.fields { present.insert(names.groups[Int(field.nameID)]) }
         var slots: [String: UInt32] = [:]
+        var lastSlot: (parent: String, slot: UInt32)?
         for field in parent.fields {
-            let name = parent.name(of: field)
-            guard !names.contains(name), !isBookkeeping(name) else { continue }
+            let parentID = Int(field.nameID)
+            if sameFile {
+                if present.contains(names.groups[parentID]) { continue }
+            } else if let group = names.group(ofLowercase: parentNames.lowercase[parentID]), present.contains(group) {
+                continue
+            }
+            guard !isBookkeeping(parentNames.lowercase[parentID]) else { continue }
             let text = parent.rawText(of: field)
             guard take(text, from: &budget) else { return false }
-            let slot = child.parentSlot(for: parent.parent(of: field) ?? parent.key, known: &slots)
-            child.appendInheritedField(lowercaseName: name, spelledName: parent.spelledName(of: field), text: text,
-                                       nameOffset: Int(field.nameOffset), parentSlot: slot)
-            names.insert(name)
+            let from = parent.parent(of: field) ?? parent.key
+            let slot: UInt32
+            if let lastSlot, lastSlot.parent == from {
+                slot = lastSlot.slot
+            } else {
+                slot = child.parentSlot(for: from, known: &slots)
+                lastSlot = (from, slot)
+            }
+            let nameID = sameFile ? field.nameID
+                : names.intern(spelled: parentNames.spellings[parentID], lowercase: parentNames.lowercase[parentID])
+            child.appendInheritedField(nameID: nameID, text: text, nameOffset: Int(field.nameOffset), parentSlot: slot)
+            present.insert(names.groups[Int(nameID)])
         }
-        if !names.contains("booktitle"), let title = parent.field(.title) {
+        let hasBooktitle = names.group(ofLowercase: "booktitle").map(present.contains) ?? false
+        if !hasBooktitle, let title = parent.field(.title) {
             let text = parent.rawText(of: title)
             guard take(text, from: &budget) else { return false }
-            child.appendInheritedField(lowercaseName: "booktitle", spelledName: "booktitle", text: text,
-                                       nameOffset: Int(title.nameOffset), parentSlot: child.parentSlot(for: parent.key, known: &slots))
+            let nameID = names.intern(spelled: "booktitle", lowercase: "booktitle")
+            child.appendInheritedField(nameID: nameID, text: text, nameOffset: Int(title.nameOffset),
+                                       parentSlot: child.parentSlot(for: parent.key, known: &slots))
         }
         return true
     }
@@ -103,5 +126,20 @@ enum CrossrefResolver {
 
     private static func isBookkeeping(_ name: String) -> Bool {
         notInherited.contains(name) || name.hasPrefix("bdsk-")
+    }
+}
+
+/// A set of name groups of one file (`FieldNameStore.groups`), as one flag per group; it
+/// grows when inheritance adds a name new to the file.
+private struct GroupMarks {
+    private var marks: [Bool]
+
+    init(count: Int) { marks = [Bool](repeating: false, count: count) }
+
+    func contains(_ group: Int) -> Bool { group < marks.count && marks[group] }
+
+    mutating func insert(_ group: Int) {
+        if group >= marks.count { marks.append(contentsOf: repeatElement(false, count: group - marks.count + 1)) }
+        marks[group] = true
     }
 }

@@ -6,14 +6,19 @@ import Glibc
 /// Reads .bib files from disk into a `Library`, turning unreadable files into `LoadFailure`s.
 public enum LibraryLoader {
     /// Loads every readable file of `paths` (in order, sharing `@string`s) and lists the others.
-    public static func load(paths: [String]) -> (library: Library, failures: [LoadFailure]) {
-        load(paths: paths, reading: paths)
+    ///
+    /// With `preparingLineNumbers`, each file's line numbers are worked out on another thread
+    /// while the library is indexed (on one thread): a caller that will print the line of
+    /// every entry or diagnostic (`list --json`, `check`) then finds them ready.
+    public static func load(paths: [String], preparingLineNumbers: Bool = false) -> (library: Library, failures: [LoadFailure]) {
+        load(paths: paths, reading: paths, preparingLineNumbers: preparingLineNumbers)
     }
 
     /// Loads the files at `sources` as if they were at `paths` (the same count): entries,
     /// diagnostics, failures and linked files name and resolve against `paths`. A download
     /// is checked this way before it is renamed into place.
-    public static func load(paths: [String], reading sources: [String]) -> (library: Library, failures: [LoadFailure]) {
+    public static func load(paths: [String], reading sources: [String],
+                            preparingLineNumbers: Bool = false) -> (library: Library, failures: [LoadFailure]) {
         precondition(paths.count == sources.count, "one source per path")
         var failures: [LoadFailure] = []
         var macros = MacroTable()
@@ -33,6 +38,10 @@ public enum LibraryLoader {
                 }
                 files.append(file)
             }
+        }
+        if preparingLineNumbers {
+            let sources = files.map(\.source)
+            DispatchQueue.global().async { for source in sources { source.prepareLineNumbers() } }
         }
         let library = Library(files: consume files)
         timer.lap("index and crossref")

@@ -58,6 +58,12 @@ public final class FieldNameStore: @unchecked Sendable {
 
     init() {}
 
+    /// How many distinct names (ignoring case) the store holds: one more than its largest group.
+    var groupCount: Int { groupsByLowercase.count }
+
+    /// The group of a lower-case name, or nil when no field of the file has that name.
+    func group(ofLowercase name: String) -> Int? { groupsByLowercase[name] }
+
     /// The number of a name, adding it when new.
     func intern(spelled: String, lowercase: String) -> UInt32 {
         if let id = idsBySpelling[spelled] { return id }
@@ -199,10 +205,10 @@ public struct Entry: Sendable {
         }
     }
 
-    /// Adds a field inherited through `crossref` from `parents[parentSlot]` (see `parentSlot`).
-    mutating func appendInheritedField(lowercaseName: String, spelledName: String, text: String, nameOffset: Int, parentSlot: UInt32) {
+    /// Adds a field named by `nameID` (a number of `source.fieldNames`) inherited through
+    /// `crossref` from `parents[parentSlot]` (see `parentSlot`).
+    mutating func appendInheritedField(nameID: UInt32, text: String, nameOffset: Int, parentSlot: UInt32) {
         texts.append(text)
-        let nameID = source.fieldNames.intern(spelled: spelledName, lowercase: lowercaseName)
         fields.append(Field(nameID: nameID, kind: source.fieldNames.kinds[Int(nameID)], storage: .inherited,
                             first: UInt32(texts.count - 1), second: parentSlot, nameOffset: UInt32(clamping: nameOffset)))
     }

@@ -127,6 +127,12 @@ extension SourceFile {
         lineIndex.line(of: offset)
     }
 
+    /// Works out the file's line numbers now, if that was not done yet, so that a later
+    /// `line(of:)`, `location(of:)` or `lineNumbers` does not.
+    public func prepareLineNumbers() {
+        _ = lineIndex
+    }
+
     /// The file's line numbers, to look many up in a row without taking a lock each time.
     public var lineNumbers: LineNumbers { LineNumbers(index: lineIndex) }
 

@@ -14,9 +14,10 @@ struct LibraryOptions: ParsableArguments {
     @Argument(help: ArgumentHelp("BibTeX files; several files form one library.", valueName: "library.bib"))
     var libraries: [String] = []
 
-    /// Loads the library, reporting unreadable files on standard error.
-    func load() -> LoadedLibrary {
-        LoadedLibrary.load(paths: paths)
+    /// Loads the library, reporting unreadable files on standard error; see
+    /// `LibraryLoader.load(paths:preparingLineNumbers:)`.
+    func load(preparingLineNumbers: Bool = false) -> LoadedLibrary {
+        LoadedLibrary.load(paths: paths, preparingLineNumbers: preparingLineNumbers)
     }
 
     /// The .bib files named, with a synced remote's name standing for its .bib files.
@@ -24,9 +25,10 @@ struct LibraryOptions: ParsableArguments {
 }
 
 extension LoadedLibrary {
-    /// Loads the files at `paths` as one library, reporting unreadable files on standard error.
-    static func load(paths: [String]) -> LoadedLibrary {
-        let (library, failures) = LibraryLoader.load(paths: paths)
+    /// Loads the files at `paths` as one library, reporting unreadable files on standard error;
+    /// see `LibraryLoader.load(paths:preparingLineNumbers:)`.
+    static func load(paths: [String], preparingLineNumbers: Bool = false) -> LoadedLibrary {
+        let (library, failures) = LibraryLoader.load(paths: paths, preparingLineNumbers: preparingLineNumbers)
         for failure in failures {
             Console.error("bibread: \(failure)")
         }

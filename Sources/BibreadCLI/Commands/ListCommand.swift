@@ -52,7 +52,8 @@ struct ListCommand: ParsableCommand {
 
     /// Prints the library at `paths` (the references matching `query`) in the form asked for.
     static func list(paths: [String], json: Bool, query: Query = .all, group groupName: String? = nil) throws {
-        let loaded = LoadedLibrary.load(paths: paths)
+        // The JSON gives every reference's line.
+        let loaded = LoadedLibrary.load(paths: paths, preparingLineNumbers: json)
         defer { ExitReclaim.leave(loaded) }
         var entries = loaded.library.entries
         if let groupName {
