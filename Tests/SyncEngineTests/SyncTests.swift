@@ -311,6 +311,21 @@ struct SyncTests {
         } throws: { "\($0)".contains(reason) }
     }
 
+    @Test(arguments: [("papers/a.pdf", "papers/a.pdf"), ("a//b/./c.pdf", "a/b/c.pdf"), ("./x.pdf", "x.pdf"),
+                      ("a/", "a"), ("Müller/Éclair.pdf", "Müller/Éclair.pdf"), ("a/.../b.pdf", "a/.../b.pdf"),
+                      ("..a/b..", "..a/b.."), (String(repeating: "é", count: 127) + "x", String(repeating: "é", count: 127) + "x")])
+    func remotePathsAreNormalised(_ path: String, _ expected: String) throws {
+        #expect(try RemotePath.validated(path) == expected)
+    }
+
+    @Test(arguments: [("", "empty"), ("a/../b.pdf", "climbs out"), ("\\server\\x.pdf", "absolute"),
+                      (String(repeating: "é", count: 128) + ".pdf", "longer than 255")])
+    func moreUnsafeRemotePathsAreRefused(_ path: String, _ reason: String) {
+        #expect {
+            try RemotePath.validated(path)
+        } throws: { "\($0)".contains(reason) }
+    }
+
     /// The fault server as a plain HTTP remote (no listing: the .bib is named).
     /// A download with more errors than the copy in use is kept aside. The count of the copy
     /// in use is the one recorded when it was put in place while the file is unchanged, and

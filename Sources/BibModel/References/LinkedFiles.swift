@@ -185,7 +185,7 @@ enum FileFieldParser {
 
     static func items(_ raw: String) -> [Item] {
         var result: [Item] = []
-        for item in split(raw, on: ";") {
+        for item in split(raw) {
             let unescaped = item.parts.joined(separator: ":").trimmedASCII
             if unescaped.isEmpty { continue }
             if isURL(unescaped) {
@@ -218,41 +218,42 @@ enum FileFieldParser {
         return result
     }
 
-    /// Splits at unescaped `separator` (`;` between files) and, inside, at unescaped `:`; `\x`
-    /// stands for `x`.
-    private static func split(_ raw: String, on separator: Character) -> [(parts: [String], raw: String)] {
+    /// Splits at unescaped `;` (between files) and, inside, at unescaped `:`; `\x` stands for
+    /// `x`. Byte by byte, as JabRef reads it code unit by code unit: the three are ASCII, so no
+    /// byte of a multi-byte character is taken for one.
+    private static func split(_ raw: String) -> [(parts: [String], raw: String)] {
         var items: [(parts: [String], raw: String)] = []
         var parts: [String] = []
-        var current = ""
-        var itemRaw = ""
+        var current: [UInt8] = []
+        var itemRaw: [UInt8] = []
         var escaped = false
-        for character in raw {
+        for byte in raw.utf8 {
             if escaped {
-                current.append(character)
-                itemRaw.append(character)
+                current.append(byte)
+                itemRaw.append(byte)
                 escaped = false
                 continue
             }
-            switch character {
-            case "\\":
+            switch byte {
+            case UInt8(ascii: "\\"):
                 escaped = true
-            case separator:
-                parts.append(current)
-                items.append((parts, itemRaw))
+            case UInt8(ascii: ";"):
+                parts.append(String(decoding: current, as: UTF8.self))
+                items.append((parts, String(decoding: itemRaw, as: UTF8.self)))
                 parts = []
-                current = ""
-                itemRaw = ""
-            case ":":
-                parts.append(current)
-                current = ""
-                itemRaw.append(character)
+                current.removeAll(keepingCapacity: true)
+                itemRaw.removeAll(keepingCapacity: true)
+            case UInt8(ascii: ":"):
+                parts.append(String(decoding: current, as: UTF8.self))
+                current.removeAll(keepingCapacity: true)
+                itemRaw.append(byte)
             default:
-                current.append(character)
-                itemRaw.append(character)
+                current.append(byte)
+                itemRaw.append(byte)
             }
         }
-        parts.append(current)
-        items.append((parts, itemRaw))
+        parts.append(String(decoding: current, as: UTF8.self))
+        items.append((parts, String(decoding: itemRaw, as: UTF8.self)))
         return items.filter { !$0.raw.trimmedASCII.isEmpty }
     }
 
