@@ -56,6 +56,19 @@ struct CacheLimitTests {
         #expect(reports == ["the cache was over its limit: removed 2 least recently read PDFs (2000 bytes)"])
     }
 
+    @Test func aTotalJustReadByTheCallerDecidesWithoutALookAtTheCache() throws {
+        let cache = try Cache()
+        defer { cache.remove() }
+        var reports: [String] = []
+        // 4,000 bytes are held, but the caller read 1,000 from the manifest: under 2,000.
+        CachePolicy.enforceLimit(2000, locations: cache.locations, keeping: [], recordedBytes: 1000, report: { reports.append($0) })
+        #expect(cache.present.count == 4)
+        // Over the limit, the cache itself decides.
+        CachePolicy.enforceLimit(2000, locations: cache.locations, keeping: [], recordedBytes: 4000, report: { reports.append($0) })
+        #expect(cache.present == ["papers/a.pdf", "papers/c.pdf"])
+        #expect(reports == ["the cache was over its limit: removed 2 least recently read PDFs (2000 bytes)"])
+    }
+
     @Test func recordsOfFilesGoneFromDiskDoNotCount() throws {
         let cache = try Cache()
         defer { cache.remove() }

@@ -88,6 +88,8 @@ struct SyncTests {
         #expect(!expected.isEmpty && expected.count < Self.samplePDFs.count)
         #expect(try sandbox.cachedPDFs(remote.name) == expected)
         #expect(try sandbox.cachedBytes(remote.name, "papers/incompleteness.pdf") == sandbox.remoteBytes("papers/incompleteness.pdf"))
+        let expectedBytes = try expected.reduce(Int64(0)) { $0 + Int64(try sandbox.remoteBytes($1).count) }
+        #expect(first.recordedBytes == expectedBytes, "the summary gives the manifest's total, for the cache limit")
 
         let before = server.requestCount
         let (again, _) = try sandbox.sync(remote, SyncSelection(groups: ["Classics"]))

@@ -84,7 +84,7 @@ struct SyncCommand: ParsableCommand {
         if !dryRun {
             let timer = PhaseTimer()
             CachePolicy.enforceLimit(config.cacheLimit, locations: locations, keeping: Set(summary.selected),
-                                     report: { Console.error("bibread: \($0)") })
+                                     recordedBytes: summary.recordedBytes, report: { Console.error("bibread: \($0)") })
             timer.lap("sync: keep the cache under its limit")
         }
     }

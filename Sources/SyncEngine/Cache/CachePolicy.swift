@@ -45,9 +45,14 @@ public enum CachePolicy {
     }
 
     /// Trims the cache to `limit` bytes (least recently read first, keeping `keeping`).
-    public static func enforceLimit(_ limit: Int64, locations: RemoteLocations, keeping: Set<String>, report: (String) -> Void) {
-        // No manifest, nothing cached; and the records' total bounds what is on disk, so under
-        // the limit no file needs a look.
+    ///
+    /// `recordedBytes` is the manifest's total when the caller has just read it (a sync, at
+    /// its end): under the limit, the manifest is then not opened again.
+    public static func enforceLimit(_ limit: Int64, locations: RemoteLocations, keeping: Set<String>,
+                                    recordedBytes: Int64? = nil, report: (String) -> Void) {
+        // The records' total bounds what is on disk, so under the limit no file needs a look.
+        if let recordedBytes, recordedBytes <= limit { return }
+        // No manifest, nothing cached.
         guard FileManager.default.fileExists(atPath: locations.manifest.path) else { return }
         if let manifest = try? CacheManifest(url: locations.manifest), let recorded = try? manifest.recordedBytes(), recorded <= limit {
             return

@@ -48,6 +48,9 @@ public struct SyncSummary: Sendable, Equatable {
     public var selected: [String] = []
     public var cancelled = false
     public var seconds = 0.0
+    /// The bytes the cache manifest records once the PDFs were downloaded; nil when the sync
+    /// did not open it (no PDFs wanted, a dry run).
+    public var recordedBytes: Int64?
 
     public var succeeded: Bool { failed.isEmpty && !cancelled }
 }
@@ -102,7 +105,9 @@ public final class Syncer: @unchecked Sendable {
         // come and the remote is listed.
         let manifestOpening = wantsPDFs ? Self.openManifest(locations) : nil
         try FileManager.default.createDirectory(at: locations.library, withIntermediateDirectories: true)
-        if !options.dryRun { recordRemote() }
+        // The remote's settings are written (and flushed to disk) while the sync goes on.
+        let remoteRecording = options.dryRun ? nil : BackgroundValue { [self] in recordRemote() }
+        defer { _ = try? remoteRecording?.get() }
         var state = readState()
         let (fetched, listings) = try syncLibraries(options, state: &state, prefetchListings: wantsPDFs,
                                                     events: events, isCancelled: isCancelled)
@@ -130,7 +135,9 @@ public final class Syncer: @unchecked Sendable {
         summary.problems += problems
         summary.selected = planned.map(\.remotePath)
         let remoteFiles = try describe(planned.map(\.remotePath), listings: listings)
-        if !options.dryRun { rememberFolders(of: planned.map(\.remotePath), in: &state) }
+        // Written (and flushed to disk) while the PDFs come.
+        let folderNoting = options.dryRun ? nil : noteFolders(of: planned.map(\.remotePath), in: state)
+        defer { _ = try? folderNoting?.get() }
         timer.lap("sync: list the remote folders")
         let manifest = try (manifestOpening ?? Self.openManifest(locations)).get()
         timer.lap("sync: wait for the cache manifest")
@@ -153,6 +160,7 @@ public final class Syncer: @unchecked Sendable {
         for path in summary.missing { events(.notice("\(path) is linked but not on the remote")) }
         guard !options.dryRun else { return finish(summary, started, events) }
         try download(wanted, options: options, manifest: manifest, summary: &summary, events: events, isCancelled: isCancelled)
+        summary.recordedBytes = try? manifest.recordedBytes()
         timer.lap("sync: download \(wanted.count) PDFs")
         return finish(summary, started, events)
     }
@@ -212,14 +220,17 @@ public final class Syncer: @unchecked Sendable {
         (try? JSONDecoder().decode(LibraryState.self, from: Data(contentsOf: libraryStateURL))) ?? LibraryState()
     }
 
-    /// Notes the folders of `paths` in `state` for the next sync, and writes it, unless they are
-    /// those noted already.
-    private func rememberFolders(of paths: [String], in state: inout LibraryState) {
+    /// Starts writing `state` with the folders of `paths` noted for the next sync, on another
+    /// thread; nil when they are those noted already.
+    private func noteFolders(of paths: [String], in state: LibraryState) -> BackgroundValue<Void>? {
         let folders = Set(paths.map(Self.folder(of:))).sorted()
-        guard state.folders != folders else { return }
-        state.folders = folders
-        guard let data = try? JSONEncoder().encode(state) else { return }
-        try? AtomicFile.write(data, to: libraryStateURL)
+        guard state.folders != folders else { return nil }
+        var noted = state
+        noted.folders = folders
+        return BackgroundValue { [self, noted] in
+            guard let data = try? JSONEncoder().encode(noted) else { return }
+            try? AtomicFile.write(data, to: libraryStateURL)
+        }
     }
 
     /// The folder of a remote path ("" for the root).
