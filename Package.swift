@@ -45,6 +45,8 @@ let package = Package(
         .target(name: "CPoppler", cSettings: [.unsafeFlags(pkgConfigCFlags("poppler-glib"))],
                 linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // The one SQLite setting GRDB does not reach (a variadic sqlite3_db_config).
+        .systemLibrary(name: "CSQLiteConfig", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // Property lists (XML and binary) read without recursion and within limits.
         .target(name: "PropertyList"),
@@ -66,7 +68,7 @@ let package = Package(
             "BibModel", "DiskIO", .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         .target(name: "SyncEngine", dependencies: [
-            "CCurl", "BibModel", "Checksums", "DiskIO",
+            "CCurl", "CSQLiteConfig", "BibModel", "Checksums", "DiskIO",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "Reader", dependencies: [

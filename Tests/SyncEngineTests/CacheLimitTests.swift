@@ -89,3 +89,25 @@ struct CacheLimitTests {
         #expect(!FileManager.default.fileExists(atPath: locations.manifest.path))
     }
 }
+
+/// The cache manifest's SQLite log outlives its connection: closing it costs no checkpoint
+/// (no flush of the log and the database at the end of every sync), and the next connection
+/// reads what the log holds.
+@Suite("cache manifest")
+struct CacheManifestTests {
+    @Test func recordsInTheLogOutliveTheConnectionThatWroteThem() throws {
+        let root = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let url = root.appendingPathComponent(".bibread-cache.sqlite")
+        let record = CacheManifest.Record(path: "papers/a.pdf", size: 1234, version: "\"v1\"", modified: 5, fetchedAt: 6, lastRead: nil)
+        do {
+            let manifest = try CacheManifest(url: url)
+            try manifest.store(record)
+        }
+        let log = root.appendingPathComponent(".bibread-cache.sqlite-wal").path
+        let attributes = try FileManager.default.attributesOfItem(atPath: log)
+        #expect((attributes[.size] as? Int ?? 0) > 0, "the log is left, not checkpointed into the database, at close")
+        #expect(try CacheManifest(url: url).all() == [record])
+        #expect(try CacheManifest(url: url).recordedBytes() == 1234)
+    }
+}

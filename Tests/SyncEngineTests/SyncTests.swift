@@ -225,6 +225,10 @@ struct SyncTests {
         try server.setFault(.dieAfter(bytes: 5000), for: "papers/tex-tour.pdf")
         let (summary, _) = try sandbox.sync(remote, SyncSelection(groups: ["Typesetting"]), attempts: 1)
         #expect(!summary.succeeded)
+        // The server exits right after its last bytes; the sync may be done before the kernel
+        // reports the exit.
+        let deadline = Date().addingTimeInterval(5)
+        while server.isRunning && Date() < deadline { usleep(10_000) }
         #expect(!server.isRunning)
         #expect(!(try sandbox.cachedPDFs(remote.name)).contains("papers/tex-tour.pdf"))
         try server.restart()

@@ -1,3 +1,4 @@
+import CSQLiteConfig
 import Foundation
 import GRDB
 
@@ -36,6 +37,10 @@ public final class CacheManifest: Sendable {
             // In WAL mode NORMAL never corrupts; a crash can lose the last records, and then
             // the next sync fetches those files again.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // Nor is a checkpoint at close worth its two flushes to disk at the end of every
+            // sync: the log stays for the next connection (SQLite checkpoints it as it grows).
+            let status = csqlite_keep_log_on_close(db.sqliteConnection)
+            guard status == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: status)) }
         }
         database = try DatabaseQueue(path: url.path, configuration: configuration)
         var migrator = DatabaseMigrator()
