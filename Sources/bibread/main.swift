@@ -1,4 +1,3 @@
 import BibreadCLI
 
-Bibread.prepare(for: CommandLine.arguments)
 Bibread.main()

@@ -23,12 +23,6 @@ public struct Bibread: ParsableCommand {
         defaultSubcommand: BrowseCommand.self)
 
     public init() {}
-
-    /// Starts, on other threads, the slow set-up the command named in `arguments` will need,
-    /// while the arguments are parsed: libcurl for `sync`.
-    public static func prepare(for arguments: [String]) {
-        if arguments.dropFirst().first == "sync" { CurlSession.loadInBackground() }
-    }
 }
 
 /// The version printed by `bibread --version`.

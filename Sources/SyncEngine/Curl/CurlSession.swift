@@ -20,13 +20,6 @@ public final class CurlSession: Sendable {
         }
     }
 
-    /// Starts loading libcurl on another thread and returns at once, so that a command that
-    /// will need it (`sync`) does not wait for it later: opening libcurl and the ~30 libraries
-    /// it links takes 5 to 7 ms, about as long as the rest of the start-up.
-    public static func loadInBackground() {
-        Thread.detachNewThread { _ = CurlLibrary.loadFailure }
-    }
-
     /// One request with its answer in memory (listings, API calls).
     ///
     /// HTTP statuses of 400 and more are returned, not thrown; transport failures throw
