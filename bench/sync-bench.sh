@@ -238,6 +238,14 @@ fail() { # ID RUN WHY OUTPUT_FILE
   if [[ -f $4 ]]; then tail -n 5 "$4" >>"$log"; fi
 }
 
+# Every cold run writes into a folder of its own. The folders of the runs of small PDFs are
+# removed only once all those runs are done: ext4 without a journal (as on these machines)
+# passes over the inodes freed in the last seconds when it allocates new ones, so a run that
+# started right after the previous run's 200 files were deleted would pay for that deletion,
+# one scan per file it creates (up to 0.05 s for 200 files, more for whichever tool's folder
+# sits among more freed inodes). Real PDFs are few and large: their folders go after each run.
+remove_after_run=0
+
 # fresh_home DIR: empty XDG folders (and HOME) for a cold bibread run.
 fresh_home() {
   rm -rf "$1"
@@ -257,7 +265,7 @@ cached_pdfs() { find "$1/cache" -name '*.pdf' -type f 2>/dev/null; }
 cold_bibread() { # ID RUN EXPECT_FILES EXPECT_BYTES ARGS...
   local id=$1 i=$2 want_files=$3 want_bytes=$4
   shift 4
-  local home=$work/$id out=$bench_dir/$id.out t0 t1 w n b l0 r
+  local home=$work/$id-$i out=$bench_dir/$id.out t0 t1 w n b l0 r
   fresh_home "$home"
   sync
   l0=$(requests_logged)
@@ -269,6 +277,7 @@ cold_bibread() { # ID RUN EXPECT_FILES EXPECT_BYTES ARGS...
   if ((rc != 0)); then fail "$id" "$i" "exit $rc" "$out"; return 0; fi
   n=$(cached_pdfs "$home" | wc -l)
   b=$(cached_pdfs "$home" | xargs -r stat -c %s | awk '{ s += $1 } END { print s + 0 }')
+  if ((remove_after_run)); then rm -rf "$home"; fi
   printf '%s run %d: wall %s s, %d PDFs, %d bytes, %s\n' "$id" "$i" "$w" "$n" "$b" "$r" >>"$log"
   if ((want_files > 0)) && ((n != want_files || b != want_bytes)); then
     fail "$id" "$i" "cached $n PDFs, $b bytes; expected $want_files, $want_bytes" "$out"
@@ -280,7 +289,7 @@ cold_bibread() { # ID RUN EXPECT_FILES EXPECT_BYTES ARGS...
 
 # One run of curl fetching the selected PDFs into a fresh folder, $parallel at a time.
 cold_curl() { # ID RUN BASE_URL PREFIX EXPECT_BYTES : PREFIX p or r, files PREFIX0001.pdf ...
-  local id=$1 i=$2 base=$3 prefix=$4 want_bytes=$5 dir=$work/curl out=$bench_dir/$1.out t0 t1 w n b l0 r
+  local id=$1 i=$2 base=$3 prefix=$4 want_bytes=$5 dir=$work/$1-$2 out=$bench_dir/$1.out t0 t1 w n b l0 r
   rm -rf "$dir"
   mkdir -p "$dir/files"
   for ((k = 1; k <= selected; k++)); do
@@ -299,7 +308,7 @@ cold_curl() { # ID RUN BASE_URL PREFIX EXPECT_BYTES : PREFIX p or r, files PREFI
   n=$(find "$dir/files" -type f | wc -l)
   b=$(find "$dir/files" -type f -print0 | xargs -0 -r stat -c %s | awk '{ s += $1 } END { print s + 0 }')
   printf '%s run %d: wall %s s, %d files, %d bytes, %s\n' "$id" "$i" "$w" "$n" "$b" "$r" >>"$log"
-  rm -rf "$dir"
+  if ((remove_after_run)); then rm -rf "$dir"; fi
   if ((n != selected || b != want_bytes)); then
     fail "$id" "$i" "fetched $n files, $b bytes; expected $selected, $want_bytes" "$out"
     return 0
@@ -320,6 +329,8 @@ for ((i = 1; i <= runs; i++)); do
   if [[ ${status[cold200]} == ok ]]; then cold_bibread cold200 "$i" "$selected" "$selected_bytes" --field sync --parallel "$parallel"; fi
   if [[ ${status[bibonly]} == ok ]]; then cold_bibread bibonly "$i" 0 0; fi
 done
+rm -rf "$work"/curl-* "$work"/cold200-* "$work"/bibonly-*
+remove_after_run=1
 
 # 2. The same with real PDFs (real/): curl and bibread taking turns.
 if ((real_bytes > 0)); then
@@ -329,7 +340,6 @@ if ((real_bytes > 0)); then
     if [[ ${status[curlreal]} == ok ]]; then cold_curl curlreal "$i" "${url}real/" r "$real_bytes"; fi
     if [[ ${status[coldreal]} == ok ]]; then
       sync_url=${url}real/ cold_bibread coldreal "$i" "$selected" "$real_bytes" --field sync --parallel "$parallel"
-      rm -rf "$work/coldreal"
     fi
   done
 else
@@ -340,8 +350,9 @@ fi
 status[coldall]=ok
 status[noop]=ok
 say "  cold sync of all $references PDFs"
+remove_after_run=0
 cold_bibread coldall 1 "$references" "$all_bytes" --all-pdfs --parallel "$parallel"
-noop_home=$work/coldall
+noop_home=$work/coldall-1
 if [[ ${status[coldall]} == ok ]]; then
   for ((i = 1; i <= runs; i++)); do
     say "  no-op re-sync of $references PDFs: run $i/$runs"

@@ -16,6 +16,11 @@ struct ListingAheadTests {
         private let lock = NSLock()
         private var calls: [(folder: String, ahead: Bool)] = []
         private var failing: Set<String>
+        private var running = 0
+        /// Listings of these folders made on another thread take a while.
+        var slowAhead: Set<String> = []
+        /// Downloads of these paths are refused.
+        var refused: Set<String> = []
 
         init(root: URL, failingAhead: Set<String> = []) throws {
             folder = try FolderTransport(url: root.absoluteString)
@@ -24,18 +29,25 @@ struct ListingAheadTests {
 
         var listings: [(folder: String, ahead: Bool)] { lock.withLock { calls } }
 
+        /// Listings under way now.
+        var listingsRunning: Int { lock.withLock { running } }
+
         func list(_ path: String) throws -> [RemoteFile] {
             let ahead = pthread_equal(pthread_self(), syncThread) == 0
-            let fails = lock.withLock {
+            let (fails, slow) = lock.withLock {
                 calls.append((path, ahead))
-                return ahead && failing.remove(path) != nil
+                running += 1
+                return (ahead && failing.remove(path) != nil, ahead && slowAhead.contains(path))
             }
+            defer { lock.withLock { running -= 1 } }
+            if slow { usleep(300_000) }
             if fails { throw TransportError.http(status: 503, url: path, detail: "busy") }
             return try folder.list(path)
         }
 
         func downloadRequest(_ path: String, from offset: Int64) throws -> TransferRequest {
-            try folder.downloadRequest(path, from: offset)
+            if refused.contains(path) { throw TransportError.http(status: 403, url: path, detail: "refused") }
+            return try folder.downloadRequest(path, from: offset)
         }
     }
 
@@ -127,5 +139,26 @@ struct ListingAheadTests {
         #expect(summary.downloaded == 5)
         #expect(transport.listings.map(\.folder).sorted() == ["", "papers", "papers"])
         #expect(transport.listings.filter { $0.folder == "papers" }.map(\.ahead).sorted { !$0 && $1 } == [false, true])
+    }
+
+    /// No listing started ahead outlives the sync, whether it ends well or throws: a process
+    /// that exits under a transfer runs libcurl's and OpenSSL's clean-up beneath it.
+    @Test func noListingAheadOutlivesTheSync() throws {
+        let root = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let remoteURL = try Self.remote(in: root, extraFolders: 1)
+        let transport = try RecordingTransport(root: remoteURL)
+        transport.slowAhead = ["other0"]
+        let summary = try Self.sync(transport, remoteURL: remoteURL, root: root)
+        #expect(summary.downloaded == 5)
+        #expect(transport.listingsRunning == 0, "the listing of other0, not needed, was waited for")
+
+        let failing = try RecordingTransport(root: remoteURL)
+        failing.slowAhead = ["other0", "papers"]
+        failing.refused = ["library.bib"]
+        try FileManager.default.removeItem(at: root.appendingPathComponent("data"))
+        #expect(throws: (any Error).self) { try Self.sync(failing, remoteURL: remoteURL, root: root) }
+        #expect(failing.listings.filter(\.ahead).count == 2)
+        #expect(failing.listingsRunning == 0, "the listings ahead ended before the sync threw")
     }
 }

@@ -111,6 +111,9 @@ public final class Syncer: @unchecked Sendable {
         var state = readState()
         let (fetched, listings) = try syncLibraries(options, state: &state, prefetchListings: wantsPDFs,
                                                     events: events, isCancelled: isCancelled)
+        // No transfer may still run on another thread when the process exits (libcurl's and
+        // OpenSSL's clean-up would run under it); those listings end long before the PDFs do.
+        defer { Self.waitFor(listings) }
         timer.lap("sync: the .bib files")
         if isCancelled() {
             summary.cancelled = true
@@ -274,8 +277,23 @@ public final class Syncer: @unchecked Sendable {
     private func syncLibraries(_ options: SyncOptions, state: inout LibraryState, prefetchListings: Bool,
                                events: (SyncEvent) -> Void,
                                isCancelled: () -> Bool) throws -> (fetched: [String: Library], listings: Listings) {
-        var fetched: [String: Library] = [:]
         var listings: Listings = [:]
+        do {
+            let fetched = try fetchLibraries(options, state: &state, prefetchListings: prefetchListings, listings: &listings,
+                                             events: events, isCancelled: isCancelled)
+            return (fetched, listings)
+        } catch {
+            // The listings started ahead end here, not under the process's exit.
+            Self.waitFor(listings)
+            throw error
+        }
+    }
+
+    /// ``syncLibraries(_:state:prefetchListings:events:isCancelled:)`` but for waiting on the
+    /// listings it starts (`listings`) when it throws.
+    private func fetchLibraries(_ options: SyncOptions, state: inout LibraryState, prefetchListings: Bool, listings: inout Listings,
+                                events: (SyncEvent) -> Void, isCancelled: () -> Bool) throws -> [String: Library] {
+        var fetched: [String: Library] = [:]
         let files: [RemoteFile]
         if remote.libraries.isEmpty {
             let root = try transport.list("")
@@ -286,7 +304,7 @@ public final class Syncer: @unchecked Sendable {
             files = try remote.libraries.map { name in try describe([name])[name] ?? { throw TransportError.notFound(name) }() }
         }
         for file in files {
-            guard !isCancelled() else { return (fetched, listings) }
+            guard !isCancelled() else { return fetched }
             let local = try RemotePath.local(file.path, under: locations.library)
             if let version = file.version, state.versions[file.path] == version, FileManager.default.fileExists(atPath: local.path) {
                 events(.library(file: file.path, outcome: .unchanged))
@@ -303,7 +321,7 @@ public final class Syncer: @unchecked Sendable {
             guard case .completed = outcome else {
                 try? FileManager.default.removeItem(at: download)
                 if case .failed(let failure) = outcome { throw failure }
-                return (fetched, listings)
+                return fetched
             }
             if let problem = transport.verify(download, against: file) {
                 try keepAside(download, file: file, reason: problem, events: events)
@@ -329,7 +347,12 @@ public final class Syncer: @unchecked Sendable {
             fetched[local.path] = fresh
             events(.library(file: file.path, outcome: .updated(entries: fresh.entries.count)))
         }
-        return (fetched, listings)
+        return fetched
+    }
+
+    /// Waits until every listing of `listings` has ended (their results are not needed).
+    private static func waitFor(_ listings: Listings) {
+        for listing in listings.values { _ = try? listing.get() }
     }
 
     /// Starts listing folders on other threads: those the last sync's PDFs were in, or, on a
