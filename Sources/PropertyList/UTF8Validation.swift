@@ -8,12 +8,22 @@ public enum UTF8Validation {
         bytes.withUnsafeBufferPointer { firstInvalidOffset(in: $0) }.map { bytes.startIndex + $0 }
     }
 
-    /// The offset of the first byte that breaks UTF-8, or nil; eight ASCII bytes at a time.
+    /// The offset of the first byte that breaks UTF-8, or nil; ASCII 32 bytes at a time, then
+    /// eight.
     public static func firstInvalidOffset(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         let count = bytes.count
         var index = 0
         guard let base = bytes.baseAddress else { return nil }
         while index < count {
+            if index + 32 <= count {
+                let raw = UnsafeRawPointer(base + index)
+                let any = raw.loadUnaligned(as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                    | raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+                if any & 0x8080_8080_8080_8080 == 0 {
+                    index += 32
+                    continue
+                }
+            }
             if index + 8 <= count {
                 let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
                 if word & 0x8080_8080_8080_8080 == 0 {

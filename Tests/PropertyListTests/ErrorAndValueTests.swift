@@ -43,4 +43,18 @@ struct ErrorAndValueTests {
     func utf8(bytes: [UInt8], invalid: Int?) {
         #expect(UTF8Validation.firstInvalidByte(in: bytes[...]) == invalid)
     }
+
+    /// Long ASCII runs are checked 32 and 8 bytes at a time: a bad byte is found wherever it
+    /// falls in a block, and a character split across blocks is read whole.
+    @Test(arguments: [0, 7, 8, 31, 32, 33, 63, 64, 70])
+    func utf8InLongText(badAt position: Int) {
+        var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 80)
+        #expect(UTF8Validation.firstInvalidByte(in: bytes[...]) == nil)
+        bytes[position] = 0xFF
+        #expect(UTF8Validation.firstInvalidByte(in: bytes[...]) == position)
+        bytes[position] = 0xC3
+        bytes[position + 1] = 0xA9
+        #expect(UTF8Validation.firstInvalidByte(in: bytes[...]) == nil, "é at \(position)")
+        #expect(UTF8Validation.firstInvalidByte(in: bytes[(position + 1)...]) == position + 1, "a slice that starts inside é")
+    }
 }
