@@ -66,4 +66,28 @@ struct LibraryLoaderTests {
         #expect(lines == LibraryLoader.load(paths: [first, second]).library.entries.map(\.line))
         #expect(prepared.entries[2_000].raw("title") == "T7")
     }
+
+    /// A file of more than 8 MB is read in two halves at once: every byte lands in its place.
+    @Test func aLargeFileReadInTwoHalvesIsWhole() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("large.bib").path
+        var text = ""
+        let count = 90_000
+        for index in 0..<count {
+            text += "@misc{k\(index), title = {Title number \(index) with some padding to make it long enough}, year = \(1900 + index % 100)}\n"
+        }
+        let bytes = Array(text.utf8)
+        #expect(bytes.count > 8 << 20)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+
+        #expect(try LibraryLoader.read(path).get() == bytes)
+        let library = LibraryLoader.load(paths: [path]).library
+        #expect(library.entries.count == count)
+        #expect(library.diagnostics.isEmpty)
+        let last = try #require(library.entries.last)
+        #expect(last.key == "k\(count - 1)")
+        #expect(last.line == count)
+        #expect(library.entries[count / 2].raw("title") == "Title number \(count / 2) with some padding to make it long enough")
+    }
 }

@@ -73,7 +73,7 @@ public enum LibraryLoader {
     }
 
     /// Reads a file straight into one buffer (no mapping, no second copy).
-    private static func readWholeFile(_ path: String) throws -> [UInt8] {
+    private static func readWholeFile(_ path: String, parallelReadSize: Int = 8 << 20) throws -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw LoadFailure(path: path, reason: .unreadable(String(cString: strerror(errno))))
@@ -85,22 +85,48 @@ public enum LibraryLoader {
         }
         let size = Int(status.st_size)
         guard size < Int(UInt32.max) else { throw LoadFailure(path: path, reason: .tooLarge) }
+        let parts = size >= parallelReadSize ? 2 : 1
+        let partSize = (size + parts - 1) / parts
         var failure: Int32 = 0
+        var short = false
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
             count = 0
             guard let base = buffer.baseAddress else { return }
-            while count < size {
-                let got = Glibc.read(descriptor, base + count, size - count)
-                if got < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    break
-                }
-                if got == 0 { break }
-                count += got
+            // A large file is read in two halves at once: most of a read's time is the kernel
+            // giving the buffer its pages, which two cores do twice as fast.
+            let outcomes = LockedValue([(got: Int, error: Int32)](repeating: (0, 0), count: parts))
+            let start = UInt(bitPattern: base)
+            DispatchQueue.concurrentPerform(iterations: parts) { part in
+                let offset = part * partSize
+                let outcome = readFully(descriptor, into: start + UInt(offset), count: min(partSize, size - offset), at: offset)
+                outcomes.withLock { $0[part] = outcome }
+            }
+            for (part, outcome) in outcomes.withLock({ $0 }).enumerated() {
+                if outcome.error != 0 { failure = outcome.error; return }
+                count += outcome.got
+                // The file shrank while it was read: keep only what came in order.
+                if outcome.got < min(partSize, size - part * partSize) { short = true; return }
             }
         }
         if failure != 0 { throw LoadFailure(path: path, reason: .unreadable(String(cString: strerror(failure)))) }
+        if short { return try readWholeFile(path, parallelReadSize: Int.max) }
         return bytes
+    }
+
+    /// Reads up to `count` bytes at file offset `offset` into the buffer at address `start`;
+    /// stops early only at the end of the file or on an error.
+    private static func readFully(_ descriptor: Int32, into start: UInt, count: Int, at offset: Int) -> (got: Int, error: Int32) {
+        guard let base = UnsafeMutableRawPointer(bitPattern: start) else { return (0, EINVAL) }
+        var got = 0
+        while got < count {
+            let read = pread(descriptor, base + got, count - got, off_t(offset + got))
+            if read < 0 {
+                if errno == EINTR { continue }
+                return (got, errno)
+            }
+            if read == 0 { break }
+            got += read
+        }
+        return (got, 0)
     }
 }
