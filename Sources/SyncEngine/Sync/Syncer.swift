@@ -104,6 +104,8 @@ public final class Syncer: @unchecked Sendable {
         // The cache manifest is opened (or created) on another thread while the .bib files
         // come and the remote is listed.
         let manifestOpening = wantsPDFs ? Self.openManifest(locations) : nil
+        // Not left running under the process's exit when the sync ends early.
+        defer { _ = try? manifestOpening?.get() }
         try FileManager.default.createDirectory(at: locations.library, withIntermediateDirectories: true)
         // The remote's settings are written (and flushed to disk) while the sync goes on.
         let remoteRecording = options.dryRun ? nil : BackgroundValue { [self] in recordRemote() }
