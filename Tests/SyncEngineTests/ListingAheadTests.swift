@@ -17,8 +17,9 @@ struct ListingAheadTests {
         private var calls: [(folder: String, ahead: Bool)] = []
         private var failing: Set<String>
         private var running = 0
-        /// Listings of these folders made on another thread take a while.
+        /// Listings of these folders made on another thread take `slowness` microseconds.
         var slowAhead: Set<String> = []
+        var slowness: useconds_t = 300_000
         /// Downloads of these paths are refused.
         var refused: Set<String> = []
 
@@ -40,7 +41,7 @@ struct ListingAheadTests {
                 return (ahead && failing.remove(path) != nil, ahead && slowAhead.contains(path))
             }
             defer { lock.withLock { running -= 1 } }
-            if slow { usleep(300_000) }
+            if slow { usleep(slowness) }
             if fails { throw TransportError.http(status: 503, url: path, detail: "busy") }
             return try folder.list(path)
         }
@@ -67,7 +68,8 @@ struct ListingAheadTests {
         return remote
     }
 
-    static func sync(_ transport: RecordingTransport, remoteURL: URL, root: URL) throws -> SyncSummary {
+    static func sync(_ transport: RecordingTransport, remoteURL: URL, root: URL,
+                     isCancelled: @escaping () -> Bool = { false }) throws -> SyncSummary {
         let environment = ["HOME": root.path, "XDG_DATA_HOME": root.appendingPathComponent("data").path,
                            "XDG_CACHE_HOME": root.appendingPathComponent("cache").path]
         let remote = try Remote(url: remoteURL.absoluteString)
@@ -75,7 +77,7 @@ struct ListingAheadTests {
         options.selection = SyncSelection(allPDFs: true)
         return try Syncer(remote: remote, locations: RemoteLocations(name: remote.name, environment: environment),
                           transport: transport, session: CurlSession())
-            .run(options, events: { _ in }, isCancelled: { false })
+            .run(options, events: { _ in }, isCancelled: isCancelled)
     }
 
     @Test func theFoldersAtTheRootAreListedAheadOnceEach() throws {
@@ -160,5 +162,23 @@ struct ListingAheadTests {
         #expect(throws: (any Error).self) { try Self.sync(failing, remoteURL: remoteURL, root: root) }
         #expect(failing.listings.filter(\.ahead).count == 2)
         #expect(failing.listingsRunning == 0, "the listings ahead ended before the sync threw")
+    }
+
+    /// Ctrl-C does not wait for a stalled listing: a cancelled sync gives its listings ahead
+    /// `Syncer.listingPatience` seconds, then ends.
+    @Test func aCancelledSyncDoesNotWaitForAStalledListing() throws {
+        let root = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let remoteURL = try Self.remote(in: root, extraFolders: 0)
+        let transport = try RecordingTransport(root: remoteURL)
+        transport.slowAhead = ["papers"]
+        transport.slowness = 6_000_000
+        let started = Date()
+        let summary = try Self.sync(transport, remoteURL: remoteURL, root: root, isCancelled: { true })
+        let waited = Date().timeIntervalSince(started)
+        #expect(summary.cancelled)
+        #expect(transport.listings.contains { $0.folder == "papers" && $0.ahead })
+        #expect(waited >= Syncer.listingPatience - 0.5 && waited < Syncer.listingPatience + 2,
+                "waited \(waited) s for a listing that takes 6 s")
     }
 }

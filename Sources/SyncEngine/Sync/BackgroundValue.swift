@@ -23,6 +23,13 @@ final class BackgroundValue<Value: Sendable>: @unchecked Sendable {
         done.signal()
     }
 
+    /// Waits until the value is made, or `seconds` have passed; true when it is made.
+    func wait(seconds: Double) -> Bool {
+        guard done.wait(timeout: .now() + seconds) == .success else { return false }
+        done.signal()
+        return true
+    }
+
     /// The value, or the error making it threw; waits until it is made.
     func get() throws -> Value {
         done.wait()

@@ -115,7 +115,8 @@ public final class Syncer: @unchecked Sendable {
                                                     events: events, isCancelled: isCancelled)
         // No transfer may still run on another thread when the process exits (libcurl's and
         // OpenSSL's clean-up would run under it); those listings end long before the PDFs do.
-        defer { Self.waitFor(listings) }
+        // A cancelled sync gives them a moment only: Ctrl-C must not wait for a stalled server.
+        defer { Self.waitFor(listings, patience: isCancelled() ? Self.listingPatience : nil) }
         timer.lap("sync: the .bib files")
         if isCancelled() {
             summary.cancelled = true
@@ -285,8 +286,9 @@ public final class Syncer: @unchecked Sendable {
                                              events: events, isCancelled: isCancelled)
             return (fetched, listings)
         } catch {
-            // The listings started ahead end here, not under the process's exit.
-            Self.waitFor(listings)
+            // The listings started ahead end here, not under the process's exit (unless they
+            // take longer than a moment).
+            Self.waitFor(listings, patience: Self.listingPatience)
             throw error
         }
     }
@@ -352,9 +354,18 @@ public final class Syncer: @unchecked Sendable {
         return fetched
     }
 
-    /// Waits until every listing of `listings` has ended (their results are not needed).
-    private static func waitFor(_ listings: Listings) {
-        for listing in listings.values { _ = try? listing.get() }
+    /// How long a sync that ends early (an error, Ctrl-C) waits for its listings ahead.
+    static let listingPatience = 2.0
+
+    /// Waits until every listing of `listings` has ended (their results are not needed), or
+    /// until `patience` seconds have passed in all.
+    private static func waitFor(_ listings: Listings, patience: Double? = nil) {
+        guard let patience else {
+            for listing in listings.values { _ = try? listing.get() }
+            return
+        }
+        let deadline = Date().addingTimeInterval(patience)
+        for listing in listings.values where !listing.wait(seconds: max(0, deadline.timeIntervalSinceNow)) { return }
     }
 
     /// Starts listing folders on other threads: those the last sync's PDFs were in, or, on a
