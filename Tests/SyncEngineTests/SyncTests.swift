@@ -266,6 +266,20 @@ struct SyncTests {
         #expect(LibraryLoader.load(paths: sandbox.locations(remote.name).libraryFiles).library.entries.count == 25)
     }
 
+    /// A first sync whose .bib is set aside has no library to choose PDFs from: it fails.
+    @Test func aFirstSyncWithoutAUsableBibFails() throws {
+        let sandbox = try Sandbox()
+        let server = try WebDAVServer.start(root: sandbox.remoteRoot)
+        defer { server.stop() }
+        let remote = try Remote(url: server.baseURL.absoluteString)
+        try Data([0x25, 0x50, 0x44, 0x46, 0x00, 0xFF, 0x00, 0x01]).write(to: sandbox.remoteRoot.appendingPathComponent("library.bib"))
+        let (summary, _) = try sandbox.sync(remote, SyncSelection(allPDFs: true))
+        #expect(summary.libraryMissing)
+        #expect(!summary.succeeded)
+        #expect(summary.problems == ["no .bib file of remote '\(remote.name)' is on this machine yet"])
+        #expect(try sandbox.cachedPDFs(remote.name).isEmpty)
+    }
+
     @Test func linksOutsideTheRemoteAndSymlinksInTheCacheAreRefused() throws {
         let sandbox = try Sandbox()
         try appendEntry("@misc{escape, title = {Escape}, file = {:../../outside.pdf:PDF}}", to: sandbox)

@@ -51,8 +51,11 @@ public struct SyncSummary: Sendable, Equatable {
     /// The bytes the cache manifest records once the PDFs were downloaded; nil when the sync
     /// did not open it (no PDFs wanted, a dry run).
     public var recordedBytes: Int64?
+    /// True when PDFs were wanted but no .bib of the remote is on this machine (the first
+    /// one fetched was set aside): nothing could be chosen.
+    public var libraryMissing = false
 
-    public var succeeded: Bool { failed.isEmpty && !cancelled }
+    public var succeeded: Bool { failed.isEmpty && !cancelled && !libraryMissing }
 }
 
 /// How a sync runs.
@@ -130,6 +133,7 @@ public final class Syncer: @unchecked Sendable {
         let paths = locations.libraryFiles
         guard !paths.isEmpty else {
             summary.problems.append("no .bib file of remote '\(remote.name)' is on this machine yet")
+            summary.libraryMissing = true
             return finish(summary, started, events)
         }
         // A library of one file that was just downloaded was parsed to check it: that parse
