@@ -77,6 +77,20 @@ struct SyncCommandTests {
         #expect(try setup.bibread(["list", "lab"]).standardOutput.split(separator: "\n").count == 25)
     }
 
+    /// A remote first synced by URL is synced again by the name it was kept under.
+    @Test func aRemoteSyncedByURLIsSyncedAgainByItsName() throws {
+        let setup = try Setup()
+        let first = try setup.bibread(["sync", setup.server.baseURL.absoluteString, "--name", "lab", "--group", "Typesetting"])
+        #expect(first.status == 0, "\(first.standardError)")
+        let again = try setup.bibread(["sync", "lab", "--group", "Typesetting"])
+        #expect(again.status == 0, "\(again.standardError)")
+        #expect(again.standardError.contains("library.bib: up to date"), "\(again.standardError)")
+        #expect(again.standardError.contains("0 downloaded"))
+        let unknown = try setup.bibread(["sync", "elsewhere"])
+        #expect(unknown.status == 64)
+        #expect(unknown.standardError.contains("'elsewhere' is neither a configured remote"))
+    }
+
     /// A sync that ends at once (its help, a bad option) exits cleanly every time: libcurl is
     /// set up on the thread that uses it, so an exit never runs OpenSSL's clean-up while it is
     /// being set up (when it was loaded on another thread, about 1 run in 30 crashed so).

@@ -10,8 +10,9 @@ struct SyncCommand: ParsableCommand {
         commandName: "sync",
         abstract: "Download a remote's .bib files, then the PDFs of chosen groups into the cache.",
         discussion: """
-        REMOTE is a [[remote]] name from config.toml, or a folder, file://, http(s):// (WebDAV), \
-        sftp:// or dropbox:/path URL. Without it, the only configured remote is used. The .bib \
+        REMOTE is a [[remote]] name from config.toml, the NAME of a remote synced before, or a \
+        folder, file://, http(s):// (WebDAV), sftp:// or dropbox:/path URL. Without it, the only \
+        configured remote is used. The .bib \
         files go to $XDG_DATA_HOME/bibread/remotes/NAME/ (replaced only by a complete download \
         that parses), PDFs to $XDG_CACHE_HOME/bibread/NAME/. Ctrl-C stops cleanly; the next \
         sync resumes. Afterwards, NAME works wherever a .bib path does: bibread NAME.
@@ -104,6 +105,11 @@ enum RemoteResolution {
         do {
             return try Remote(url: argument)
         } catch {
+            // A remote synced before by URL is known by the name it was kept under.
+            if !argument.contains("/"), !argument.hasPrefix("."), let saved = RemoteLocations(name: argument).savedRemote(),
+               saved.name == argument {
+                return saved
+            }
             let known = config.remotes.map(\.name)
             Console.error("bibread: '\(argument)' is neither a configured remote\(known.isEmpty ? "" : " (\(known.joined(separator: ", ")))") nor a URL or folder")
             throw ExitCode(64)
