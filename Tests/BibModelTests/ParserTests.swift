@@ -137,6 +137,34 @@ struct ParserTests {
         #expect(library.entries(withKey: "DUP").count == 2)
     }
 
+    /// A large library's keys are indexed on two threads (by the last byte of the folded key):
+    /// duplicates, across parts and in any case, are found and numbered in file order.
+    @Test func duplicateKeysOfALargeLibraryAreNumberedInFileOrder() throws {
+        var text = ""
+        var expected: [String] = []  // each entry's address, computed here
+        var seen: [String: Int] = [:]
+        for index in 0..<12_000 {
+            // Every fifth entry repeats the key of an entry 2,000 earlier, in capitals; every
+            // 997th, the key of the first entry.
+            let base = index % 5 == 4 && index >= 2_000 ? "Key\(index - 2_000)" : index % 997 == 996 ? "k\u{C9}y0" : "key\(index)"
+            let key = index % 5 == 4 && index >= 2_000 ? base.uppercased() : index == 0 ? "k\u{E9}y0" : base
+            text += "@misc{\(key), title = {T\(index)}}\n"
+            let folded = key.lowercased()
+            let occurrence = (seen[folded] ?? 0) + 1
+            seen[folded] = occurrence
+            expected.append(occurrence == 1 ? key : "\(key)#\(occurrence)")
+        }
+        let library = Fixtures.library(text)
+        #expect(library.entries.count >= 8192, "large enough to be indexed on two threads")
+        #expect(library.entries.map(\.address) == expected)
+        let warnings = library.diagnostics.filter { $0.message.hasPrefix("duplicate key") }
+        #expect(warnings.count == expected.count { $0.contains("#") })
+        #expect(warnings.map(\.location.line) == warnings.map(\.location.line).sorted())
+        #expect(library.entries(withKey: "KÉY0").map(\.line) == [1] + (0..<12_000).filter { $0 % 997 == 996 && !($0 % 5 == 4 && $0 >= 2_000) }.map { $0 + 1 })
+        #expect(library.entry(addressedBy: "Key9#2")?.raw("title") == "T2009")
+        #expect(library.entries(withKey: "key7").count == 1)
+    }
+
     @Test func duplicateFieldKeepsTheFirstValue() throws {
         let library = Fixtures.library("@misc{k, title = {One}, Title = {Two}}")
         #expect(try #require(library.entries.first).raw("title") == "One")
