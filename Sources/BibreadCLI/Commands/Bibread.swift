@@ -1,7 +1,6 @@
 import ArgumentParser
 import Reader
 import ReadingList
-import SyncEngine
 
 /// The `bibread` command: a terminal reader for BibTeX libraries.
 public struct Bibread: ParsableCommand {
