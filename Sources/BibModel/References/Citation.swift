@@ -35,6 +35,14 @@ extension Entry {
     /// The year from `year`, else from the start of a biblatex `date`.
     public var year: String? {
         if let year = value(.year) { return year }
+        guard let dateField = field(.date) else { return nil }
+        // The common case, `2020-05-17`: four ASCII digits and no combining mark after them.
+        let leadingDigits: String? = withRawBytes(of: dateField) { raw in
+            guard raw.count >= 4, raw.prefix(4).allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                  raw.count == 4 || raw[4] < 0x80 else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: raw.prefix(4)), as: UTF8.self)
+        }
+        if let leadingDigits { return leadingDigits }
         guard let date = value(.date) else { return nil }
         let digits = date.prefix(4)
         return digits.count == 4 && digits.allSatisfy(\.isNumber) ? String(digits) : nil
@@ -56,67 +64,91 @@ extension Entry {
     /// `Journal 12(3):45–67, 1984`, `In Booktitle, pp. 1–10, 2001`, `Publisher, 1984`,
     /// `PhD thesis, School, 2015`, `arXiv:2309.06784`.
     public var citation: String {
+        var line = CitationLine(entry: self)
+        defer { line.deallocate() }
         let year = self.year
-        var line = CitationLine()
         switch type {
         case "article":
-            let journalField = value(.journal)
-            if let arXiv = arXivIdentifier, journalField == nil || journalField?.lowercased().hasPrefix("arxiv") == true {
+            if let arXiv = arXivIdentifier, value(.journal).map({ $0.lowercased().hasPrefix("arxiv") }) ?? true {
                 line.add("arXiv:" + arXiv)
                 line.add(year)
                 break
             }
-            var journal = journalField ?? value(.journaltitle) ?? ""
-            if let volume = value(.volume) {
-                journal += journal.isEmpty ? volume : " " + volume
-                if let number = value(.number) ?? value(.issue) { journal += "(" + number + ")" }
-                if let pages = value(.pages) { journal += ":" + pages }
-                line.add(journal)
+            line.beginPart()
+            let hasJournal = line.append(.journal) || line.append(.journaltitle)
+            let beforeVolume = line.mark
+            if hasJournal { line.append(" ") }
+            if line.append(.volume) {
+                let beforeNumber = line.mark
+                line.append("(")
+                if line.append(.number) || line.append(.issue) { line.append(")") } else { line.rollBack(to: beforeNumber) }
+                let beforePages = line.mark
+                line.append(":")
+                if !line.append(.pages) { line.rollBack(to: beforePages) }
+                line.endPart()
             } else {
-                if let number = value(.number) { journal += journal.isEmpty ? "no. " + number : " (" + number + ")" }
-                line.add(journal)
-                line.add(value(.pages).map(CitationFormat.pagesPhrase))
+                line.rollBack(to: beforeVolume)
+                line.append(hasJournal ? " (" : "no. ")
+                if line.append(.number) {
+                    if hasJournal { line.append(")") }
+                } else {
+                    line.rollBack(to: beforeVolume)
+                }
+                line.endPart()
+                line.addPages()
             }
             line.add(year)
         case "inproceedings", "conference", "incollection", "inbook", "inreference", "bookinbook":
-            let inWhat = value(.booktitle) ?? value(.maintitle)
-            if inWhat == nil { line.add(value(.publisher)) }
-            line.add(inWhat.map { "In " + $0 })
-            line.add(value(.pages).map(CitationFormat.pagesPhrase))
+            // `In Booktitle`, or the publisher when there is no book title.
+            line.beginPart()
+            line.append("In ")
+            if !(line.append(.booktitle) || line.append(.maintitle)) {
+                line.rollBack(to: line.partStart)
+                line.append(.publisher)
+            }
+            line.endPart()
+            line.addPages()
             line.add(year)
         case "book", "mvbook", "booklet", "proceedings", "mvproceedings", "collection", "mvcollection", "reference":
-            line.add(value(.publisher) ?? value(.organization) ?? value(.howpublished))
+            line.addFirst(of: .publisher, .organization, .howpublished)
             line.add(year)
         case "phdthesis":
             line.add("PhD thesis")
-            line.add(value(.school) ?? value(.institution))
+            line.addFirst(of: .school, .institution)
             line.add(year)
         case "mastersthesis":
             line.add("Master's thesis")
-            line.add(value(.school) ?? value(.institution))
+            line.addFirst(of: .school, .institution)
             line.add(year)
         case "thesis":
             line.add(value(.type).map(CitationFormat.thesisKind) ?? "Thesis")
-            line.add(value(.school) ?? value(.institution))
+            line.addFirst(of: .school, .institution)
             line.add(year)
         case "techreport", "report":
-            var report = value(.type) ?? "Technical report"
-            if let number = value(.number) { report += " " + number }
-            line.add(report)
-            line.add(value(.institution) ?? value(.school))
+            line.beginPart()
+            if !line.append(.type) { line.append("Technical report") }
+            let beforeNumber = line.mark
+            line.append(" ")
+            if !line.append(.number) { line.rollBack(to: beforeNumber) }
+            line.endPart()
+            line.addFirst(of: .institution, .school)
             line.add(year)
         case "manual":
-            line.add(value(.organization) ?? value(.publisher))
-            line.add(value(.edition).map { $0 + " edition" })
+            line.addFirst(of: .organization, .publisher)
+            line.beginPart()
+            if line.append(.edition) { line.append(" edition") }
+            line.endPart()
             line.add(year)
         case "unpublished":
-            line.add(value(.note) ?? "Unpublished")
+            line.beginPart()
+            if !line.append(.note) { line.append("Unpublished") }
+            line.endPart()
             line.add(year)
         default:
             if let arXiv = arXivIdentifier {
                 line.add("arXiv:" + arXiv)
             } else {
-                line.add(value(.howpublished) ?? value(.publisher) ?? value(.organization) ?? value(.url) ?? value(.note))
+                line.addFirst(of: .howpublished, .publisher, .organization, .url, .note)
             }
             line.add(year)
         }
@@ -124,24 +156,98 @@ extension Entry {
     }
 }
 
-/// A citation line built part by part: empty and missing parts are left out, the rest joined
-/// by `, `.
+/// A citation line built part by part, straight into bytes: field values are decoded into it,
+/// empty and missing parts are left out, the rest joined by `, `.
 private struct CitationLine {
-    private(set) var text = ""
+    private let entry: Entry
+    private var bytes = ByteBuffer(capacity: 128)
+    /// Where the current part's separator starts, and its text after the separator.
+    private var separatorStart = 0
+    private(set) var partStart = 0
 
+    init(entry: Entry) { self.entry = entry }
+
+    func deallocate() { bytes.deallocate() }
+
+    var text: String { bytes.string() }
+
+    /// Where the line ends now, for `rollBack(to:)`.
+    var mark: Int { bytes.count }
+
+    /// Drops what was appended since `mark`.
+    mutating func rollBack(to mark: Int) { bytes.truncate(to: mark) }
+
+    /// Starts a part: the separator, taken back by `endPart()` if the part stays empty.
+    mutating func beginPart() {
+        separatorStart = bytes.count
+        if !bytes.isEmpty { bytes.append(", ") }
+        partStart = bytes.count
+    }
+
+    /// Ends a part; an empty one leaves no trace.
+    mutating func endPart() {
+        if bytes.count == partStart { bytes.truncate(to: separatorStart) }
+    }
+
+    /// Adds a whole part, unless it is missing or empty.
     mutating func add(_ part: String?) {
         guard let part, !part.isEmpty else { return }
-        if !text.isEmpty { text += ", " }
-        text += part
+        beginPart()
+        bytes.append(part)
+    }
+
+    /// Adds the first of these fields that has a value, as a part.
+    mutating func addFirst(of fields: WellKnownField...) {
+        beginPart()
+        for field in fields where append(field) { break }
+        endPart()
+    }
+
+    /// Adds `pp. 1–10` or `p. 7` from the `pages` field, as a part.
+    mutating func addPages() {
+        beginPart()
+        if append(.pages) {
+            let pages = UnsafeBufferPointer(start: bytes.base + partStart, count: bytes.count - partStart)
+            bytes.replace(partStart..<partStart, with: CitationFormat.isPageRange(pages) ? CitationLine.pagesPrefix : CitationLine.pagePrefix)
+        }
+        endPart()
+    }
+
+    private static let pagesPrefix = Array("pp. ".utf8)
+    private static let pagePrefix = Array("p. ".utf8)
+
+    /// Appends literal text.
+    mutating func append(_ literal: StaticString) {
+        bytes.append(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    /// Appends the decoded value of a field; false (and nothing appended) when it is missing or
+    /// decodes to nothing.
+    @discardableResult
+    mutating func append(_ known: WellKnownField) -> Bool {
+        guard let field = entry.field(known) else { return false }
+        let before = bytes.count
+        if field.isVerbatim {
+            bytes.append(entry.decodedText(of: field))
+        } else {
+            var output = bytes
+            entry.withRawBytes(of: field) { LaTeX.appendDecoded($0, to: &output) }
+            bytes = output
+        }
+        return bytes.count > before
     }
 }
 
 /// Small wording rules of citation lines.
 enum CitationFormat {
-    static func pagesPhrase(_ pages: String) -> String {
-        let isRange = pages.utf8.contains { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ",") }
-            || pages.unicodeScalars.contains("\u{2013}")
-        return isRange ? "pp. " + pages : "p. " + pages
+    /// True when decoded pages name a range or a list: `1-10`, `1–10` (en dash), `3, 7`.
+    static func isPageRange(_ pages: UnsafeBufferPointer<UInt8>) -> Bool {
+        for (index, byte) in pages.enumerated() {
+            if byte == UInt8(ascii: "-") || byte == UInt8(ascii: ",") { return true }
+            // U+2013 EN DASH is E2 80 93 in UTF-8.
+            if byte == 0xE2, index + 2 < pages.count, pages[index + 1] == 0x80, pages[index + 2] == 0x93 { return true }
+        }
+        return false
     }
 
     static func thesisKind(_ type: String) -> String {

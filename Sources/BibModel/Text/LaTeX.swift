@@ -42,6 +42,26 @@ public enum LaTeX {
         return text.withUTF8(body)
     }
 
+    /// Appends the UTF-8 of `decode(bytes)` to `buffer`, decoding straight into it; a String is
+    /// made only when the text needs Unicode composition or repair.
+    public static func appendDecoded(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout ByteBuffer) {
+        let start = buffer.count
+        var needsComposition = false
+        if isPlain(bytes) {
+            buffer.append(bytes)
+        } else {
+            var decoder = Decoder(input: bytes, output: buffer)
+            decoder.run()
+            buffer = decoder.output  // the decoder may have moved it to grow it
+            needsComposition = decoder.needsComposition
+        }
+        let written = UnsafeBufferPointer(start: buffer.base + start, count: buffer.count - start)
+        guard needsComposition || UTF8Validation.firstInvalidOffset(in: written) != nil else { return }
+        let repaired = buffer.string(from: start)
+        buffer.truncate(to: start)
+        buffer.append(needsComposition ? repaired.precomposedStringWithCanonicalMapping : repaired)
+    }
+
     /// Unescapes a path, URL or identifier without typesetting it: `\url{...}` and braces go,
     /// `\_ \% \& \# \$ \~` become the character, and nothing else changes.
     public static func decodeVerbatim(_ text: String) -> String {
@@ -133,16 +153,20 @@ private struct Decoder {
     private var nesting = 0
     /// True when the last byte written is a space (or nothing was written yet), to fold runs.
     private var pendingSpace = false
+    /// Where this decoder's text starts in `output`: what comes before is someone else's.
+    private let outputStart: Int
 
     init(input: UnsafeBufferPointer<UInt8>) {
         self.input = input
         output = ByteBuffer(capacity: input.count + 16)
+        outputStart = 0
     }
 
-    /// A decoder that writes to `output` (which the caller owns and frees).
+    /// A decoder that appends to `output` (which the caller owns and frees).
     init(input: UnsafeBufferPointer<UInt8>, output: ByteBuffer) {
         self.input = input
         self.output = output
+        outputStart = output.count
     }
 
     mutating func run() {
@@ -158,15 +182,21 @@ private struct Decoder {
     // MARK: - Output
 
     private mutating func emit(_ byte: UInt8) {
-        if pendingSpace && !output.isEmpty { output.append(0x20) }
+        if pendingSpace && output.count > outputStart { output.append(0x20) }
         pendingSpace = false
         output.append(byte)
     }
 
     private mutating func emit(_ text: String) {
-        if pendingSpace && !output.isEmpty { output.append(0x20) }
+        if pendingSpace && output.count > outputStart { output.append(0x20) }
         pendingSpace = false
         output.append(text)
+    }
+
+    private mutating func emit(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if pendingSpace && output.count > outputStart { output.append(0x20) }
+        pendingSpace = false
+        output.append(bytes)
     }
 
     private mutating func emitSpace() {
@@ -244,7 +274,7 @@ private struct Decoder {
             }
             return index
         }
-        if pendingSpace && !output.isEmpty { output.append(0x20) }
+        if pendingSpace && output.count > outputStart { output.append(0x20) }
         pendingSpace = false
         output.append(UnsafeBufferPointer(rebasing: input[start..<position]))
     }
@@ -280,8 +310,7 @@ private struct Decoder {
         if isLetter(first) {
             let start = position
             while position < input.count, isLetter(input[position]) { position += 1 }
-            let name = String(decoding: UnsafeBufferPointer(rebasing: input[start..<position]), as: UTF8.self)
-            controlWord(name)
+            controlWord(UnsafeBufferPointer(rebasing: input[start..<position]))
         } else {
             position += 1
             controlSymbol(first)
@@ -318,68 +347,77 @@ private struct Decoder {
         }
     }
 
-    private mutating func controlWord(_ name: String) {
-        if name.count == 1, let mark = LaTeXTables.letterAccentMarks[name] {
-            skipSpacesAfterControlWord()
-            accent(mark)
+    private mutating func controlWord(_ name: UnsafeBufferPointer<UInt8>) {
+        let table = ControlWordTable.shared
+        guard let meaning = table.meaning(of: name) else {
+            unknownControlWord(name)
             return
         }
-        if let text = LaTeXTables.symbols[name] {
+        if meaning.letterAccent >= 0 {
             skipSpacesAfterControlWord()
-            emit(text)
+            accent(table.letterAccents[Int(meaning.letterAccent)])
             return
         }
-        if inMath, let text = LaTeXTables.mathSymbols[name] {
+        if meaning.symbol.exists {
             skipSpacesAfterControlWord()
-            emit(text)
+            emit(table.bytes(of: meaning.symbol))
             return
         }
-        if LaTeXTables.transparentCommands.contains(name) {
+        if inMath, meaning.mathSymbol.exists {
+            skipSpacesAfterControlWord()
+            emit(table.bytes(of: meaning.mathSymbol))
+            return
+        }
+        if meaning.isTransparent {
             skipSpacesAfterControlWord()
             argumentGroup()
             return
         }
-        if LaTeXTables.declarations.contains(name) {
+        if meaning.isDeclaration {
             skipSpacesAfterControlWord()
             return
         }
-        switch name {
-        case "href":
+        switch meaning.special {
+        case .href:
             skipSpacesAfterControlWord()
             skipGroup()  // the URL
             argumentGroup()
-        case "noopsort", "nocite", "index", "label":
+        case .skipArgument:
             skipSpacesAfterControlWord()
             skipGroup()
-        case "enquote", "mkbibquote":
+        case .quote:
             skipSpacesAfterControlWord()
             emit("“")
             argumentGroup()
             emit("”")
-        case "frac" where inMath:
+        case .fraction where inMath:
             argumentGroup()
             emit(UInt8(ascii: "/"))
             argumentGroup()
-        case "sqrt" where inMath:
+        case .squareRoot where inMath:
             emit("√")
             argumentGroup()
-        case "mathbb", "mathbbm", "mathds":
+        case .doubleStruck:
             doubleStruck()
         default:
-            if let text = LaTeXTables.mathSymbols[name] {
+            if meaning.mathSymbol.exists {
                 // Math symbols written outside `$...$` still mean the symbol.
                 skipSpacesAfterControlWord()
-                emit(text)
+                emit(table.bytes(of: meaning.mathSymbol))
                 return
             }
-            // Unknown: keep it visible, with its braces, so nothing is lost.
-            emit(UInt8(ascii: "\\"))
-            emit(name)
-            if position < input.count, input[position] == UInt8(ascii: "{") {
-                emit(UInt8(ascii: "{"))
-                argumentGroup()
-                emit(UInt8(ascii: "}"))
-            }
+            unknownControlWord(name)
+        }
+    }
+
+    /// A control word the decoder does not know: kept visible, with its braces, so nothing is lost.
+    private mutating func unknownControlWord(_ name: UnsafeBufferPointer<UInt8>) {
+        emit(UInt8(ascii: "\\"))
+        emit(name)
+        if position < input.count, input[position] == UInt8(ascii: "{") {
+            emit(UInt8(ascii: "{"))
+            argumentGroup()
+            emit(UInt8(ascii: "}"))
         }
     }
 
@@ -439,7 +477,7 @@ private struct Decoder {
 
     /// An accent command: decode its argument, then put the combining mark after its first letter.
     private mutating func accent(_ mark: LaTeXTables.Accent) {
-        let before = output.count + (pendingSpace && !output.isEmpty ? 1 : 0)
+        let before = output.count + (pendingSpace && output.count > outputStart ? 1 : 0)
         argumentGroup()
         guard output.count > before else {
             emit(mark.spacing)
@@ -468,7 +506,7 @@ private struct Decoder {
     /// The script is decoded in place and only short ones are mapped, so that scripts nested
     /// in scripts (`x^{y^{z^{...}}}`) cost a move of the bytes per level, never a copy.
     private mutating func script(superscript: Bool) {
-        if pendingSpace && !output.isEmpty { output.append(0x20) }
+        if pendingSpace && output.count > outputStart { output.append(0x20) }
         pendingSpace = false
         let start = output.count
         argumentGroup()
