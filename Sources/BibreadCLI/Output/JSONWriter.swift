@@ -146,8 +146,9 @@ struct JSONWriter {
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
-    /// True when one of the eight bytes may be a control byte, `"` or `\\` (exact for ASCII
-    /// words; UTF-8 lead and continuation bytes never match, they only cost a byte-wise look).
+    /// True when one of the eight bytes is a control byte, `"` or `\\`. Exact for any bytes: a
+    /// borrow can set the high bit of a byte only above a byte that matched, and bytes of 0x80
+    /// and up never match.
     @inline(__always) private static func mayNeedEscaping(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
@@ -198,52 +199,52 @@ struct JSONWriter {
 
     /// Appends UTF-8 bytes with JSON's escapes, without quotes.
     ///
-    /// Eight bytes are checked at a time, the last few of a string too (padded with a letter),
-    /// so a short string that needs no escape (a year, a key, a name) takes one check; the
-    /// bytes are copied in runs between escapes.
+    /// Eight bytes are checked at a time (`mayNeedEscaping` is exact for any bytes); the last few
+    /// of a string of eight bytes or more with the word that ends the string (it overlaps bytes
+    /// already checked), those of a shorter one byte by byte: no copy is made to check. Bytes are
+    /// copied in runs between escapes.
     private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
         guard let base = utf8.baseAddress else { return }
         let count = utf8.count
         var runStart = 0
-        var index = 0
-        while index < count {
-            let width = min(8, count &- index)
-            if !JSONWriter.mayNeedEscaping(JSONWriter.word(at: base + index, width: width)) {
-                index &+= width
-                continue
-            }
-            // One of these `width` bytes needs an escape.
-            let end = index &+ width
-            while index < end {
-                let byte = base[index]
-                index &+= 1
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                if index &- 1 > runStart { buffer.append(UnsafeBufferPointer(start: base + runStart, count: index &- 1 &- runStart)) }
-                runStart = index
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"): appendEscape(byte)
-                case 0x0A: appendEscape(UInt8(ascii: "n"))
-                case 0x0D: appendEscape(UInt8(ascii: "r"))
-                case 0x09: appendEscape(UInt8(ascii: "t"))
-                default:
-                    appendEscape(UInt8(ascii: "u"))
-                    buffer.append("00")
-                    buffer.append(JSONWriter.hex[Int(byte >> 4)])
-                    buffer.append(JSONWriter.hex[Int(byte & 0xF)])
+        if count >= 8 {
+            var index = 0
+            while index &+ 8 <= count {
+                if JSONWriter.mayNeedEscaping(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                    appendEscapes(base, in: index..<(index &+ 8), runStart: &runStart)
                 }
+                index &+= 8
             }
+            if index < count,
+               JSONWriter.mayNeedEscaping(UnsafeRawPointer(base + (count &- 8)).loadUnaligned(as: UInt64.self)) {
+                appendEscapes(base, in: index..<count, runStart: &runStart)
+            }
+        } else {
+            appendEscapes(base, in: 0..<count, runStart: &runStart)
         }
         if runStart < count { buffer.append(UnsafeBufferPointer(start: base + runStart, count: count &- runStart)) }
     }
 
-    /// The `width` (1 to 8) bytes at `address` as one word, padded with `A`s (which need no
-    /// escape) when fewer than eight.
-    @inline(__always) private static func word(at address: UnsafePointer<UInt8>, width: Int) -> UInt64 {
-        if width == 8 { return UnsafeRawPointer(address).loadUnaligned(as: UInt64.self) }
-        var padded: UInt64 = 0x4141_4141_4141_4141
-        withUnsafeMutableBytes(of: &padded) { bytes in
-            bytes.baseAddress?.copyMemory(from: address, byteCount: width)
+    /// Escapes the bytes of `range` that need it, each after the run of bytes before it (from
+    /// `runStart`, which moves past it).
+    @inline(__always)
+    private mutating func appendEscapes(_ base: UnsafePointer<UInt8>, in range: Range<Int>, runStart: inout Int) {
+        for index in range {
+            let byte = base[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            if index > runStart { buffer.append(UnsafeBufferPointer(start: base + runStart, count: index &- runStart)) }
+            runStart = index &+ 1
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): appendEscape(byte)
+            case 0x0A: appendEscape(UInt8(ascii: "n"))
+            case 0x0D: appendEscape(UInt8(ascii: "r"))
+            case 0x09: appendEscape(UInt8(ascii: "t"))
+            default:
+                appendEscape(UInt8(ascii: "u"))
+                buffer.append("00")
+                buffer.append(JSONWriter.hex[Int(byte >> 4)])
+                buffer.append(JSONWriter.hex[Int(byte & 0xF)])
+            }
         }
-        return padded
     }
 }
