@@ -465,7 +465,18 @@ struct BibParser {
         let contentStart = position
         var depth = 0
         let count = text.count
+        guard let base = text.baseAddress else { return nil }
         while position < count {
+            // Eight bytes at a time up to the next byte that matters.
+            if position &+ 8 <= count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+                let mask = BibParser.delimiterMask(word)
+                if mask == 0 {
+                    position &+= 8
+                    continue
+                }
+                position &+= mask.trailingZeroBitCount &>> 3
+            }
             let byte = text[position]
             switch byte {
             case UInt8(ascii: "{"):
@@ -501,6 +512,17 @@ struct BibParser {
         }
         report(.error, at: open, "unterminated value: the \(quoted ? "'\"'" : "'{'") opened here is not closed at end of file")
         return nil
+    }
+
+    /// The high bit of each byte of `word` (eight bytes, the first in the low bits) that is `{`,
+    /// `}`, `"` or a line feed; above the first such byte, other bits may be set too (a borrow),
+    /// so only the lowest set bit is exact.
+    @inline(__always) static func delimiterMask(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func zeroBytes(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
+        return zeroBytes(word ^ (ones &* 0x7B)) | zeroBytes(word ^ (ones &* 0x7D))
+            | zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x0A))
     }
 
     /// True when the line after the newline at `newline` starts with `@name{` or `@name(`.
