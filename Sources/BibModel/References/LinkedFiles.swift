@@ -100,11 +100,11 @@ extension Entry {
         var links = Links()
         let base = source.directory
         for field in fields {
-            let fieldName = self.name(of: field)
             if field.kind.isBibDeskFile {
                 switch BibDeskFile.relativePath(fromBase64: rawText(of: field)) {
                 case .success(let relative):
-                    links.files.append(LinkedFile(path: LinkPaths.resolve(relative, against: base), label: nil, fileType: nil, field: fieldName))
+                    links.files.append(LinkedFile(path: LinkPaths.resolve(relative, against: base), label: nil, fileType: nil,
+                                                  field: name(of: field)))
                 case .failure(let problem):
                     links.problems.append(LinkProblem(field: spelledName(of: field), message: problem.description))
                 }
@@ -112,6 +112,7 @@ extension Entry {
                 let url = decodedText(of: field)
                 if !url.isEmpty && !links.urls.contains(url) { links.urls.append(url) }
             } else if field.kind.isFileList {
+                let fieldName = name(of: field)
                 for item in FileFieldParser.items(rawText(of: field)) {
                     switch item {
                     case .url(let url):
