@@ -24,6 +24,24 @@ struct CitationTests {
         ("@manual{k, organization = {CTAN}, edition = {2nd}, year = 2020}", "CTAN, 2nd edition, 2020"),
         ("@unpublished{k, note = {Draft}, year = 2020}", "Draft, 2020"),
         ("@misc{k}", ""),
+        // Each way a part is left out or stands in for another.
+        ("@article{k, journal = {J}, number = 4, pages = {3, 7}, year = 1990}", "J (4), pp. 3, 7, 1990"),
+        ("@article{k, number = 4}", "no. 4"),
+        ("@article{k, journaltitle = {J}, volume = 2, issue = 5}", "J 2(5)"),
+        ("@article{k, volume = 2, pages = {1--2}}", "2:1–2"),
+        ("@article{k, journal = {{}}, journaltitle = {Other}, volume = 3}", "Other 3"),
+        ("@article{k, journal = {J}, pages = {3–9}}", "J, pp. 3–9"),
+        ("@inproceedings{k, publisher = {ACM}, pages = 5, year = 2001}", "ACM, p. 5, 2001"),
+        ("@inbook{k, maintitle = {Works}}", "In Works"),
+        ("@techreport{k, type = {Memo}, number = 7, institution = {MIT}}", "Memo 7, MIT"),
+        ("@techreport{k, institution = {MIT}, year = 1999}", "Technical report, MIT, 1999"),
+        ("@techreport{k, institution = {MIT}, number = { 7}}", "Technical report 7, MIT"),
+        ("@manual{k, publisher = {Wiley}}", "Wiley"),
+        ("@unpublished{k, year = 2020}", "Unpublished, 2020"),
+        // Values decoded into the line: accents composed, or left combining when Unicode has no
+        // precomposed letter.
+        ("@article{k, journal = {Z. f{\\\"u}r Math.}, volume = 1}", "Z. für Math. 1"),
+        ("@article{k, journal = {\\\"{q}J}, volume = 1}", "q\u{0308}J 1"),
     ]
 
     @Test(arguments: cases)
@@ -32,9 +50,12 @@ struct CitationTests {
         #expect(entry.citation == expected)
     }
 
-    @Test func yearFallsBackToDate() throws {
-        let entry = try #require(Fixtures.library("@online{k, date = {2021-05-04}}").entries.first)
-        #expect(entry.year == "2021")
+    @Test(arguments: [("date = {2021-05-04}", "2021"), ("date = {2021}", "2021"), ("date = {{2020}-05}", "2020"),
+                      ("date = {199x-01}", nil), ("date = {21}", nil), ("year = {1999}, date = {2021}", "1999"),
+                      ("date = {2021/2022}", "2021")] as [(String, String?)])
+    func yearFallsBackToDate(_ fields: String, _ year: String?) throws {
+        let entry = try #require(Fixtures.library("@online{k, \(fields)}").entries.first)
+        #expect(entry.year == year)
     }
 }
 

@@ -110,4 +110,26 @@ struct LaTeXTests {
         #expect(repaired == expected)
         #expect(String(decoding: repaired, as: UTF8.self) == "\u{FFFD} x")
     }
+
+    /// `appendDecoded` appends exactly `decode`'s text after what the buffer holds: text before
+    /// it does not change how the value's own leading spaces and accents are handled.
+    @Test func appendingDecodedTextGivesTheDecodedTextAfterWhatIsThere() {
+        let inputs = [
+            "plain", "", " leading space", "  {\\'e}t{\\'e}", "\\'{\\\"o}", "x \\v{s}", "$x^2$", "\\mathbb{R}",
+            "\\'{}", "trailing ", String(repeating: "long {braced} value -- ", count: 200),
+        ] + (Self.accents + Self.letters + Self.punctuation + Self.commands + Self.math + Self.unknown).map(\.0)
+        var buffer = ByteBuffer(capacity: 16)
+        defer { buffer.deallocate() }
+        for input in inputs {
+            buffer.truncate(to: 0)
+            buffer.append("before:")
+            Array(input.utf8).withUnsafeBufferPointer { LaTeX.appendDecoded($0, to: &buffer) }
+            #expect(buffer.string() == "before:" + LaTeX.decode(input), "\(input)")
+        }
+        // A byte that is not UTF-8 is repaired as `decode` repairs it, the text before kept.
+        buffer.truncate(to: 0)
+        buffer.append("é")
+        ([0x80] + Array(" x".utf8)).withUnsafeBufferPointer { LaTeX.appendDecoded($0, to: &buffer) }
+        #expect(buffer.string() == "é\u{FFFD} x")
+    }
 }
