@@ -115,11 +115,10 @@ struct ListCommand: ParsableCommand {
 enum ReferenceTable {
     static func printTabSeparated(_ entries: [Entry]) {
         ParallelRendering.render(entries, render: { chunk in
-            var output: [UInt8] = []
-            output.reserveCapacity(chunk.count * 160)
+            var output = ByteBuffer(capacity: chunk.count * 160)
             for entry in chunk {
                 let columns = [entry.address, entry.creators.display, entry.year ?? "", entry.title, entry.citation]
-                output.append(contentsOf: columns.map { $0.replacingTabs }.joined(separator: "\t").utf8)
+                output.append(columns.map { $0.replacingTabs }.joined(separator: "\t"))
                 output.append(0x0A)
             }
             return output

@@ -22,10 +22,13 @@ enum Console {
 
     /// Writes all of `bytes` to standard output, retrying short writes and EINTR.
     static func write(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            FileDescriptor.writeAll(STDOUT_FILENO, base, count: buffer.count)
-        }
+        bytes.withUnsafeBufferPointer { write($0) }
+    }
+
+    /// Writes bytes to standard output as they are.
+    static func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
+        FileDescriptor.writeAll(STDOUT_FILENO, UnsafeRawPointer(base), count: bytes.count)
     }
 
     static func print(_ line: String) {

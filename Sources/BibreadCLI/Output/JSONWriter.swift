@@ -24,6 +24,13 @@ struct JSONWriter {
     /// Everything written so far.
     var bytes: [UInt8] { buffer.array }
 
+    /// Hands over the buffer with everything written (the caller frees it); the writer must not
+    /// be used afterwards, nor deallocated.
+    func finish() -> ByteBuffer {
+        scratch?.deallocate()
+        return buffer
+    }
+
     mutating func beginObject() {
         separate()
         buffer.append(UInt8(ascii: "{"))

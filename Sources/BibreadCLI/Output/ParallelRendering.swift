@@ -6,9 +6,11 @@ import Foundation
 /// time, so memory stays bounded however large the library.
 enum ParallelRendering {
     /// Calls `render` for chunks of `entries` (at once on several threads) and `output` with each
-    /// chunk's bytes, in order; empty chunks are skipped.
+    /// chunk's bytes, in order; empty chunks are skipped. Each buffer `render` returns is handed
+    /// to `output` as it is (no copy) and freed afterwards.
     static func render(_ entries: [Entry], chunkSize: Int = 256, batch: Int = 32,
-                       render: @escaping @Sendable (ArraySlice<Entry>) -> [UInt8], output: ([UInt8]) -> Void) {
+                       render: @escaping @Sendable (ArraySlice<Entry>) -> ByteBuffer,
+                       output: (UnsafeBufferPointer<UInt8>) -> Void) {
         let chunkCount = (entries.count + chunkSize - 1) / chunkSize
         for batchStart in stride(from: 0, to: chunkCount, by: batch) {
             let batchEnd = min(chunkCount, batchStart + batch)
@@ -18,25 +20,29 @@ enum ParallelRendering {
                 let range = (chunk * chunkSize)..<min(entries.count, (chunk + 1) * chunkSize)
                 results.set(offset, render(entries[range]))
             }
-            for bytes in results.all where !bytes.isEmpty { output(bytes) }
+            for buffer in results.all {
+                guard let buffer else { continue }
+                if !buffer.isEmpty { output(UnsafeBufferPointer(start: buffer.base, count: buffer.count)) }
+                buffer.deallocate()
+            }
         }
     }
 }
 
 /// Results of parallel chunks, one slot each.
 private final class ChunkResults: @unchecked Sendable {
-    private var slots: [[UInt8]]
+    private var slots: [ByteBuffer?]
     private let lock = NSLock()
 
-    init(count: Int) { slots = Array(repeating: [], count: count) }
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
 
-    func set(_ index: Int, _ bytes: [UInt8]) {
+    func set(_ index: Int, _ bytes: ByteBuffer) {
         lock.lock()
         slots[index] = bytes
         lock.unlock()
     }
 
-    var all: [[UInt8]] {
+    var all: [ByteBuffer?] {
         lock.lock()
         defer { lock.unlock() }
         return slots

@@ -74,24 +74,29 @@ enum ReferenceJSON {
     }
 
     /// Writes many references as a JSON array, one per line, using every core.
-    static func writeArray(_ entries: [Entry], extra: (@Sendable (Entry, inout JSONWriter) -> Void)? = nil, output: ([UInt8]) -> Void) {
-        output(Array("[\n".utf8))
+    static func writeArray(_ entries: [Entry], extra: (@Sendable (Entry, inout JSONWriter) -> Void)? = nil,
+                           output: (UnsafeBufferPointer<UInt8>) -> Void) {
+        func emit(_ literal: StaticString) {
+            output(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+        }
+        emit("[\n")
         var wroteAny = false
         ParallelRendering.render(entries, render: { chunk in
-            var json = JSONWriter(capacity: 256 * 1024)
-            defer { json.deallocate() }
+            // Room for a chunk of large references (about 1 kB each in big libraries), so that
+            // the buffer rarely grows (a copy) while it is written.
+            var json = JSONWriter(capacity: 512 * 1024)
             var keys = SourceLookups()
             for index in chunk.indices {
                 if index > chunk.startIndex { json.nextTopLevelItem() }
                 write(chunk[index], to: &json, keys: &keys, extra: extra)
             }
-            return json.bytes
+            return json.finish()
         }, output: { bytes in
-            if wroteAny { output(Array(",\n".utf8)) }
+            if wroteAny { emit(",\n") }
             output(bytes)
             wroteAny = true
         })
-        output(Array("\n]\n".utf8))
+        emit("\n]\n")
     }
 }
 
