@@ -65,4 +65,16 @@ struct JSONWriterTests {
             }
         }
     }
+
+    /// Integers are written digit by digit into the buffer: every sign and length reads back.
+    @Test func integersOfEverySignAndLengthReadBack() throws {
+        let values = [0, 7, 10, -1, -10, 99, 100, 1_234_567, Int(Int32.max), Int.max, Int.min]
+        var json = JSONWriter()
+        defer { json.deallocate() }
+        json.beginArray()
+        for value in values { json.integer(value) }
+        json.endArray()
+        let written = String(decoding: json.bytes, as: UTF8.self)
+        #expect(written == "[" + values.map(String.init).joined(separator: ",") + "]")
+    }
 }

@@ -102,7 +102,22 @@ struct JSONWriter {
 
     mutating func integer(_ value: Int) {
         separate()
-        buffer.append(String(value))
+        // Digits written straight into the buffer, last first, with no String made.
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 24 bytes: Int.min has 20
+        withUnsafeMutableBytes(of: &digits) { room in
+            var magnitude = value.magnitude
+            var start = room.count
+            repeat {
+                start -= 1
+                room[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 {
+                start -= 1
+                room[start] = UInt8(ascii: "-")
+            }
+            buffer.append(UnsafeBufferPointer(rebasing: room.bindMemory(to: UInt8.self)[start...]))
+        }
     }
 
     mutating func null() {
