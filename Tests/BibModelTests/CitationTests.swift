@@ -86,3 +86,23 @@ struct EntryBibTeXTests {
         #expect(again.decoded("journal") == "TUGboat")
     }
 }
+
+/// arXiv identifiers with no archive named are recognised by their shape alone.
+@Suite("arXiv identifiers")
+struct ArXivIdentifierTests {
+    @Test(arguments: ["2309.06784", "0704.0001", "0704.0001v2", "2309.06784v12", "math/0211159", "math.AG/0211159v1",
+                      "hep-th/9901001", "cond-mat/0102536v3"])
+    func identifiersOfBothSchemes(_ eprint: String) throws {
+        let entry = try #require(Fixtures.library("@misc{k, eprint = {\(eprint)}}").entries.first)
+        #expect(entry.arXivIdentifier == eprint)
+        #expect(entry.citation == "arXiv:" + eprint)
+    }
+
+    @Test(arguments: ["230.06784", "2309.067", "2309.067841", "2309-06784", "2309.06784v", "2309.06784v2x", "Math/0211159",
+                      "math/021159", "math/02111590", "math.ag/0211159", "math.A/0211159", "/0211159", "math0211159",
+                      "10.1000/182", ""])
+    func otherStringsAreNotIdentifiers(_ eprint: String) throws {
+        let entry = try #require(Fixtures.library("@misc{k, eprint = {\(eprint)}}").entries.first)
+        #expect(entry.arXivIdentifier == nil)
+    }
+}
