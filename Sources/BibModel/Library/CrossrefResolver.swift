@@ -29,16 +29,19 @@ enum CrossrefResolver {
         var budget = limit
         let count = entries.count
         var parentOf = [Int](repeating: -1, count: count)
-        for index in 0..<count {
-            guard let field = entries[index].field(.crossref) else { continue }
-            let parentKey = entries[index].decodedText(of: field).trimmedASCII
-            guard let parent = keyIndex.firstPosition(of: parentKey.foldedKey) else {
-                let entry = entries[index]
-                diagnostics.append(Diagnostic(.warning, source: entry.source, offset: Int(field.nameOffset),
-                                              message: "\(entry.key): crossref '\(parentKey)' not found"))
-                continue
+        // Read through a buffer pointer: each entry is looked at where it is, not copied (with a
+        // retain and a release of everything it holds) as `entries[index]` of an inout array is.
+        entries.withUnsafeBufferPointer { all in
+            for index in all.indices {
+                guard let field = all[index].field(.crossref) else { continue }
+                let parentKey = all[index].decodedText(of: field).trimmedASCII
+                guard let parent = keyIndex.firstPosition(of: parentKey.foldedKey) else {
+                    diagnostics.append(Diagnostic(.warning, source: all[index].source, offset: Int(field.nameOffset),
+                                                  message: "\(all[index].key): crossref '\(parentKey)' not found"))
+                    continue
+                }
+                parentOf[index] = parent
             }
-            parentOf[index] = parent
         }
         // 0 = not yet, 1 = on the current chain, 2 = resolved.
         var state = [UInt8](repeating: 0, count: count)
