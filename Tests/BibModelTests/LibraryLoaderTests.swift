@@ -1,4 +1,4 @@
-import BibModel
+@testable import BibModel
 import BibreadTestSupport
 import Foundation
 import Testing
@@ -89,5 +89,52 @@ struct LibraryLoaderTests {
         #expect(last.key == "k\(count - 1)")
         #expect(last.line == count)
         #expect(library.entries[count / 2].raw("title") == "Title number \(count / 2) with some padding to make it long enough")
+    }
+
+    /// A large file's UTF-8 is checked in two halves at once: the answer is the one a single pass
+    /// gives, wherever the split falls inside a character and wherever the bad byte is.
+    @Test func aLargeFileIsCheckedForUTF8InTwoHalves() throws {
+        let size = SourceDecoding.parallelValidationSize + 1_000
+        func check(_ bytes: [UInt8]) -> Bool {
+            bytes.withUnsafeBufferPointer { SourceDecoding.isValidUTF8($0) }
+        }
+        func singlePass(_ bytes: [UInt8]) -> Bool {
+            String(validating: bytes, as: UTF8.self) != nil
+        }
+        for character in ["é", "📚"] {
+            // Shifted by 0 to 3 bytes, so that the middle falls on every byte of a character.
+            for shift in 0..<4 {
+                let valid = Array(String(repeating: "a", count: shift).utf8)
+                    + Array(String(repeating: character, count: size / character.utf8.count).utf8)
+                #expect(check(valid), "\(character) shifted by \(shift)")
+                var broken = valid
+                broken[valid.count / 2 - 1] = 0xE2  // a lead byte with no continuation after it
+                if broken[valid.count / 2] & 0xC0 != 0x80 {
+                    #expect(!check(broken) && !singlePass(broken), "\(character) shifted by \(shift)")
+                }
+                for position in [10, valid.count / 2, valid.count - 1] {
+                    var bad = valid
+                    bad[position] = 0xFF
+                    #expect(!check(bad), "0xFF at \(position), \(character) shifted by \(shift)")
+                }
+            }
+        }
+        // A file with a bad byte late in it is read as Windows-1252, with the bad byte's line.
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("large-latin1.bib").path
+        var lines: [String] = []
+        for index in 0..<100_000 {
+            lines.append("@misc{k\(index), title = {Titre num\u{E9}ro \(index), assez long pour passer huit m\u{E9}gaoctets}}")
+        }
+        var bytes = Array(lines.joined(separator: "\n").utf8)
+        #expect(bytes.count > SourceDecoding.parallelValidationSize)
+        let lateLine = 90_000
+        let lateOffset = Array(lines[..<(lateLine - 1)].joined(separator: "\n").utf8).count + 1
+        bytes.insert(0xE9, at: lateOffset + 1)  // "@\xE9misc": Latin-1 é, not UTF-8
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let library = LibraryLoader.load(paths: [path]).library
+        let warning = try #require(library.diagnostics.first { $0.message.contains("not valid UTF-8") })
+        #expect(warning.location.line == lateLine)
     }
 }

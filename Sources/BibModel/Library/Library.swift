@@ -146,6 +146,34 @@ extension BibFile {
 
 /// Turns a file's bytes into UTF-8: BOM, declared encodings, and the Windows-1252 fallback.
 enum SourceDecoding {
+    /// From this size on, a file's UTF-8 is checked in two halves at once.
+    static let parallelValidationSize = 8 << 20
+
+    /// True when `bytes` are valid UTF-8; a large file is checked in two halves on two threads,
+    /// split where a character starts (a byte that is not a continuation byte), so that no
+    /// character straddles the halves of a valid file.
+    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count >= parallelValidationSize, ProcessInfo.processInfo.activeProcessorCount > 1 else {
+            return UTF8Validation.firstInvalidOffset(in: bytes) == nil
+        }
+        var split = bytes.count / 2
+        // A valid character has at most three continuation bytes.
+        while split > bytes.count / 2 - 4, bytes[split] & 0xC0 == 0x80 { split -= 1 }
+        guard bytes[split] & 0xC0 != 0x80 else { return false }
+        guard let base = bytes.baseAddress else { return true }
+        // The address as a number, as `LibraryLoader.read` passes it: the bytes outlive the threads.
+        let start = UInt(bitPattern: base)
+        let bounds = [0, split, bytes.count]
+        let valid = LockedValue([Bool](repeating: false, count: 2))
+        DispatchQueue.concurrentPerform(iterations: 2) { half in
+            guard let address = UnsafePointer<UInt8>(bitPattern: start + UInt(bounds[half])) else { return }
+            let part = UnsafeBufferPointer(start: address, count: bounds[half + 1] - bounds[half])
+            let isValid = UTF8Validation.firstInvalidOffset(in: part) == nil
+            valid.withLock { $0[half] = isValid }
+        }
+        return valid.withLock { $0[0] && $0[1] }
+    }
+
     struct Note {
         let location: SourceLocation
         let message: String
@@ -161,7 +189,7 @@ enum SourceDecoding {
             if let declared, declared != .utf8 {
                 return (declared.transcodeToUTF8(body), declared, nil)
             }
-            guard let bad = UTF8Validation.firstInvalidOffset(in: body) else {
+            guard !isValidUTF8(body), let bad = UTF8Validation.firstInvalidOffset(in: body) else {
                 return (body.count == buffer.count ? bytes : Array(body), .utf8, nil)
             }
             let original = [UInt8](body)
