@@ -182,25 +182,29 @@ private struct Decoder {
     // MARK: - Output
 
     private mutating func emit(_ byte: UInt8) {
-        if pendingSpace && output.count > outputStart { output.append(0x20) }
-        pendingSpace = false
+        writePendingSpace()
         output.append(byte)
     }
 
     private mutating func emit(_ text: String) {
-        if pendingSpace && output.count > outputStart { output.append(0x20) }
-        pendingSpace = false
-        output.append(text)
+        var text = text
+        text.withUTF8 { emit($0) }
     }
 
     private mutating func emit(_ bytes: UnsafeBufferPointer<UInt8>) {
-        if pendingSpace && output.count > outputStart { output.append(0x20) }
-        pendingSpace = false
+        writePendingSpace()
         output.append(bytes)
     }
 
     private mutating func emitSpace() {
         pendingSpace = true
+    }
+
+    /// Writes the space folded from the white space before, unless this decoder has written
+    /// nothing yet (leading white space is dropped).
+    private mutating func writePendingSpace() {
+        if pendingSpace && output.count > outputStart { output.append(0x20) }
+        pendingSpace = false
     }
 
     // MARK: - Decoding
@@ -274,8 +278,7 @@ private struct Decoder {
             }
             return index
         }
-        if pendingSpace && output.count > outputStart { output.append(0x20) }
-        pendingSpace = false
+        writePendingSpace()
         output.append(UnsafeBufferPointer(rebasing: input[start..<position]))
     }
 
@@ -506,8 +509,7 @@ private struct Decoder {
     /// The script is decoded in place and only short ones are mapped, so that scripts nested
     /// in scripts (`x^{y^{z^{...}}}`) cost a move of the bytes per level, never a copy.
     private mutating func script(superscript: Bool) {
-        if pendingSpace && output.count > outputStart { output.append(0x20) }
-        pendingSpace = false
+        writePendingSpace()
         let start = output.count
         argumentGroup()
         pendingSpace = false
