@@ -296,8 +296,8 @@ private struct NameParser {
         if isLetter(bytes[index]) {
             let nameStart = index
             while index < end, isLetter(bytes[index]) { index += 1 }
-            let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<index]), as: UTF8.self)
-            if LaTeXTables.symbols[name] != nil {
+            let name = UnsafeBufferPointer(rebasing: bytes[nameStart..<index])
+            if ControlWordTable.shared.meaning(of: name)?.symbol.exists == true {
                 return bytes[nameStart] >= 0x61 ? .lower : .upper
             }
         } else {
