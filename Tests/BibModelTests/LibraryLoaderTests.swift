@@ -96,7 +96,7 @@ struct LibraryLoaderTests {
     @Test func aLargeFileIsCheckedForUTF8InTwoHalves() throws {
         let size = SourceDecoding.parallelValidationSize + 1_000
         func check(_ bytes: [UInt8]) -> Bool {
-            bytes.withUnsafeBufferPointer { SourceDecoding.isValidUTF8($0) }
+            bytes.withUnsafeBufferPointer { SourceDecoding.halvesAreValidUTF8($0) }
         }
         func singlePass(_ bytes: [UInt8]) -> Bool {
             String(validating: bytes, as: UTF8.self) != nil
@@ -107,6 +107,7 @@ struct LibraryLoaderTests {
                 let valid = Array(String(repeating: "a", count: shift).utf8)
                     + Array(String(repeating: character, count: size / character.utf8.count).utf8)
                 #expect(check(valid), "\(character) shifted by \(shift)")
+                #expect(valid.withUnsafeBufferPointer { SourceDecoding.firstInvalidUTF8Offset(in: $0) } == nil)
                 var broken = valid
                 broken[valid.count / 2 - 1] = 0xE2  // a lead byte with no continuation after it
                 if broken[valid.count / 2] & 0xC0 != 0x80 {
@@ -116,6 +117,7 @@ struct LibraryLoaderTests {
                     var bad = valid
                     bad[position] = 0xFF
                     #expect(!check(bad), "0xFF at \(position), \(character) shifted by \(shift)")
+                    #expect(bad.withUnsafeBufferPointer { SourceDecoding.firstInvalidUTF8Offset(in: $0) } != nil)
                 }
             }
         }

@@ -149,13 +149,22 @@ enum SourceDecoding {
     /// From this size on, a file's UTF-8 is checked in two halves at once.
     static let parallelValidationSize = 8 << 20
 
-    /// True when `bytes` are valid UTF-8; a large file is checked in two halves on two threads,
-    /// split where a character starts (a byte that is not a continuation byte), so that no
-    /// character straddles the halves of a valid file.
-    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard bytes.count >= parallelValidationSize, ProcessInfo.processInfo.activeProcessorCount > 1 else {
-            return UTF8Validation.firstInvalidOffset(in: bytes) == nil
+    /// The offset of the first byte of `bytes` that breaks UTF-8, or nil, as
+    /// `UTF8Validation.firstInvalidOffset` gives it. A large file is first checked in two halves
+    /// on two threads, split where a character starts (a byte that is not a continuation byte),
+    /// so that no character straddles the halves of a valid file; only a file found invalid is
+    /// read again in one pass, for the place of its first bad byte.
+    static func firstInvalidUTF8Offset(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        if bytes.count >= parallelValidationSize, ProcessInfo.processInfo.activeProcessorCount > 1,
+           halvesAreValidUTF8(bytes) {
+            return nil
         }
+        return UTF8Validation.firstInvalidOffset(in: bytes)
+    }
+
+    /// True when both halves of `bytes` (split where a character starts) are valid UTF-8,
+    /// checked at once on two threads.
+    static func halvesAreValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var split = bytes.count / 2
         // A valid character has at most three continuation bytes.
         while split > bytes.count / 2 - 4, bytes[split] & 0xC0 == 0x80 { split -= 1 }
@@ -189,7 +198,7 @@ enum SourceDecoding {
             if let declared, declared != .utf8 {
                 return (declared.transcodeToUTF8(body), declared, nil)
             }
-            guard !isValidUTF8(body), let bad = UTF8Validation.firstInvalidOffset(in: body) else {
+            guard let bad = firstInvalidUTF8Offset(in: body) else {
                 return (body.count == buffer.count ? bytes : Array(body), .utf8, nil)
             }
             let original = [UInt8](body)
