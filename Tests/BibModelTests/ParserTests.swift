@@ -1,4 +1,4 @@
-import BibModel
+@testable import BibModel
 import Testing
 import BibreadTestSupport
 
@@ -260,6 +260,27 @@ struct CrossrefTests {
         #expect(child.raw("booktitle") == "Proc")
         #expect(child.raw("file") == nil, "linked files are never inherited")
         #expect(child.fields.count == 5)
+    }
+
+    @Test func childrenWithManyFieldsInheritOnlyWhatTheyLack() throws {
+        // More fields than a short list holds: the child's names are then kept in a hash set.
+        let own = (0..<40).map { "own\($0) = {c\($0)}" }.joined(separator: ", ")
+        let parents = (0..<60).map { "\($0 < 40 ? "Own" : "extra")\($0) = {p\($0)}" }.joined(separator: ", ")
+        let library = Fixtures.library("@misc{child, \(own), crossref = {parent}}\n@misc{parent, \(parents)}")
+        let child = try #require(library.entry(addressedBy: "child"))
+        #expect(child.raw("own0") == "c0")
+        #expect(child.raw("own39") == "c39")
+        #expect(child.raw("extra40") == "p40")
+        #expect(child.raw("extra59") == "p59")
+        #expect(child.fields.count == 40 + 1 + 20)
+    }
+
+    @Test(arguments: CrossrefResolver.notInherited.sorted() + ["bdsk-url-1", "Bdsk-File-2", "BDSK-custom"])
+    func bookkeepingFieldsAreNeverInherited(name: String) throws {
+        let library = Fixtures.library("@misc{child, crossref = {parent}}\n@misc{parent, \(name) = {x}, year = 2000}")
+        let child = try #require(library.entry(addressedBy: "child"))
+        #expect(child.raw("year") == "2000")
+        #expect(child.fields.filter { child.name(of: $0) == name.lowercased() && $0.isInherited }.isEmpty)
     }
 
     @Test func deepChainsDoNotOverflowTheStack() throws {

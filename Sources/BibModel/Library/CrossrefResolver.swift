@@ -29,11 +29,11 @@ enum CrossrefResolver {
         var budget = limit
         let count = entries.count
         var parentOf = [Int](repeating: -1, count: count)
-        // Read through a buffer pointer: each entry is looked at where it is, not copied (with a
-        // retain and a release of everything it holds) as `entries[index]` of an inout array is.
+        // Read through a buffer pointer, and only the fields of each entry: calling a method of
+        // `all[index]` copies the entry (a retain and a release of everything it holds).
         entries.withUnsafeBufferPointer { all in
             for index in all.indices {
-                guard let field = all[index].field(.crossref) else { continue }
+                guard let field = all[index].fields.first(where: { $0.kind.known == .crossref }) else { continue }
                 let parentKey = all[index].decodedText(of: field).trimmedASCII
                 guard let parent = keyIndex.firstPosition(of: parentKey.foldedKey) else {
                     diagnostics.append(Diagnostic(.warning, source: all[index].source, offset: Int(field.nameOffset),
@@ -81,7 +81,9 @@ enum CrossrefResolver {
         let names = child.source.fieldNames
         let parentNames = parent.source.fieldNames
         let sameFile = names === parentNames
-        var present = GroupMarks(count: names.groupCount)
+        // Every field of the parent and a booktitle, at most.
+        child.reserveInheritedFields(parent.fields.count + 1)
+        var present = GroupSet()
         for field in child.fields { present.insert(names.groups[Int(field.nameID)]) }
         var slots: [String: UInt32] = [:]
         var lastSlot: (parent: String, slot: UInt32)?
@@ -92,7 +94,7 @@ enum CrossrefResolver {
             } else if let group = names.group(ofLowercase: parentNames.lowercase[parentID]), present.contains(group) {
                 continue
             }
-            guard !isBookkeeping(parentNames.lowercase[parentID]) else { continue }
+            guard !field.kind.isBookkeeping else { continue }
             let text = parent.rawText(of: field)
             guard take(text, from: &budget) else { return false }
             let from = parent.parent(of: field) ?? parent.key
@@ -126,23 +128,31 @@ enum CrossrefResolver {
         budget -= cost
         return true
     }
-
-    private static func isBookkeeping(_ name: String) -> Bool {
-        notInherited.contains(name) || name.hasPrefix("bdsk-")
-    }
 }
 
-/// A set of name groups of one file (`FieldNameStore.groups`), as one flag per group; it
-/// grows when inheritance adds a name new to the file.
-private struct GroupMarks {
-    private var marks: [Bool]
+/// A set of name groups of one file (`FieldNameStore.groups`): a short list while it is small
+/// (an entry has a few dozen fields, a file thousands of names), a hash set beyond.
+private struct GroupSet {
+    private var few: [Int] = []
+    private var many: Set<Int>?
 
-    init(count: Int) { marks = [Bool](repeating: false, count: count) }
+    /// The most groups kept in the list.
+    private static let listLimit = 32
 
-    func contains(_ group: Int) -> Bool { group < marks.count && marks[group] }
+    func contains(_ group: Int) -> Bool {
+        if let many { return many.contains(group) }
+        return few.contains(group)
+    }
 
     mutating func insert(_ group: Int) {
-        if group >= marks.count { marks.append(contentsOf: repeatElement(false, count: group - marks.count + 1)) }
-        marks[group] = true
+        if many != nil {
+            many?.insert(group)
+        } else if !few.contains(group) {
+            few.append(group)
+            if few.count > Self.listLimit {
+                many = Set(few)
+                few = []
+            }
+        }
     }
 }

@@ -207,6 +207,13 @@ public struct Entry: Sendable {
 
     /// Adds a field named by `nameID` (a number of `source.fieldNames`) inherited through
     /// `crossref` from `parents[parentSlot]` (see `parentSlot`).
+    /// Makes room for `count` more inherited fields, so that inheriting them grows each
+    /// array once.
+    mutating func reserveInheritedFields(_ count: Int) {
+        texts.reserveCapacity(texts.count + count)
+        fields.reserveCapacity(fields.count + count)
+    }
+
     mutating func appendInheritedField(nameID: UInt32, text: String, nameOffset: Int, parentSlot: UInt32) {
         texts.append(text)
         fields.append(Field(nameID: nameID, kind: source.fieldNames.kinds[Int(nameID)], storage: .inherited,

@@ -29,6 +29,7 @@ public struct FieldKind: Sendable, Hashable {
     private static let bibDeskFileFlag: UInt8 = 2
     private static let bibDeskURLFlag: UInt8 = 4
     private static let fileListFlag: UInt8 = 8
+    private static let bookkeepingFlag: UInt8 = 16
 
     /// Classifies a lower-case field name.
     public init(lowercaseName name: String) {
@@ -44,6 +45,7 @@ public struct FieldKind: Sendable, Hashable {
             if name.hasPrefix("bdsk-file-") { flags |= FieldKind.bibDeskFileFlag }
             if name.hasPrefix("bdsk-url-") { flags |= FieldKind.bibDeskURLFlag }
         }
+        if CrossrefResolver.notInherited.contains(name) || name.hasPrefix("bdsk-") { flags |= FieldKind.bookkeepingFlag }
         self.flags = flags
     }
 
@@ -55,4 +57,7 @@ public struct FieldKind: Sendable, Hashable {
     public var isBibDeskURL: Bool { flags & FieldKind.bibDeskURLFlag != 0 }
     /// `file`, `pdf`, `local-url`, `localfile`: JabRef, Zotero, Mendeley or plain file lists.
     public var isFileList: Bool { flags & FieldKind.fileListFlag != 0 }
+    /// Describes the record itself (linked files, dates, read flags, identifiers): never
+    /// inherited through `crossref`.
+    public var isBookkeeping: Bool { flags & FieldKind.bookkeepingFlag != 0 }
 }
