@@ -75,3 +75,83 @@ struct NameTests {
         #expect(entry.creators.display == "Smith & Jones")
     }
 }
+
+/// `NameSpanList` writes each name and the short form as bytes; they must be exactly the text
+/// `NameList` gives, decoded as Strings.
+@Suite("names written from spans")
+struct NameSpanListTests {
+    /// Lists where a part decodes to nothing, where first names are a comma list, and where
+    /// decoding composes accents or meets braces, quotes and separators.
+    static let lists: [String] = NameTests.forms.map(\.0) + [
+        "", "others", "Knuth and others", "and", " and and ", "A and B and C", "A and B and C and D",
+        "van Beethoven", "{}", "{} {}", "von {}", "{}, {}", "{}, {}, {}", "Last, , First", "Last, Jr,",
+        "Last, Jr, First, Second, Third", "Last, Jr, {A, B}, C", "van der Berg, Jr, , , X", ", First", ",,",
+        #"{\'E}mile, {\"U}ber, {\c{C}}a"#, #"\v{S}imon and \'{A}ngel, \c{c}a and others"#,
+        "Kurt~G{\\\"o}del~and~Bob", "De{\\~n}o {\\relax}", "a\u{301} b\u{301}c", "\u{301}Leading, \u{301}mark",
+        "Brinch~Hansen, Per", "Sa\"id \\ back", "Tab\there and\tNew\nLine", "{\\ss}tr, \\AA{}ngstr\\\"om",
+        "jean-paul sartre", "de la Vallée Poussin, Charles", "Doe, J. and Roe, R. and Poe, P. and Moe, M.",
+    ]
+
+    static func spanTexts(_ raw: String) -> (names: [String], display: String, count: Int, hasOthers: Bool, isEmpty: Bool) {
+        var raw = raw
+        return raw.withUTF8 { bytes in
+            let list = NameSpanList(rawBytes: bytes)
+            var buffer = ByteBuffer(capacity: 4)
+            defer { buffer.deallocate() }
+            var names: [String] = []
+            for index in 0..<list.count {
+                buffer.truncate(to: 0)
+                // Something before the name: it must be left as it is and not change the name.
+                buffer.append(UInt8(ascii: "e"))
+                list.appendFullName(at: index, to: &buffer)
+                names.append(String(decoding: UnsafeBufferPointer(start: buffer.base + 1, count: buffer.count - 1), as: UTF8.self))
+                #expect(buffer.base[0] == UInt8(ascii: "e"))
+            }
+            buffer.truncate(to: 0)
+            list.appendDisplay(to: &buffer)
+            return (names, buffer.string(), list.count, list.hasOthers, list.isEmpty)
+        }
+    }
+
+    @Test(arguments: lists)
+    func spansWriteWhatNameListGives(raw: String) {
+        let list = NameList(raw: raw)
+        let spans = Self.spanTexts(raw)
+        #expect(spans.names == list.names.map(\.fullName))
+        #expect(Array(spans.display.utf8) == Array(list.display.utf8))
+        #expect(spans.count == list.names.count)
+        #expect(spans.hasOthers == list.hasOthers)
+        #expect(spans.isEmpty == list.isEmpty)
+    }
+
+    @Test func theRareFormsGiveTheirParts() {
+        #expect(Self.spanTexts("Last, Jr, First, Second, Third").names == ["First Second Third Last, Jr"])
+        #expect(Self.spanTexts("Last, Jr, {A, B}, C").names == ["A, B C Last, Jr"])
+        #expect(Self.spanTexts("{}, {}").names == [""])
+        #expect(Self.spanTexts("Last, Jr,").names == ["Last, Jr"])
+        #expect(Self.spanTexts(#"van der Berg, Jr, Pieter and \"Ozt\"urk"#).display == "van der Berg & Öztürk")
+    }
+
+    /// Every author and editor list of the shared corpora.
+    @Test func everyNameListOfTheCorporaIsWrittenAsNameListGivesIt() throws {
+        var lists = 0
+        var mismatches: [String] = []
+        for url in Fixtures.corpusBibFiles {
+            let library = LibraryLoader.load(paths: [url.path]).library
+            for entry in library.entries {
+                for known in [WellKnownField.author, .editor] {
+                    guard let field = entry.field(known) else { continue }
+                    lists += 1
+                    let raw = entry.rawText(of: field)
+                    let list = NameList(raw: raw)
+                    let spans = Self.spanTexts(raw)
+                    if spans.names != list.names.map(\.fullName) || Array(spans.display.utf8) != Array(list.display.utf8) {
+                        mismatches.append("\(url.lastPathComponent) \(entry.key): \(raw)")
+                    }
+                }
+            }
+        }
+        #expect(lists > 10_000, "the corpora hold many name lists")
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
+}

@@ -6,38 +6,42 @@ import Testing
 /// The JSON writer's shortcuts give exactly what the plain path would.
 @Suite("JSON writer")
 struct JSONWriterTests {
-    static let people: [PersonName] = [
-        PersonName(last: "Knuth"),
-        PersonName(first: "Donald E.", last: "Knuth"),
-        PersonName(first: "Pieter", von: "van der", last: "Berg", jr: "Jr"),
-        PersonName(von: "de", last: "Gaulle"),
-        PersonName(first: "Kurt", von: "von", last: ""),
-        PersonName(last: "King", jr: "Jr."),
-        PersonName(first: "Only", last: ""),
-        PersonName(last: "", jr: "III"),
-        PersonName(last: ""),
-        PersonName(first: "Sa\"id \\ back", last: "Tab\there"),
-        PersonName(first: "Åsa", von: "de la", last: "Peña\u{1}"),
+
+    /// Raw name lists whose names need JSON escapes, decode to nothing, or end with others.
+    static let nameLists: [String] = [
+        "", "Knuth", "Donald E. Knuth and Leslie Lamport and others", #"Sa"id \\ back and Tab\#there"#,
+        "{}, {}, {} and King, Jr, Martin Luther", #"G{\"o}del, Kurt and Erd\H{o}s, Paul and de la Fontaine, Jean and X"#,
+        "Peña\u{1}, Åsa", "others",
     ]
 
-    /// `fullName(of:)` writes the same JSON string as `string(person.fullName)`.
-    @Test(arguments: people)
-    func fullNameIsWrittenAsThePlainPathWritesIt(person: PersonName) throws {
+    /// `names(_:)` and `nameDisplay(_:)` write the JSON strings of `NameList`'s full names and
+    /// short form.
+    @Test(arguments: nameLists)
+    func namesAreWrittenAsThePlainPathWritesThem(raw: String) throws {
+        let list = NameList(raw: raw)
         var direct = JSONWriter()
         defer { direct.deallocate() }
-        direct.beginArray()
-        direct.fullName(of: person)
-        direct.fullName(of: person)
-        direct.endArray()
+        var copy = raw
+        copy.withUTF8 { bytes in
+            let spans = NameSpanList(rawBytes: bytes)
+            direct.beginArray()
+            direct.names(spans)
+            direct.nameDisplay(spans)
+            direct.endArray()
+        }
         var plain = JSONWriter()
         defer { plain.deallocate() }
         plain.beginArray()
-        plain.string(person.fullName)
-        plain.string(person.fullName)
+        plain.beginArray()
+        for name in list.names { plain.string(name.fullName) }
+        if list.hasOthers { plain.string("others") }
+        plain.endArray()
+        plain.string(list.display)
         plain.endArray()
         #expect(String(decoding: direct.bytes, as: UTF8.self) == String(decoding: plain.bytes, as: UTF8.self))
-        let decoded = try JSONSerialization.jsonObject(with: Data(direct.bytes)) as? [String]
-        #expect(decoded == [person.fullName, person.fullName])
+        let decoded = try #require(try JSONSerialization.jsonObject(with: Data(direct.bytes)) as? [Any])
+        #expect(decoded.first as? [String] == list.names.map(\.fullName) + (list.hasOthers ? ["others"] : []))
+        #expect(decoded.last as? String == list.display)
     }
 
     /// Strings of every length up to 20 with a byte that needs an escape at every position

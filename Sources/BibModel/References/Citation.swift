@@ -21,6 +21,14 @@ extension Entry {
         return withRawBytes(of: field) { NameList(rawBytes: $0) }
     }
 
+    /// Calls `body` with the names of a name-list field (`.author`, `.editor`) as spans of its raw
+    /// bytes, split but not decoded (empty when the field is missing); the list must not
+    /// outlive the call.
+    public func withNameSpans<Result>(_ known: WellKnownField, _ body: (NameSpanList) -> Result) -> Result {
+        guard let field = field(known) else { return body(NameSpanList(rawBytes: UnsafeBufferPointer(start: nil, count: 0))) }
+        return withRawBytes(of: field) { body(NameSpanList(rawBytes: $0)) }
+    }
+
     /// Who is shown for the reference: the authors, else the editors.
     public var creators: NameList {
         let authors = self.authors

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyList
 
 /// One person of an `author` or `editor` list, split by BibTeX's rules.
 ///
@@ -18,6 +19,23 @@ public struct PersonName: Sendable, Hashable {
         self.jr = jr
     }
 
+    /// Decodes the parts of a name found at `spans` in `bytes`.
+    init(decoding spans: NameSpans, in bytes: UnsafeBufferPointer<UInt8>) {
+        func decode(_ range: Range<Int>) -> String { LaTeX.decode(UnsafeBufferPointer(rebasing: bytes[range])) }
+        var first = ""
+        if spans.firstIsCommaList {
+            var wrotePiece = false
+            spans.forEachFirstPiece(in: bytes) { piece in
+                if wrotePiece { first += " " }
+                first += decode(piece)
+                wrotePiece = true
+            }
+        } else {
+            first = decode(spans.first)
+        }
+        self.init(first: first, von: decode(spans.von), last: decode(spans.last), jr: decode(spans.jr))
+    }
+
     /// The name as cited in lists: the von part and the last name (`van der Aalst`).
     public var shortName: String {
         if von.isEmpty { return last }
@@ -33,9 +51,8 @@ public struct PersonName: Sendable, Hashable {
         return name
     }
 
-    /// Calls `body` with the pieces of `fullName` in order, parts and the separators between
-    /// them, so that a writer can put the name out without building it first.
-    public func forEachPieceOfFullName(_ body: (String) -> Void) {
+    /// Calls `body` with the pieces of `fullName` in order, parts and the separators between them.
+    private func forEachPieceOfFullName(_ body: (String) -> Void) {
         var wroteAny = false
         // Not a loop over `[first, von, last]`: that array would cost an allocation per name.
         func put(_ part: String) {
@@ -69,7 +86,9 @@ public struct NameList: Sendable, Hashable {
 
     /// Splits a raw (LaTeX) name list given as UTF-8 bytes.
     public init(rawBytes: UnsafeBufferPointer<UInt8>) {
-        (names, hasOthers) = NameParser(bytes: rawBytes).parseList()
+        let (spans, hasOthers) = NameParser(bytes: rawBytes).parseList()
+        names = spans.map { PersonName(decoding: $0, in: rawBytes) }
+        self.hasOthers = hasOthers
     }
 
     /// True when the list names nobody, not even `others`.
@@ -88,12 +107,166 @@ public struct NameList: Sendable, Hashable {
     }
 }
 
-/// BibTeX's name rules over the bytes of a raw name list, with no copies until a part is decoded.
-private struct NameParser {
+/// Where the parts of one name lie in the bytes of its list: BibTeX's split, nothing decoded.
+///
+/// Each part is a range of the list's bytes, empty when the name has no such part. In the rare
+/// `von Last, Jr, First, More` form, `first` runs from after the second comma to the end and
+/// `firstIsCommaList` is set: each comma-separated piece of it is a first name, and the pieces
+/// are joined with spaces.
+struct NameSpans {
+    var first: Range<Int> = 0..<0
+    var von: Range<Int> = 0..<0
+    var last: Range<Int> = 0..<0
+    var jr: Range<Int> = 0..<0
+    var firstIsCommaList = false
+
+    /// Calls `body` with each comma-separated piece of `first` (commas inside braces do not
+    /// separate), trimmed.
+    func forEachFirstPiece(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>) -> Void) {
+        let parser = NameParser(bytes: bytes)
+        var depth = 0
+        var start = first.lowerBound
+        for index in first {
+            switch bytes[index] {
+            case UInt8(ascii: "{"): depth += 1
+            case UInt8(ascii: "}"): depth = max(0, depth - 1)
+            case UInt8(ascii: ",") where depth == 0:
+                body(parser.trim(start..<index))
+                start = index + 1
+            default: break
+            }
+        }
+        body(parser.trim(start..<first.upperBound))
+    }
+}
+
+/// An `author` or `editor` list as spans of its raw bytes, split but not decoded, which writes
+/// its names decoded straight into a byte buffer: the same text as ``NameList``, with no
+/// String made for any part of any name.
+///
+/// It holds the bytes it was given without owning them: use it only while they live.
+public struct NameSpanList {
+    /// The raw (LaTeX) bytes of the list.
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let spans: [NameSpans]
+    /// True when the list ends with `and others`.
+    public let hasOthers: Bool
+    /// True when the whole list decodes to itself, and so does every part of it (parts start
+    /// and end with neither space nor separator, and hold nothing that is not in the list).
+    private let isPlain: Bool
+
+    /// Splits the raw (LaTeX) name list in `bytes`, which must outlive the value.
+    public init(rawBytes bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+        (spans, hasOthers) = NameParser(bytes: bytes).parseList()
+        isPlain = LaTeX.isPlain(bytes) && UTF8Validation.firstInvalidOffset(in: bytes) == nil
+    }
+
+    /// The number of people named (`others` is not among them).
+    public var count: Int { spans.count }
+
+    /// True when the list names nobody, not even `others`.
+    public var isEmpty: Bool { spans.isEmpty && !hasOthers }
+
+    /// Appends the UTF-8 of the person's ``PersonName/fullName`` at `index` to `buffer`.
+    public func appendFullName(at index: Int, to buffer: inout ByteBuffer) {
+        let name = spans[index]
+        var wroteAny = false
+        appendPart(to: &buffer, after: &wroteAny) { buffer in
+            if name.firstIsCommaList {
+                var wrotePiece = false
+                name.forEachFirstPiece(in: bytes) { piece in
+                    if wrotePiece { buffer.append(UInt8(ascii: " ")) }
+                    append(piece, to: &buffer)
+                    wrotePiece = true
+                }
+            } else {
+                append(name.first, to: &buffer)
+            }
+        }
+        appendPart(to: &buffer, after: &wroteAny) { append(name.von, to: &$0) }
+        appendPart(to: &buffer, after: &wroteAny) { append(name.last, to: &$0) }
+        let beforeJunior = buffer.count
+        buffer.append(UInt8(ascii: ","))
+        buffer.append(UInt8(ascii: " "))
+        let juniorStart = buffer.count
+        append(name.jr, to: &buffer)
+        if buffer.count == juniorStart { buffer.truncate(to: beforeJunior) }
+    }
+
+    /// Appends the UTF-8 of the list's ``NameList/display`` to `buffer`.
+    public func appendDisplay(to buffer: inout ByteBuffer) {
+        guard !spans.isEmpty else {
+            if hasOthers { buffer.append("et al.") }
+            return
+        }
+        appendShortName(at: 0, to: &buffer)
+        if hasOthers || spans.count >= 4 {
+            buffer.append(" et al.")
+            return
+        }
+        switch spans.count {
+        case 1:
+            break
+        case 2:
+            buffer.append(" & ")
+            appendShortName(at: 1, to: &buffer)
+        default:
+            buffer.append(", ")
+            appendShortName(at: 1, to: &buffer)
+            buffer.append(" & ")
+            appendShortName(at: 2, to: &buffer)
+        }
+    }
+
+    /// Appends the person's ``PersonName/shortName``: the von part and the last name.
+    private func appendShortName(at index: Int, to buffer: inout ByteBuffer) {
+        let name = spans[index]
+        let start = buffer.count
+        append(name.von, to: &buffer)
+        if buffer.count == start {
+            append(name.last, to: &buffer)
+            return
+        }
+        let beforeLast = buffer.count
+        buffer.append(UInt8(ascii: " "))
+        append(name.last, to: &buffer)
+        if buffer.count == beforeLast + 1 { buffer.truncate(to: beforeLast) }
+    }
+
+    /// Appends a part of a whole name written by `write`, with a space before it when a part
+    /// came before; a part that decodes to nothing leaves no trace.
+    private func appendPart(to buffer: inout ByteBuffer, after wroteAny: inout Bool, _ write: (inout ByteBuffer) -> Void) {
+        let mark = buffer.count
+        if wroteAny { buffer.append(UInt8(ascii: " ")) }
+        let start = buffer.count
+        write(&buffer)
+        if buffer.count == start {
+            buffer.truncate(to: mark)
+        } else {
+            wroteAny = true
+        }
+    }
+
+    private func append(_ range: Range<Int>, to buffer: inout ByteBuffer) {
+        guard !range.isEmpty else { return }
+        let part = UnsafeBufferPointer(rebasing: bytes[range])
+        if isPlain {
+            buffer.append(part)
+        } else {
+            LaTeX.appendDecoded(part, to: &buffer)
+        }
+    }
+}
+
+/// BibTeX's name rules over the bytes of a raw name list: where each name's parts are.
+struct NameParser {
     let bytes: UnsafeBufferPointer<UInt8>
 
-    func parseList() -> ([PersonName], Bool) {
-        var people: [PersonName] = []
+    func parseList() -> ([NameSpans], Bool) {
+        var people: [NameSpans] = []
+        // Most lists name one to four people: one allocation, no growing.
+        people.reserveCapacity(4)
         var others = false
         forEachName { part in
             let trimmed = trim(part)
@@ -141,7 +314,7 @@ private struct NameParser {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: "~")
     }
 
-    private func trim(_ range: Range<Int>) -> Range<Int> {
+    func trim(_ range: Range<Int>) -> Range<Int> {
         var lower = range.lowerBound
         var upper = range.upperBound
         while lower < upper, isSeparator(bytes[lower]) { lower += 1 }
@@ -149,56 +322,62 @@ private struct NameParser {
         return lower..<upper
     }
 
-    /// One name in any of BibTeX's three forms.
-    private func parseName(_ range: Range<Int>) -> PersonName {
+    /// Where the parts of one name are, in any of BibTeX's three forms.
+    private func parseName(_ range: Range<Int>) -> NameSpans {
         let commas = topLevelCommas(in: range)
         guard let firstComma = commas.first else {
             return withWords(of: range) { words in
-                guard words.count > 1 else { return PersonName(last: decode(words[...])) }
+                guard words.count > 1 else { return NameSpans(last: span(words[...])) }
                 // von: from the first lower-case word to the last lower-case word before the last word.
                 let body = words.dropLast()
                 if let vonStart = body.firstIndex(where: { caseOf($0) == .lower }),
                    let vonEnd = body.lastIndex(where: { caseOf($0) == .lower }) {
-                    return PersonName(first: decode(words[..<vonStart]), von: decode(words[vonStart...vonEnd]),
-                                      last: decode(words[(vonEnd + 1)...]))
+                    return NameSpans(first: span(words[..<vonStart]), von: span(words[vonStart...vonEnd]),
+                                     last: span(words[(vonEnd + 1)...]))
                 }
-                return PersonName(first: decode(words.dropLast()), last: decode(words.suffix(1)))
+                return NameSpans(first: span(words.dropLast()), last: span(words.suffix(1)))
             }
         }
-        var von = ""
-        var last = ""
-        withWords(of: trim(range.lowerBound..<firstComma)) { words in
-            last = decode(words[...])
+        var name = withWords(of: trim(range.lowerBound..<firstComma)) { words in
+            var name = NameSpans(last: span(words[...]))
             if words.count > 1, let vonEnd = words.dropLast().lastIndex(where: { caseOf($0) == .lower }) {
-                von = decode(words[...vonEnd])
-                last = decode(words[(vonEnd + 1)...])
+                name.von = span(words[...vonEnd])
+                name.last = span(words[(vonEnd + 1)...])
             }
+            return name
         }
         guard let secondComma = commas.second else {
-            return PersonName(first: decode(trim((firstComma + 1)..<range.upperBound)), von: von, last: last)
+            name.first = trim((firstComma + 1)..<range.upperBound)
+            return name
         }
-        let jr = decode(trim((firstComma + 1)..<secondComma))
+        name.jr = trim((firstComma + 1)..<secondComma)
         // `von Last, Jr, First`; any further comma separates more first names.
-        var first = ""
-        var partStart = secondComma + 1
-        for comma in commas.rest + [range.upperBound] {
-            if partStart > secondComma + 1 { first += " " }
-            first += decode(trim(partStart..<comma))
-            partStart = comma + 1
+        if commas.more {
+            name.first = (secondComma + 1)..<range.upperBound
+            name.firstIsCommaList = true
+        } else {
+            name.first = trim((secondComma + 1)..<range.upperBound)
         }
-        return PersonName(first: first, von: von, last: last, jr: jr)
+        return name
     }
 
-    /// Where the commas at brace depth 0 are: the first two, and any after them (rare).
-    private func topLevelCommas(in range: Range<Int>) -> (first: Int?, second: Int?, rest: [Int]) {
-        var found: (first: Int?, second: Int?, rest: [Int]) = (nil, nil, [])
+    /// Where the first two commas at brace depth 0 are, and whether there are more.
+    private func topLevelCommas(in range: Range<Int>) -> (first: Int?, second: Int?, more: Bool) {
+        var found: (first: Int?, second: Int?, more: Bool) = (nil, nil, false)
         var depth = 0
         for index in range {
             switch bytes[index] {
             case UInt8(ascii: "{"): depth += 1
             case UInt8(ascii: "}"): depth = max(0, depth - 1)
             case UInt8(ascii: ",") where depth == 0:
-                if found.first == nil { found.first = index } else if found.second == nil { found.second = index } else { found.rest.append(index) }
+                if found.first == nil {
+                    found.first = index
+                } else if found.second == nil {
+                    found.second = index
+                } else {
+                    found.more = true
+                    return found
+                }
             default: break
             }
         }
@@ -237,14 +416,10 @@ private struct NameParser {
         }
     }
 
-    /// Decodes the text from the first word's start to the last word's end.
-    private func decode(_ words: Slice<UnsafeMutableBufferPointer<Range<Int>>>) -> String {
-        guard let first = words.first, let last = words.last else { return "" }
-        return decode(first.lowerBound..<last.upperBound)
-    }
-
-    private func decode(_ range: Range<Int>) -> String {
-        LaTeX.decode(UnsafeBufferPointer(rebasing: bytes[range]))
+    /// The bytes from the first word's start to the last word's end (empty for no words).
+    private func span(_ words: Slice<UnsafeMutableBufferPointer<Range<Int>>>) -> Range<Int> {
+        guard let first = words.first, let last = words.last else { return 0..<0 }
+        return first.lowerBound..<last.upperBound
     }
 
     /// The case of a word by BibTeX's rule: its first letter at brace depth 0, or, for a special

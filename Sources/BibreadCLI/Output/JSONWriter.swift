@@ -210,13 +210,30 @@ struct JSONWriter {
         text.withUTF8 { appendEscaped($0) }
     }
 
-    /// Writes a person's whole name (`PersonName.fullName`) as a JSON string, piece by piece,
-    /// without building the name first.
-    mutating func fullName(of person: PersonName) {
-        separate()
-        buffer.append(UInt8(ascii: "\""))
-        person.forEachPieceOfFullName { appendEscaped($0) }
-        buffer.append(UInt8(ascii: "\""))
+    /// Writes the people of a name list as an array of whole names (`PersonName.fullName`),
+    /// then `"others"` when the list ends so; each name is decoded into scratch memory, with no
+    /// String made.
+    mutating func names(_ list: NameSpanList) {
+        beginArray()
+        var scratch = self.scratch ?? ByteBuffer(capacity: 1024)
+        for index in 0..<list.count {
+            scratch.truncate(to: 0)
+            list.appendFullName(at: index, to: &scratch)
+            string(UnsafeBufferPointer(start: scratch.base, count: scratch.count))
+        }
+        self.scratch = scratch
+        if list.hasOthers { string("others") }
+        endArray()
+    }
+
+    /// Writes the short form of a name list (`NameList.display`: `Knuth & Lamport`) as a JSON
+    /// string, decoded into scratch memory.
+    mutating func nameDisplay(_ list: NameSpanList) {
+        var scratch = self.scratch ?? ByteBuffer(capacity: 1024)
+        scratch.truncate(to: 0)
+        list.appendDisplay(to: &scratch)
+        string(UnsafeBufferPointer(start: scratch.base, count: scratch.count))
+        self.scratch = scratch
     }
 
     /// Appends UTF-8 bytes with JSON's escapes, without quotes.

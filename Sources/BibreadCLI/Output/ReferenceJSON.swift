@@ -17,11 +17,13 @@ enum ReferenceJSON {
         json.literalKey("key"); json.string(entry.key)
         json.literalKey("address"); json.string(entry.address)
         json.literalKey("type"); json.string(entry.type)
-        let authors = entry.authors
-        let editors = entry.editors
-        json.literalKey("authors"); writeNames(authors, to: &json)
-        json.literalKey("editors"); writeNames(editors, to: &json)
-        json.literalKey("creators"); json.string((authors.isEmpty ? editors : authors).display)
+        entry.withNameSpans(.author) { authors in
+            entry.withNameSpans(.editor) { editors in
+                json.literalKey("authors"); json.names(authors)
+                json.literalKey("editors"); json.names(editors)
+                json.literalKey("creators"); json.nameDisplay(authors.isEmpty ? editors : authors)
+            }
+        }
         let title = entry.title
         json.literalKey("title"); json.string(title)
         json.literalKey("year"); json.optionalString(entry.year)
@@ -64,13 +66,6 @@ enum ReferenceJSON {
         json.endObject()
         extra?(entry, &json)
         json.endObject()
-    }
-
-    private static func writeNames(_ list: NameList, to json: inout JSONWriter) {
-        json.beginArray()
-        for name in list.names { json.fullName(of: name) }
-        if list.hasOthers { json.string("others") }
-        json.endArray()
     }
 
     /// Writes many references as a JSON array, one per line, using every core.
