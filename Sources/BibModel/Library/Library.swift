@@ -49,6 +49,13 @@ public struct Library: Sendable {
     ///
     /// The entries move into `entries`; the stored `files` keep everything else.
     public init(files: consuming [BibFile]) {
+        self.init(files: files, preparingLineNumbers: false)
+    }
+
+    /// Builds the library; with `preparingLineNumbers`, the files' line numbers are worked out
+    /// on another thread once the keys are indexed (on two threads), while `crossref` fields
+    /// are resolved (on one).
+    init(files: consuming [BibFile], preparingLineNumbers: Bool) {
         var entries: [Entry] = []
         for index in files.indices {
             // The first file's entries move without a copy (copying 100,000 entries retains
@@ -72,6 +79,10 @@ public struct Library: Sendable {
             diagnostics.append(Diagnostic(.warning, source: entries[index].source, offset: entries[index].offset) {
                 "duplicate key '\(key)' (first defined at \(firstSource.path):\(firstSource.line(of: firstOffset))); this one is addressable as '\(key)#\(occurrence)'"
             })
+        }
+        if preparingLineNumbers {
+            let sources = files.map(\.source)
+            DispatchQueue.global().async { for source in sources { source.prepareLineNumbers() } }
         }
         let sourceSize = files.reduce(0) { $0 + $1.source.bytes.count }
         diagnostics += CrossrefResolver.resolve(&entries, keyIndex: keyIndex, sourceSize: sourceSize)

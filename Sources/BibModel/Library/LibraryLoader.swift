@@ -8,8 +8,8 @@ public enum LibraryLoader {
     /// Loads every readable file of `paths` (in order, sharing `@string`s) and lists the others.
     ///
     /// With `preparingLineNumbers`, each file's line numbers are worked out on another thread
-    /// while the library is indexed (on one thread): a caller that will print the line of
-    /// every entry or diagnostic (`list --json`, `check`) then finds them ready.
+    /// while `crossref` fields are resolved (on one thread): a caller that will print the line
+    /// of every entry or diagnostic (`list --json`, `check`) then finds them ready.
     public static func load(paths: [String], preparingLineNumbers: Bool = false) -> (library: Library, failures: [LoadFailure]) {
         load(paths: paths, reading: paths, preparingLineNumbers: preparingLineNumbers)
     }
@@ -39,11 +39,7 @@ public enum LibraryLoader {
                 files.append(file)
             }
         }
-        if preparingLineNumbers {
-            let sources = files.map(\.source)
-            DispatchQueue.global().async { for source in sources { source.prepareLineNumbers() } }
-        }
-        let library = Library(files: consume files)
+        let library = Library(files: consume files, preparingLineNumbers: preparingLineNumbers)
         timer.lap("index and crossref")
         return (library, failures)
     }

@@ -62,9 +62,9 @@ struct JSONWriter {
     }
 
     /// Writes a key already encoded as `"name":` (see `encodedKey(_:)`).
-    mutating func encodedKey(_ bytes: [UInt8]) {
+    mutating func encodedKey(_ bytes: UnsafeBufferPointer<UInt8>) {
         separate()
-        bytes.withUnsafeBufferPointer { buffer.append($0) }
+        buffer.append(bytes)
         clearComma()
     }
 

@@ -32,7 +32,7 @@ enum ReferenceJSON {
         json.beginObject()
         var titleWritten = false
         entry.forEachRawField { field, bytes in
-            json.encodedKey(keys.key(of: field, in: entry))
+            keys.writeKey(of: field, in: entry, to: &json)
             if field.isVerbatim {
                 json.string(entry.decodedText(of: field))
             } else if field.kind.known == .title && !titleWritten {
@@ -100,14 +100,19 @@ enum ReferenceJSON {
 /// line numbers.
 struct SourceLookups {
     private var source: ObjectIdentifier?
-    private var keys: [[UInt8]?] = []
+    /// The keys encoded so far, one after another.
+    private var encodedKeys: [UInt8] = []
+    /// Where each name's key lies in `encodedKeys`, by name number; a count of 0 when it is
+    /// not encoded yet (a key is never empty: it has at least `"":`).
+    private var keyRanges: [(start: Int, count: Int)] = []
     private var lines: LineNumbers?
 
     private mutating func use(_ entry: Entry) {
         let identity = ObjectIdentifier(entry.source)
         guard identity != source else { return }
         source = identity
-        keys = []
+        encodedKeys = []
+        keyRanges = []
         lines = nil
     }
 
@@ -120,14 +125,19 @@ struct SourceLookups {
         return numbers.line(of: entry)
     }
 
-    /// The encoded key of `field`, a field of `entry`.
-    mutating func key(of field: Field, in entry: Entry) -> [UInt8] {
+    /// Writes the key of `field`, a field of `entry`, to `json`.
+    mutating func writeKey(of field: Field, in entry: Entry, to json: inout JSONWriter) {
         use(entry)
-        let id = Int(field.nameNumber)
-        if id >= keys.count { keys.append(contentsOf: repeatElement(nil, count: id - keys.count + 1)) }
-        if let key = keys[id] { return key }
-        let key = JSONWriter.encodedKey(entry.name(of: field))
-        keys[id] = key
-        return key
+        let id = field.nameNumber
+        if id >= keyRanges.count { keyRanges.append(contentsOf: repeatElement((start: 0, count: 0), count: id - keyRanges.count + 1)) }
+        if keyRanges[id].count == 0 {
+            let key = JSONWriter.encodedKey(entry.name(of: field))
+            keyRanges[id] = (encodedKeys.count, key.count)
+            encodedKeys += key
+        }
+        let (start, count) = keyRanges[id]
+        encodedKeys.withUnsafeBufferPointer { all in
+            json.encodedKey(UnsafeBufferPointer(rebasing: all[start..<(start + count)]))
+        }
     }
 }
