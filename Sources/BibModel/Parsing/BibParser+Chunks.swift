@@ -80,16 +80,14 @@ extension BibParser {
         guard used <= expansionBudget else { return false }
         expansionBudget -= used
 
-        var chunkEntries = chunk.entries
-        chunk.entries = []
-        renumberFieldNames(of: &chunkEntries, from: chunk.fieldNames.store)
+        let chunkEntries = chunk.entries
+        renumberFieldNames(of: chunkEntries, from: chunk.fieldNames.store)
         let expansions = zip(checks, known).map { check, value in value ?? check.spelled }
         for pending in deferred.texts {
             let placeholder = chunkEntries[pending.entry].texts[pending.text]
             chunkEntries[pending.entry].texts[pending.text] = pending.resolve(placeholder, expansions: expansions)
         }
-        entries.reserveCapacity(entries.count + chunkEntries.count)
-        entries.append(contentsOf: chunkEntries)
+        entries.append(movingFrom: chunkEntries)
         appendProblems(chunk.problems, resolving: checks, known: known)
         for (name, value) in chunk.macros.values { macros.values[name] = value }
         comments += chunk.comments
@@ -102,7 +100,7 @@ extension BibParser {
 
     /// Gives the fields of a chunk's entries their numbers in the file's own name store (the
     /// same numbers one pass gives: names new to the chunk are added in the order it met them).
-    private func renumberFieldNames(of chunkEntries: inout [Entry], from store: FieldNameStore) {
+    private func renumberFieldNames(of chunkEntries: EntryBuffer, from store: FieldNameStore) {
         let numbers = store.spellings.indices.map {
             source.fieldNames.intern(spelled: store.spellings[$0], lowercase: store.lowercase[$0])
         }

@@ -32,7 +32,8 @@ struct BibParser {
     var position = 0
     /// Where `run` stops: the end of the file, or the start of the next chunk.
     var end: Int
-    var entries: [Entry] = []
+    /// The entries read, moved (not copied) when chunks are joined.
+    let entries = EntryBuffer()
     var comments: [Block] = []
     var preambles: [Block] = []
     var documentInfo: [String: String] = [:]
@@ -70,7 +71,7 @@ struct BibParser {
         }
         macros = parser.macros
         let diagnostics = parser.problems
-        return BibFile(source: source, entries: parser.entries, comments: parser.comments,
+        return BibFile(source: source, entries: parser.entries.takeAll(), comments: parser.comments,
                        preambles: parser.preambles, strings: parser.stringNames, documentInfo: parser.documentInfo,
                        diagnostics: diagnostics)
     }
