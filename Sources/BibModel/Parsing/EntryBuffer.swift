@@ -69,11 +69,7 @@ final class EntryBuffer: @unchecked Sendable {
 
     /// Makes room for at least `needed` entries, moving those held.
     private func grow(to needed: Int) {
-        let newCapacity = max(needed, capacity * 2)
-        let newStorage = UnsafeMutablePointer<Entry>.allocate(capacity: newCapacity)
-        newStorage.moveInitialize(from: storage, count: count)
-        storage.deallocate()
-        storage = newStorage
-        capacity = newCapacity
+        capacity = max(needed, capacity * 2)
+        storage = storage.movedToNewAllocation(count: count, capacity: capacity)
     }
 }

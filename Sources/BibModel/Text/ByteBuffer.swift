@@ -73,11 +73,18 @@ public struct ByteBuffer {
     }
 
     @usableFromInline mutating func grow(to needed: Int) {
-        let newCapacity = max(needed, capacity * 2)
-        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        newBase.update(from: storage, count: count)
-        storage.deallocate()
-        storage = newBase
-        capacity = newCapacity
+        capacity = max(needed, capacity * 2)
+        storage = storage.movedToNewAllocation(count: count, capacity: capacity)
+    }
+}
+
+extension UnsafeMutablePointer {
+    /// Moves the first `count` elements to a new allocation of `capacity` elements, frees this
+    /// one, and returns the new one (how the growable buffers of this module grow).
+    func movedToNewAllocation(count: Int, capacity: Int) -> UnsafeMutablePointer {
+        let moved = UnsafeMutablePointer.allocate(capacity: capacity)
+        moved.moveInitialize(from: self, count: count)
+        deallocate()
+        return moved
     }
 }
