@@ -48,28 +48,41 @@ final class EntryBuffer: @unchecked Sendable {
         try body(UnsafeMutableBufferPointer(start: storage, count: count))
     }
 
-    /// Moves every entry of `other` to the end of this buffer, leaving `other` empty.
+    /// Moves every entry of `other` to the end of this buffer, leaving `other` empty (and
+    /// its memory freed).
     func append(movingFrom other: EntryBuffer) {
         guard other !== self, other.count > 0 else { return }
-        if count + other.count > capacity { grow(to: count + other.count) }
+        // Joining chunks is rare and large: room for exactly what it holds, no spare half.
+        if count + other.count > capacity { grow(to: count + other.count, exactly: true) }
         (storage + count).moveInitialize(from: other.storage, count: other.count)
         count += other.count
         other.count = 0
+        other.release()
     }
 
-    /// Moves every entry into an array, leaving the buffer empty.
+    /// Moves every entry into an array, leaving the buffer empty (and its memory freed).
     func takeAll() -> [Entry] {
         let taken = count
         count = 0
-        return [Entry](unsafeUninitializedCapacity: taken) { buffer, initialized in
+        let entries = [Entry](unsafeUninitializedCapacity: taken) { buffer, initialized in
             if let base = buffer.baseAddress { base.moveInitialize(from: storage, count: taken) }
             initialized = taken
         }
+        release()
+        return entries
     }
 
-    /// Makes room for at least `needed` entries, moving those held.
-    private func grow(to needed: Int) {
-        capacity = max(needed, capacity * 2)
+    /// Makes room for at least `needed` entries (or just that many), moving those held.
+    private func grow(to needed: Int, exactly: Bool = false) {
+        capacity = exactly ? needed : max(needed, capacity * 2)
         storage = storage.movedToNewAllocation(count: count, capacity: capacity)
+    }
+
+    /// Frees the memory of an empty buffer (keeping room for one entry).
+    private func release() {
+        guard count == 0, capacity > 1 else { return }
+        storage.deallocate()
+        capacity = 1
+        storage = .allocate(capacity: capacity)
     }
 }
