@@ -44,6 +44,30 @@ struct JSONWriterTests {
         #expect(decoded.last as? String == list.display)
     }
 
+    /// A value written again is the same JSON, also when the buffer has to grow to hold it.
+    @Test func aValueWrittenAgainIsTheSameJSON() throws {
+        var json = JSONWriter(capacity: 16)
+        defer { json.deallocate() }
+        json.beginObject()
+        json.literalKey("first")
+        let start = json.position
+        let text = "Déjà \"vu\" \\ " + String(repeating: "long ", count: 10)
+        json.string(text)
+        let written = start..<json.position
+        json.literalKey("again")
+        json.repeatValue(written)
+        json.literalKey("list")
+        json.beginArray()
+        json.repeatValue(written)
+        json.repeatValue(written)
+        json.endArray()
+        json.endObject()
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.bytes)) as? [String: Any])
+        #expect(object["first"] as? String == text)
+        #expect(object["again"] as? String == text)
+        #expect(object["list"] as? [String] == [text, text])
+    }
+
     /// Strings of every length up to 20 with a byte that needs an escape at every position
     /// (a quote, a backslash, a line feed, a control byte) read back as the same text, and are
     /// escaped as JSON says: the writer checks eight bytes at a time, the last few with a word

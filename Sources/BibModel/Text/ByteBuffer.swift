@@ -42,6 +42,14 @@ public struct ByteBuffer {
         length += bytes.count
     }
 
+    /// Appends a copy of bytes `range` of this buffer.
+    public mutating func appendCopy(of range: Range<Int>) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= length, "range outside the bytes written")
+        if length + range.count > capacity { grow(to: length + range.count) }
+        (storage + length).update(from: storage + range.lowerBound, count: range.count)
+        length += range.count
+    }
+
     public mutating func append(_ text: String) {
         var text = text
         text.withUTF8 { append($0) }

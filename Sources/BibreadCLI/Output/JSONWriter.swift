@@ -53,6 +53,16 @@ struct JSONWriter {
         buffer.append(UInt8(ascii: "]"))
     }
 
+    /// How many bytes have been written: a value written between two positions can be written
+    /// again with `repeatValue(_:)`.
+    var position: Int { buffer.count }
+
+    /// Writes again a value written earlier, the bytes between two positions.
+    mutating func repeatValue(_ written: Range<Int>) {
+        separate()
+        buffer.appendCopy(of: written)
+    }
+
     /// Writes `"key":`; the next value written belongs to it.
     mutating func key(_ name: String) {
         separate()

@@ -24,8 +24,15 @@ enum ReferenceJSON {
                 json.literalKey("creators"); json.nameDisplay(authors.isEmpty ? editors : authors)
             }
         }
-        let title = entry.title
-        json.literalKey("title"); json.string(title)
+        // The title is decoded and escaped once, and its JSON copied for the title field.
+        json.literalKey("title")
+        let titleStart = json.position
+        if let titleField = entry.field(.title) {
+            entry.withRawBytes(of: titleField) { json.decodedLaTeX($0) }
+        } else {
+            json.string("")
+        }
+        let titleValue = titleStart..<json.position
         json.literalKey("year"); json.optionalString(entry.year)
         json.literalKey("citation"); json.string(entry.citation)
         json.literalKey("fields")
@@ -36,8 +43,8 @@ enum ReferenceJSON {
             if field.isVerbatim {
                 json.string(entry.decodedText(of: field))
             } else if field.kind.known == .title && !titleWritten {
-                // The entry's title is this field's value, decoded above already.
-                json.string(title)
+                // The entry's title is this field's value, written above already.
+                json.repeatValue(titleValue)
                 titleWritten = true
             } else {
                 // Plain values are copied straight from the file; the others decoded into scratch memory.
