@@ -29,10 +29,11 @@ enum CrossrefResolver {
         var budget = limit
         let count = entries.count
         var parentOf = [Int](repeating: -1, count: count)
-        // Read through a buffer pointer, and only the fields of each entry: calling a method of
-        // `all[index]` copies the entry (a retain and a release of everything it holds).
+        // Read through a buffer pointer, an entry without a crossref by one test of what it
+        // holds: calling a method of `all[index]` copies the entry (a retain and a release of
+        // everything it holds).
         entries.withUnsafeBufferPointer { all in
-            for index in all.indices {
+            for index in all.indices where all[index].has(.crossref) {
                 guard let field = all[index].fields.first(where: { $0.kind.known == .crossref }) else { continue }
                 let parentKey = all[index].decodedText(of: field).trimmedASCII
                 guard let parent = keyIndex.firstPosition(of: parentKey.foldedKey) else {

@@ -97,6 +97,24 @@ public struct Entry: Sendable {
     let offset: Int
     /// 1 for the first entry with this key (ignoring case), 2 for the second, ...
     public internal(set) var occurrence: Int = 1
+    /// Bit n is set when a field is the well-known field of raw value n (bit 0: any other):
+    /// looking up a field the entry does not have costs one test, not a pass over its fields.
+    private var knownFields: UInt32
+
+    init(type: String, key: String, fields: [Field], texts: [String], source: SourceFile, offset: Int) {
+        self.type = type
+        self.key = key
+        self.fields = fields
+        self.texts = texts
+        self.source = source
+        self.offset = offset
+        knownFields = fields.reduce(0) { $0 | Self.bit(of: $1.kind.known) }
+    }
+
+    private static func bit(of known: WellKnownField) -> UInt32 { 1 << UInt32(known.rawValue) }
+
+    /// True when the entry has a field that is `known`.
+    func has(_ known: WellKnownField) -> Bool { knownFields & Self.bit(of: known) != 0 }
 
     /// Where the entry starts (`@`), for messages.
     public var location: SourceLocation { source.location(of: offset) }
@@ -125,6 +143,7 @@ public struct Entry: Sendable {
 
     /// The field with this well-known name (a one-byte comparison per field).
     public func field(_ known: WellKnownField) -> Field? {
+        guard has(known) else { return nil }
         for index in fields.indices where fields[index].kind.known == known {
             return fields[index]
         }
@@ -216,7 +235,9 @@ public struct Entry: Sendable {
 
     mutating func appendInheritedField(nameID: UInt32, text: String, nameOffset: Int, parentSlot: UInt32) {
         texts.append(text)
-        fields.append(Field(nameID: nameID, kind: source.fieldNames.kinds[Int(nameID)], storage: .inherited,
+        let kind = source.fieldNames.kinds[Int(nameID)]
+        knownFields |= Self.bit(of: kind.known)
+        fields.append(Field(nameID: nameID, kind: kind, storage: .inherited,
                             first: UInt32(texts.count - 1), second: parentSlot, nameOffset: UInt32(clamping: nameOffset)))
     }
 
