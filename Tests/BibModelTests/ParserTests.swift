@@ -194,6 +194,23 @@ struct ParserTests {
     }
 }
 
+@Suite("month macros")
+struct MonthMacroTests {
+    @Test func theTwelveLowerCaseNamesAreMonthsAndNothingElse() {
+        let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+        for month in months { #expect(MacroTable.isMonth(month), "\(month)") }
+        for other in ["", "ja", "janu", "january", "Jan", "JAN", "dez", "sept", "mai", "month", "jan "] {
+            #expect(!MacroTable.isMonth(other), "\(other)")
+        }
+    }
+
+    @Test func redefiningAMonthIsQuietAndAnyOtherStringIsAWarning() {
+        let library = Fixtures.library("@string{nov = {Nov.}}\n@string{foo = {a}}\n@string{FOO = {b}}\n@misc{k, month = nov, note = foo}")
+        #expect(library.diagnostics.map(\.description) == ["test.bib:3:9: warning: @string 'FOO' redefined"])
+        #expect(library.entry(addressedBy: "k")?.raw("month") == "Nov.")
+    }
+}
+
 @Suite("crossref")
 struct CrossrefTests {
     @Test func missingFieldsComeFromTheParentAndBooktitleFromItsTitle() throws {

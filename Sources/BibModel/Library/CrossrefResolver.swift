@@ -29,9 +29,9 @@ enum CrossrefResolver {
         var budget = limit
         let count = entries.count
         var parentOf = [Int](repeating: -1, count: count)
-        // Read through a buffer pointer, an entry without a crossref by one test of what it
-        // holds: calling a method of `all[index]` copies the entry (a retain and a release of
-        // everything it holds).
+        // Read through a buffer pointer, where each entry is looked at in place (not copied,
+        // with a retain and a release of everything it holds, as `entries[index]` of an inout
+        // array is); only entries whose well-known fields include a crossref are read further.
         entries.withUnsafeBufferPointer { all in
             for index in all.indices where all[index].has(.crossref) {
                 guard let field = all[index].fields.first(where: { $0.kind.known == .crossref }) else { continue }

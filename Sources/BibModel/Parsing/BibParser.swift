@@ -570,7 +570,7 @@ struct BibParser {
     }
 
     /// Skips white space and, as biber does, `%` comments that run to the end of a line.
-    private mutating func skipWhitespace(_ text: UnsafeBufferPointer<UInt8>) {
+    @inline(__always) private mutating func skipWhitespace(_ text: UnsafeBufferPointer<UInt8>) {
         while position < text.count {
             let byte = text[position]
             if isWhitespace(byte) {
@@ -589,8 +589,19 @@ struct BibParser {
 }
 
 extension MacroTable {
+    /// True for the lower-case name of a month macro (`jan` … `dec`): its three bytes as one
+    /// number, looked up among twelve (comparing Strings costs far more).
     static func isMonth(_ name: String) -> Bool {
-        ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"].contains(name)
+        guard name.utf8.count == 3 else { return false }
+        return monthCodes.contains(threeByteCode(name))
+    }
+
+    private static let monthCodes = Set(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+        .map(threeByteCode))
+
+    /// The UTF-8 bytes of a short name packed into one number.
+    private static func threeByteCode(_ name: String) -> UInt32 {
+        name.utf8.reduce(0) { $0 << 8 | UInt32($1) }
     }
 }
 

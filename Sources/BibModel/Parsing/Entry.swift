@@ -224,8 +224,6 @@ public struct Entry: Sendable {
         }
     }
 
-    /// Adds a field named by `nameID` (a number of `source.fieldNames`) inherited through
-    /// `crossref` from `parents[parentSlot]` (see `parentSlot`).
     /// Makes room for `count` more inherited fields, so that inheriting them grows each
     /// array once.
     mutating func reserveInheritedFields(_ count: Int) {
@@ -233,6 +231,8 @@ public struct Entry: Sendable {
         fields.reserveCapacity(fields.count + count)
     }
 
+    /// Adds a field named by `nameID` (a number of `source.fieldNames`) inherited through
+    /// `crossref` from `parents[parentSlot]` (see `parentSlot`).
     mutating func appendInheritedField(nameID: UInt32, text: String, nameOffset: Int, parentSlot: UInt32) {
         texts.append(text)
         let kind = source.fieldNames.kinds[Int(nameID)]
