@@ -271,12 +271,13 @@ struct BibParser {
             let name = string(text, start: nameStart, count: nameEnd - nameStart)
             let lower = name.lowercased()
             stringNames.append(name)
-            if macros.values[lower] != nil && !MacroTable.isMonth(lower) {
+            // One look-up both sets the value and tells whether there was one.
+            let redefined = macros.values.updateValue(string(of: value, in: text), forKey: lower) != nil
+            if redefined && !MacroTable.isMonth(lower) {
                 report(.warning, at: nameStart, "@string '\(name)' redefined")
             } else if deferred != nil && !MacroTable.isMonth(lower) {
                 deferred?.noteRedefinitionCheck(lower: lower, spelled: name, offset: nameStart, problemIndex: problems.count)
             }
-            macros.values[lower] = string(of: value, in: text)
             skipWhitespace(text)
             if position < text.count, text[position] != close, text[position] != UInt8(ascii: ",") {
                 report(.error, at: position, "expected ',' or '\(Character(UnicodeScalar(close)))' after the value of @string '\(name)', found \(describe(text, position))")
