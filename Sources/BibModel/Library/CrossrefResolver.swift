@@ -34,7 +34,7 @@ enum CrossrefResolver {
         // array is); only entries whose well-known fields include a crossref are read further.
         entries.withUnsafeBufferPointer { all in
             for index in all.indices where all[index].has(.crossref) {
-                guard let field = all[index].fields.first(where: { $0.kind.known == .crossref }) else { continue }
+                guard let field = all[index].field(.crossref) else { continue }
                 let parentKey = all[index].decodedText(of: field).trimmedASCII
                 guard let parent = keyIndex.firstPosition(of: parentKey.foldedKey) else {
                     diagnostics.append(Diagnostic(.warning, source: all[index].source, offset: Int(field.nameOffset),
