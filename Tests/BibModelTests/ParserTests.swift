@@ -204,6 +204,39 @@ struct MonthMacroTests {
         }
     }
 
+    /// A macro's value is remembered by the parser between uses: each use must still see the
+    /// definition in force at that point, whatever the spelling.
+    @Test func eachUseSeesTheDefinitionInForceThere() {
+        let library = Fixtures.library("""
+            @misc{a, journal = jn}
+            @string{jn = {First}}
+            @misc{b, journal = jn, note = JN}
+            @string{JN = {Second}}
+            @misc{c, journal = Jn, note = jn}
+            @string{nov = {Nov.}}
+            @misc{d, month = nov, note = NOV}
+            @string{other = {x}}
+            @misc{e, journal = jn, month = nov}
+            """)
+        func raw(_ key: String, _ field: String) -> String? { library.entry(addressedBy: key)?.raw(field) }
+        #expect(raw("a", "journal") == "jn")
+        #expect(raw("b", "journal") == "First")
+        #expect(raw("b", "note") == "First")
+        #expect(raw("c", "journal") == "Second")
+        #expect(raw("c", "note") == "Second")
+        #expect(raw("d", "month") == "Nov.")
+        #expect(raw("d", "note") == "Nov.")
+        #expect(raw("e", "journal") == "Second")
+        #expect(raw("e", "month") == "Nov.")
+    }
+
+    @Test func aMacroWithANonASCIINameIsFoundAfterEachDefinition() {
+        let library = Fixtures.library("@misc{a, note = är}\n@string{är = {one}}\n@misc{b, note = är}\n@string{ÄR = {two}}\n@misc{c, note = är}")
+        #expect(library.entry(addressedBy: "a")?.raw("note") == "är")
+        #expect(library.entry(addressedBy: "b")?.raw("note") == "one")
+        #expect(library.entry(addressedBy: "c")?.raw("note") == "two")
+    }
+
     @Test func redefiningAMonthIsQuietAndAnyOtherStringIsAWarning() {
         let library = Fixtures.library("@string{nov = {Nov.}}\n@string{foo = {a}}\n@string{FOO = {b}}\n@misc{k, month = nov, note = foo}")
         #expect(library.diagnostics.map(\.description) == ["test.bib:3:9: warning: @string 'FOO' redefined"])

@@ -90,6 +90,7 @@ extension BibParser {
         entries.append(movingFrom: chunkEntries)
         appendProblems(chunk.problems, resolving: checks, known: known)
         for (name, value) in chunk.macros.values { macros.values[name] = value }
+        forgetCachedMacros()
         comments += chunk.comments
         preambles += chunk.preambles
         stringNames += chunk.stringNames

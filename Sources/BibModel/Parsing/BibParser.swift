@@ -49,6 +49,12 @@ struct BibParser {
     /// For each name group, the number of the last entry that had it: finds duplicate fields
     /// in constant time.
     private var groupSeenInEntry: [Int] = []
+    /// Per name group of `fieldNames`, what `macros` gave for that name when last looked up:
+    /// a macro used again (`jan`, a journal's abbreviation) costs an array read, not a
+    /// dictionary look-up of its name. An entry holds only while `macroGeneration` is what it
+    /// was then; any change to `macros` moves it on.
+    private var macroCache: [CachedMacro] = []
+    private var macroGeneration = 1
     private var entryNumber = 0
     /// The bytes of `@string` values this file may still use: each use of a macro takes its
     /// length, so that macros that double at each definition (2^64 bytes from 64 lines) or
@@ -273,6 +279,7 @@ struct BibParser {
             stringNames.append(name)
             // One look-up both sets the value and tells whether there was one.
             let redefined = macros.values.updateValue(string(of: value, in: text), forKey: lower) != nil
+            forgetCachedMacros()
             if redefined && !MacroTable.isMonth(lower) {
                 report(.warning, at: nameStart, "@string '\(name)' redefined")
             } else if deferred != nil && !MacroTable.isMonth(lower) {
@@ -284,6 +291,24 @@ struct BibParser {
                 return recover(text, from: position)
             }
         }
+    }
+
+    /// The value of the macro `name` names (any spelling), through `macroCache`.
+    private mutating func macroValue(of name: NameTable.Name) -> String? {
+        let group = name.group
+        if group < macroCache.count {
+            if macroCache[group].generation == macroGeneration { return macroCache[group].value }
+        } else {
+            macroCache.append(contentsOf: repeatElement(CachedMacro(), count: group + 1 - macroCache.count))
+        }
+        let value = macros.values[fieldNames.lower(of: name)]
+        macroCache[group] = CachedMacro(generation: macroGeneration, value: value)
+        return value
+    }
+
+    /// Makes every cached macro value stale: `macros` changed.
+    mutating func forgetCachedMacros() {
+        macroGeneration += 1
     }
 
     // MARK: - Entries
@@ -435,7 +460,7 @@ struct BibParser {
         case let byte where isIdentifierByte(byte):
             while position < text.count, isIdentifierByte(text[position]) { position += 1 }
             let names = fieldNames.name(text, open, position)
-            if let value = macros.values[fieldNames.lower(of: names)] {
+            if let value = macroValue(of: names) {
                 if value.utf8.count <= expansionBudget {
                     expansionBudget -= value.utf8.count
                     return .text(value)
@@ -626,6 +651,13 @@ extension MacroTable {
 
 /// Names seen so far (field names, entry types, macro names), found again by their bytes
 /// without allocating; each is also numbered in the file's `FieldNameStore`.
+/// What a parser knows of one macro name (see `BibParser.macroCache`).
+private struct CachedMacro {
+    /// The parser's `macroGeneration` when `value` was looked up; 0, never one, for none.
+    var generation = 0
+    var value: String?
+}
+
 struct NameTable {
     /// A name found in the table: plain numbers, copied for free; its text is asked of the
     /// table (`lower(of:)`, `spelled(of:)`).
