@@ -50,6 +50,33 @@ struct CitationTests {
         #expect(entry.citation == expected)
     }
 
+    /// `withCitation` gives the bytes of `citation`, also in a buffer that held a longer line.
+    @Test(arguments: cases)
+    func citationBytes(_ input: String, _ expected: String) throws {
+        let entry = try #require(Fixtures.library(input).entries.first)
+        var scratch = ByteBuffer(capacity: 4)
+        defer { scratch.deallocate() }
+        scratch.append("a leftover line longer than any of these, from an earlier entry")
+        #expect(entry.withCitation(scratch: &scratch) { Array($0) } == Array(expected.utf8))
+    }
+
+    @Test func citationBytesOfEveryCorpusEntryAreThoseOfItsCitation() {
+        var scratch = ByteBuffer(capacity: 16)
+        defer { scratch.deallocate() }
+        var entries = 0
+        var mismatches: [String] = []
+        for url in Fixtures.corpusBibFiles {
+            for entry in LibraryLoader.load(paths: [url.path]).library.entries {
+                entries += 1
+                if entry.withCitation(scratch: &scratch, { Array($0) }) != Array(entry.citation.utf8) {
+                    mismatches.append("\(url.lastPathComponent) \(entry.key)")
+                }
+            }
+        }
+        #expect(entries > 10_000, "the corpora hold many entries")
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
+
     @Test(arguments: [("date = {2021-05-04}", "2021"), ("date = {2021}", "2021"), ("date = {{2020}-05}", "2020"),
                       ("date = {199x-01}", nil), ("date = {21}", nil), ("year = {1999}, date = {2021}", "1999"),
                       ("date = {2021/2022}", "2021")] as [(String, String?)])

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyList
 
 extension Entry {
     /// The decoded value of a well-known field, or nil when it is missing or empty.
@@ -70,8 +71,27 @@ extension Entry {
     /// `Journal 12(3):45–67, 1984`, `In Booktitle, pp. 1–10, 2001`, `Publisher, 1984`,
     /// `PhD thesis, School, 2015`, `arXiv:2309.06784`.
     public var citation: String {
-        var line = CitationLine(entry: self)
-        defer { line.deallocate() }
+        var bytes = ByteBuffer(capacity: 128)
+        defer { bytes.deallocate() }
+        buildCitation(into: &bytes)
+        return bytes.string()
+    }
+
+    /// Calls `body` with the UTF-8 of `citation`, built in `scratch` (a buffer the caller
+    /// reuses, emptied first): no String is made unless the line needs repair.
+    public func withCitation<Result>(scratch: inout ByteBuffer, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        scratch.truncate(to: 0)
+        buildCitation(into: &scratch)
+        let bytes = UnsafeBufferPointer(start: scratch.base, count: scratch.count)
+        if UTF8Validation.firstInvalidOffset(in: bytes) == nil { return body(bytes) }
+        var text = scratch.string()
+        return text.withUTF8(body)
+    }
+
+    /// Appends the citation line to `buffer`.
+    private func buildCitation(into buffer: inout ByteBuffer) {
+        var line = CitationLine(bytes: buffer)
+        defer { buffer = line.bytes }
         let year = self.year
         switch type {
         case "article":
@@ -81,101 +101,106 @@ extension Entry {
                 break
             }
             line.beginPart()
-            let hasJournal = line.append(.journal) || line.append(.journaltitle)
+            let hasJournal = line.append(.journal, of: self) || line.append(.journaltitle, of: self)
             let beforeVolume = line.mark
             if hasJournal { line.append(" ") }
-            if line.append(.volume) {
+            if line.append(.volume, of: self) {
                 let beforeNumber = line.mark
                 line.append("(")
-                if line.append(.number) || line.append(.issue) { line.append(")") } else { line.rollBack(to: beforeNumber) }
+                if line.append(.number, of: self) || line.append(.issue, of: self) { line.append(")") } else { line.rollBack(to: beforeNumber) }
                 let beforePages = line.mark
                 line.append(":")
-                if !line.append(.pages) { line.rollBack(to: beforePages) }
+                if !line.append(.pages, of: self) { line.rollBack(to: beforePages) }
                 line.endPart()
             } else {
                 line.rollBack(to: beforeVolume)
                 line.append(hasJournal ? " (" : "no. ")
-                if line.append(.number) {
+                if line.append(.number, of: self) {
                     if hasJournal { line.append(")") }
                 } else {
                     line.rollBack(to: beforeVolume)
                 }
                 line.endPart()
-                line.addPages()
+                line.addPages(of: self)
             }
             line.add(year)
         case "inproceedings", "conference", "incollection", "inbook", "inreference", "bookinbook":
             // `In Booktitle`, or the publisher when there is no book title.
             line.beginPart()
             line.append("In ")
-            if !(line.append(.booktitle) || line.append(.maintitle)) {
+            if !(line.append(.booktitle, of: self) || line.append(.maintitle, of: self)) {
                 line.rollBack(to: line.partStart)
-                line.append(.publisher)
+                line.append(.publisher, of: self)
             }
             line.endPart()
-            line.addPages()
+            line.addPages(of: self)
             line.add(year)
         case "book", "mvbook", "booklet", "proceedings", "mvproceedings", "collection", "mvcollection", "reference":
-            line.addFirst(of: .publisher, .organization, .howpublished)
+            line.addFirst(of: .publisher, .organization, .howpublished, in: self)
             line.add(year)
         case "phdthesis":
             line.add("PhD thesis")
-            line.addFirst(of: .school, .institution)
+            line.addFirst(of: .school, .institution, in: self)
             line.add(year)
         case "mastersthesis":
             line.add("Master's thesis")
-            line.addFirst(of: .school, .institution)
+            line.addFirst(of: .school, .institution, in: self)
             line.add(year)
         case "thesis":
             line.add(value(.type).map(CitationFormat.thesisKind) ?? "Thesis")
-            line.addFirst(of: .school, .institution)
+            line.addFirst(of: .school, .institution, in: self)
             line.add(year)
         case "techreport", "report":
             line.beginPart()
-            if !line.append(.type) { line.append("Technical report") }
+            if !line.append(.type, of: self) { line.append("Technical report") }
             let beforeNumber = line.mark
             line.append(" ")
-            if !line.append(.number) { line.rollBack(to: beforeNumber) }
+            if !line.append(.number, of: self) { line.rollBack(to: beforeNumber) }
             line.endPart()
-            line.addFirst(of: .institution, .school)
+            line.addFirst(of: .institution, .school, in: self)
             line.add(year)
         case "manual":
-            line.addFirst(of: .organization, .publisher)
+            line.addFirst(of: .organization, .publisher, in: self)
             line.beginPart()
-            if line.append(.edition) { line.append(" edition") }
+            if line.append(.edition, of: self) { line.append(" edition") }
             line.endPart()
             line.add(year)
         case "unpublished":
             line.beginPart()
-            if !line.append(.note) { line.append("Unpublished") }
+            if !line.append(.note, of: self) { line.append("Unpublished") }
             line.endPart()
             line.add(year)
         default:
             if let arXiv = arXivIdentifier {
                 line.add("arXiv:" + arXiv)
             } else {
-                line.addFirst(of: .howpublished, .publisher, .organization, .url, .note)
+                line.addFirst(of: .howpublished, .publisher, .organization, .url, .note, in: self)
             }
             line.add(year)
         }
-        return line.text
     }
 }
 
 /// A citation line built part by part, straight into bytes: field values are decoded into it,
 /// empty and missing parts are left out, the rest joined by `, `.
+///
+/// It holds no copy of the entry (a copy retains and releases each of its references): the
+/// entry is passed to each call that reads a field.
 private struct CitationLine {
-    private let entry: Entry
-    private var bytes = ByteBuffer(capacity: 128)
+    /// The line so far, after whatever the buffer held when the line began.
+    private(set) var bytes: ByteBuffer
+    /// Where the line begins in `bytes`.
+    private let lineStart: Int
     /// Where the current part's separator starts, and its text after the separator.
-    private var separatorStart = 0
-    private(set) var partStart = 0
+    private var separatorStart: Int
+    private(set) var partStart: Int
 
-    init(entry: Entry) { self.entry = entry }
-
-    func deallocate() { bytes.deallocate() }
-
-    var text: String { bytes.string() }
+    init(bytes: ByteBuffer) {
+        self.bytes = bytes
+        lineStart = bytes.count
+        separatorStart = bytes.count
+        partStart = bytes.count
+    }
 
     /// Where the line ends now, for `rollBack(to:)`.
     var mark: Int { bytes.count }
@@ -186,7 +211,7 @@ private struct CitationLine {
     /// Starts a part: the separator, taken back by `endPart()` if the part stays empty.
     mutating func beginPart() {
         separatorStart = bytes.count
-        if !bytes.isEmpty { bytes.append(", ") }
+        if bytes.count > lineStart { bytes.append(", ") }
         partStart = bytes.count
     }
 
@@ -203,16 +228,16 @@ private struct CitationLine {
     }
 
     /// Adds the first of these fields that has a value, as a part.
-    mutating func addFirst(of fields: WellKnownField...) {
+    mutating func addFirst(of fields: WellKnownField..., in entry: Entry) {
         beginPart()
-        for field in fields where append(field) { break }
+        for field in fields where append(field, of: entry) { break }
         endPart()
     }
 
     /// Adds `pp. 1–10` or `p. 7` from the `pages` field, as a part.
-    mutating func addPages() {
+    mutating func addPages(of entry: Entry) {
         beginPart()
-        if append(.pages) {
+        if append(.pages, of: entry) {
             let pages = UnsafeBufferPointer(start: bytes.base + partStart, count: bytes.count - partStart)
             bytes.replace(partStart..<partStart, with: CitationFormat.isPageRange(pages) ? CitationLine.pagesPrefix : CitationLine.pagePrefix)
         }
@@ -230,7 +255,7 @@ private struct CitationLine {
     /// Appends the decoded value of a field; false (and nothing appended) when it is missing or
     /// decodes to nothing.
     @discardableResult
-    mutating func append(_ known: WellKnownField) -> Bool {
+    mutating func append(_ known: WellKnownField, of entry: Entry) -> Bool {
         guard let field = entry.field(known) else { return false }
         let before = bytes.count
         if field.isVerbatim {

@@ -193,8 +193,27 @@ struct JSONWriter {
     /// JSON string, with no String made on the way in the common case.
     mutating func decodedLaTeX(_ latex: UnsafeBufferPointer<UInt8>) {
         separate()
+        withScratch { json, scratch in
+            LaTeX.withDecoded(latex, scratch: &scratch) { json.writeString($0) }
+        }
+    }
+
+    /// Writes an entry's citation line (`Entry.citation`) as a JSON string, built in scratch
+    /// memory with no String made.
+    mutating func citation(of entry: Entry) {
+        separate()
+        withScratch { json, scratch in
+            entry.withCitation(scratch: &scratch) { json.writeString($0) }
+        }
+    }
+
+    /// Calls `body` with this writer and its scratch buffer (made on first use). The buffer is
+    /// taken out of the writer meanwhile: Swift's exclusivity rules forbid using the writer
+    /// while one of its properties is borrowed.
+    private mutating func withScratch(_ body: (inout JSONWriter, inout ByteBuffer) -> Void) {
         var scratch = self.scratch ?? ByteBuffer(capacity: 1024)
-        LaTeX.withDecoded(latex, scratch: &scratch) { writeString($0) }
+        self.scratch = nil
+        body(&self, &scratch)
         self.scratch = scratch
     }
 
@@ -225,13 +244,13 @@ struct JSONWriter {
     /// String made.
     mutating func names(_ list: NameSpanList) {
         beginArray()
-        var scratch = self.scratch ?? ByteBuffer(capacity: 1024)
-        for index in 0..<list.count {
-            scratch.truncate(to: 0)
-            list.appendFullName(at: index, to: &scratch)
-            string(UnsafeBufferPointer(start: scratch.base, count: scratch.count))
+        withScratch { json, scratch in
+            for index in 0..<list.count {
+                scratch.truncate(to: 0)
+                list.appendFullName(at: index, to: &scratch)
+                json.string(UnsafeBufferPointer(start: scratch.base, count: scratch.count))
+            }
         }
-        self.scratch = scratch
         if list.hasOthers { string("others") }
         endArray()
     }
@@ -239,11 +258,11 @@ struct JSONWriter {
     /// Writes the short form of a name list (`NameList.display`: `Knuth & Lamport`) as a JSON
     /// string, decoded into scratch memory.
     mutating func nameDisplay(_ list: NameSpanList) {
-        var scratch = self.scratch ?? ByteBuffer(capacity: 1024)
-        scratch.truncate(to: 0)
-        list.appendDisplay(to: &scratch)
-        string(UnsafeBufferPointer(start: scratch.base, count: scratch.count))
-        self.scratch = scratch
+        withScratch { json, scratch in
+            scratch.truncate(to: 0)
+            list.appendDisplay(to: &scratch)
+            json.string(UnsafeBufferPointer(start: scratch.base, count: scratch.count))
+        }
     }
 
     /// Appends UTF-8 bytes with JSON's escapes, without quotes.

@@ -34,7 +34,7 @@ enum ReferenceJSON {
         }
         let titleValue = titleStart..<json.position
         json.literalKey("year"); json.optionalString(entry.year)
-        json.literalKey("citation"); json.string(entry.citation)
+        json.literalKey("citation"); json.citation(of: entry)
         json.literalKey("fields")
         json.beginObject()
         var titleWritten = false
