@@ -120,9 +120,18 @@ public struct Library: Sendable {
     }
 
     /// The number of error diagnostics.
-    public var errorCount: Int { diagnostics.count { $0.severity == .error } }
+    public var errorCount: Int { count(of: .error) }
     /// The number of warning diagnostics.
-    public var warningCount: Int { diagnostics.count { $0.severity == .warning } }
+    public var warningCount: Int { count(of: .warning) }
+
+    /// Counts diagnostics of one severity reading only that property of each: a closure given
+    /// each diagnostic gets a copy, which retains and releases its references (17,000 warnings
+    /// in a large library).
+    private func count(of severity: Diagnostic.Severity) -> Int {
+        var count = 0
+        for index in diagnostics.indices where diagnostics[index].severity == severity { count += 1 }
+        return count
+    }
 }
 
 extension BibFile {
