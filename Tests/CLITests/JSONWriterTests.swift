@@ -94,6 +94,24 @@ struct JSONWriterTests {
         }
     }
 
+    /// LaTeX values are written decoded, plain ones copied as they are: each reads back as
+    /// `LaTeX.decode` gives it, quotes, backslashes and control bytes escaped.
+    @Test func decodedValuesReadBackAsDecodeGivesThem() throws {
+        let values = ["", "plain", "Plain title: with, punctuation", "a \"quoted\" word", "tab\there",
+                      "line\nbreak", "ctl\u{1}byte", "G{\\\"o}del", "back\\slash", "{\\em x} \"y\"", "dé\u{1F}jà"]
+        var json = JSONWriter(capacity: 8)
+        defer { json.deallocate() }
+        json.beginArray()
+        for value in values {
+            Array(value.utf8).withUnsafeBufferPointer { json.decodedLaTeX($0) }
+        }
+        json.endArray()
+        let written = String(decoding: json.bytes, as: UTF8.self)
+        let decoded = try JSONSerialization.jsonObject(with: Data(json.bytes)) as? [String]
+        #expect(decoded == values.map { LaTeX.decode($0) }, "\(written)")
+        #expect(!written.utf8.contains { $0 < 0x20 }, "a control byte is written as it is: \(written)")
+    }
+
     /// Integers are written digit by digit into the buffer: every sign and length reads back.
     @Test func integersOfEverySignAndLengthReadBack() throws {
         let values = [0, 7, 10, -1, -10, 99, 100, 1_234_567, Int(Int32.max), Int.max, Int.min]

@@ -42,6 +42,19 @@ public struct ByteBuffer {
         length += bytes.count
     }
 
+    /// Appends `bytes` with `delimiter` before and after them (a JSON string that needs no
+    /// escapes: `"text"`), checking the room once.
+    @inlinable public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>, enclosedIn delimiter: UInt8) {
+        let needed = length + bytes.count + 2
+        if needed > capacity { grow(to: needed) }
+        storage[length] = delimiter
+        if let source = bytes.baseAddress, bytes.count > 0 {
+            (storage + length + 1).update(from: source, count: bytes.count)
+        }
+        storage[needed - 1] = delimiter
+        length = needed
+    }
+
     /// Appends a copy of bytes `range` of this buffer.
     public mutating func appendCopy(of range: Range<Int>) {
         precondition(range.lowerBound >= 0 && range.upperBound <= length, "range outside the bytes written")

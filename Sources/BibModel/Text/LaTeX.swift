@@ -29,17 +29,24 @@ public enum LaTeX {
     /// needs no Unicode composition and is well-formed.
     public static func withDecoded<Result>(_ bytes: UnsafeBufferPointer<UInt8>, scratch: inout ByteBuffer,
                                            _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        if isPlain(bytes) { return body(bytes) }
+        withDecoded(bytes, scratch: &scratch) { decoded, _ in body(decoded) }
+    }
+
+    /// `withDecoded(_:scratch:_:)`, telling `body` too whether the text was plain (`isPlain`):
+    /// passed as it is, and so holding no byte that needs escaping in a JSON string.
+    public static func withDecoded<Result>(_ bytes: UnsafeBufferPointer<UInt8>, scratch: inout ByteBuffer,
+                                           _ body: (UnsafeBufferPointer<UInt8>, _ wasPlain: Bool) -> Result) -> Result {
+        if isPlain(bytes) { return body(bytes, true) }
         scratch.truncate(to: 0)
         var decoder = Decoder(input: bytes, output: scratch)
         decoder.run()
         scratch = decoder.output  // the decoder may have moved it to grow it
         let decoded = UnsafeBufferPointer(start: scratch.base, count: scratch.count)
         if !decoder.needsComposition && UTF8Validation.firstInvalidOffset(in: decoded) == nil {
-            return body(decoded)
+            return body(decoded, false)
         }
         var text = decoder.text
-        return text.withUTF8(body)
+        return text.withUTF8 { body($0, false) }
     }
 
     /// Appends the UTF-8 of `decode(bytes)` to `buffer`, decoding straight into it; a String is
@@ -102,7 +109,9 @@ public enum LaTeX {
         }
     }
 
-    /// True when decoding would return the text unchanged.
+    /// True when decoding would return the text unchanged and the text holds no `"`, `\\` or
+    /// control byte: plain text needs no escaping in a JSON string either. (Decoding leaves `"`
+    /// and control bytes as they are: text with them is decoded to itself.)
     public static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = bytes.first, let last = bytes.last else { return true }
         if first == 0x20 || last == 0x20 { return false }
@@ -133,11 +142,13 @@ public enum LaTeX {
         return table
     }()
 
-    /// Per byte: 0 plain; 1 never plain (backslash, braces, dollar, tilde, backquote, tab, line
-    /// ends); 2 plain unless doubled (hyphen, apostrophe, space).
+    /// Per byte: 0 plain; 1 never plain (backslash, braces, dollar, tilde, backquote, and for
+    /// JSON's sake `"` and every control byte, tab and line ends among them); 2 plain unless
+    /// doubled (hyphen, apostrophe, space).
     private static let plainClass: [UInt8] = {
         var table = [UInt8](repeating: 0, count: 256)
-        for byte in "\\{}$~`\t\n\r".utf8 { table[Int(byte)] = 1 }
+        for byte in "\\{}$~`\"".utf8 { table[Int(byte)] = 1 }
+        for byte in 0..<0x20 { table[byte] = 1 }
         for byte in "-' ".utf8 { table[Int(byte)] = 2 }
         return table
     }()

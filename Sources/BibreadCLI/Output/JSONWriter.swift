@@ -194,7 +194,13 @@ struct JSONWriter {
     mutating func decodedLaTeX(_ latex: UnsafeBufferPointer<UInt8>) {
         separate()
         withScratch { json, scratch in
-            LaTeX.withDecoded(latex, scratch: &scratch) { json.writeString($0) }
+            LaTeX.withDecoded(latex, scratch: &scratch) { decoded, wasPlain in
+                if wasPlain {
+                    json.writePlainString(decoded)
+                } else {
+                    json.writeString(decoded)
+                }
+            }
         }
     }
 
@@ -232,6 +238,11 @@ struct JSONWriter {
         buffer.append(UInt8(ascii: "\""))
         appendEscaped(utf8)
         buffer.append(UInt8(ascii: "\""))
+    }
+
+    /// Writes UTF-8 bytes known to need no escaping (`LaTeX.isPlain`) as a JSON string.
+    private mutating func writePlainString(_ utf8: UnsafeBufferPointer<UInt8>) {
+        buffer.append(utf8, enclosedIn: UInt8(ascii: "\""))
     }
 
     private mutating func appendEscaped(_ text: String) {
