@@ -85,6 +85,21 @@ struct LaTeXTests {
         #expect(LaTeX.decodeVerbatim(input) == expected)
     }
 
+    /// `withDecodedVerbatim` gives the bytes of `decodeVerbatim`: trimmed, unescaped when there
+    /// is something to unescape, repaired when the bytes are not UTF-8.
+    @Test func verbatimBytesAreThoseOfDecodeVerbatim() {
+        let inputs = Self.verbatim.map(\.0) + ["", " ", "\t x \r\n", "  https://a.org/x  ", "10.1/a b", " {x} ",
+                                               "\\_", "a\u{1}b", "\n\\url{ y }\n", "é ü"]
+        for input in inputs {
+            let bytes = Array(input.utf8).withUnsafeBufferPointer { LaTeX.withDecodedVerbatim($0) { Array($0) } }
+            #expect(bytes == Array(LaTeX.decodeVerbatim(input).utf8), "\(input)")
+        }
+        let invalid: [UInt8] = [0x20, 0x61, 0xFF, 0x62, 0x20]
+        let repaired = invalid.withUnsafeBufferPointer { LaTeX.withDecodedVerbatim($0) { Array($0) } }
+        #expect(repaired == Array(LaTeX.decodeVerbatim(String(decoding: invalid, as: UTF8.self)).utf8))
+        #expect(String(decoding: repaired, as: UTF8.self) == "a\u{FFFD}b")
+    }
+
     /// `withDecoded` gives exactly `decode`'s text, from one scratch buffer reused across values
     /// long and short: plain text, decoded text, text that needs Unicode composition (stacked
     /// accents), and a lone byte that is not UTF-8.

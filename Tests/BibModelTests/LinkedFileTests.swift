@@ -109,6 +109,9 @@ struct LinkedFileTests {
         ("https://doi.org/10.1/x", "https://doi.org/10.1/x"),
         ("HTTP://dx.doi.org/10.1/x", "HTTP://dx.doi.org/10.1/x"),
         ("htt", "https://doi.org/htt"),
+        ("10.1002/(SICI)1097-0258:3<1::AID>", "https://doi.org/10.1002/(SICI)1097-0258:3<1::AID>"),
+        ("doi", "https://doi.org/doi"),
+        ("httpx", "httpx"),
         ("10.1/é-doi:ü", "https://doi.org/10.1/é-ü"),
     ])
     func doiLinks(_ doi: String, _ url: String) throws {

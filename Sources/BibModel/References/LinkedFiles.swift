@@ -279,12 +279,27 @@ enum LinkPaths {
     /// The web address of a `doi` value: itself when it already is one (`http...` in any case),
     /// else `https://doi.org/` and the DOI with every `doi:` taken out.
     static func doiURL(_ doi: String) -> String {
-        if doi.utf8.prefix(4).elementsEqual("http".utf8, by: { $0 | 0x20 == $1 }) { return doi }
-        // Most DOIs hold no colon at all: that one-byte look keeps them free of the search's cost.
-        guard doi.utf8.contains(UInt8(ascii: ":")), doi.utf8.firstRange(of: "doi:".utf8) != nil else {
-            return "https://doi.org/" + doi
+        var doi = doi
+        let (isURL, mentionsDOI) = doi.withUTF8 { bytes -> (Bool, Bool) in
+            let http = "http".utf8
+            if bytes.count >= 4, zip(bytes, http).allSatisfy({ $0 | 0x20 == $1 }) { return (true, false) }
+            return (false, contains(bytes, "doi:"))
         }
-        return "https://doi.org/" + doi.replacing("doi:", with: "")
+        if isURL { return doi }
+        return "https://doi.org/" + (mentionsDOI ? doi.replacing("doi:", with: "") : doi)
+    }
+
+    /// True when `bytes` hold the ASCII text `word` (a few bytes) somewhere.
+    private static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+        let count = word.utf8CodeUnitCount
+        guard count > 0, bytes.count >= count, let base = bytes.baseAddress else { return false }
+        let first = word.utf8Start.pointee
+        var index = 0
+        while index + count <= bytes.count {
+            if base[index] == first, memcmp(base + index, word.utf8Start, count) == 0 { return true }
+            index += 1
+        }
+        return false
     }
 
     static func resolve(_ path: String, against base: String) -> String {

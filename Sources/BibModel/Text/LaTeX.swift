@@ -101,12 +101,34 @@ public enum LaTeX {
         return result.trimmedASCII
     }
 
+    /// Calls `body` with the UTF-8 of `decodeVerbatim` of these bytes. A value with nothing to
+    /// unescape (most URLs and DOIs) is only trimmed, with no String made.
+    public static func withDecodedVerbatim<Result>(_ bytes: UnsafeBufferPointer<UInt8>,
+                                                   _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if !needsUnescaping(bytes), UTF8Validation.firstInvalidOffset(in: bytes) == nil {
+            var start = 0
+            var end = bytes.count
+            while start < end, isASCIIWhitespace(bytes[start]) { start += 1 }
+            while end > start, isASCIIWhitespace(bytes[end - 1]) { end -= 1 }
+            return body(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        }
+        var text = decodeVerbatim(String(decoding: bytes, as: UTF8.self))
+        return text.withUTF8(body)
+    }
+
     /// True when a verbatim value holds a backslash or a brace (most URLs and DOIs hold none).
     private static func needsUnescaping(_ text: String) -> Bool {
         var text = text
-        return text.withUTF8 { bytes in
-            bytes.contains { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }
-        }
+        return text.withUTF8 { needsUnescaping($0) }
+    }
+
+    private static func needsUnescaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.contains { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }
+    }
+
+    /// The white space `trimmedASCII` takes off: space, tab, CR, LF.
+    private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     /// True when decoding would return the text unchanged and the text holds no `"`, `\\` or

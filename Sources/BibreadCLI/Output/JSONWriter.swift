@@ -204,6 +204,13 @@ struct JSONWriter {
         }
     }
 
+    /// Writes a path, URL or identifier (UTF-8 bytes) unescaped as `LaTeX.decodeVerbatim` does
+    /// it, as a JSON string, with no String made in the common case.
+    mutating func decodedVerbatim(_ raw: UnsafeBufferPointer<UInt8>) {
+        separate()
+        LaTeX.withDecodedVerbatim(raw) { writeString($0) }
+    }
+
     /// Writes an entry's citation line (`Entry.citation`) as a JSON string, built in scratch
     /// memory with no String made.
     mutating func citation(of entry: Entry) {

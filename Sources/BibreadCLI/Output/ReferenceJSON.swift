@@ -41,7 +41,7 @@ enum ReferenceJSON {
         entry.forEachRawField { field, bytes in
             keys.writeKey(of: field, in: entry, to: &json)
             if field.isVerbatim {
-                json.string(entry.decodedText(of: field))
+                json.decodedVerbatim(bytes)
             } else if field.kind.known == .title && !titleWritten {
                 // The entry's title is this field's value, written above already.
                 json.repeatValue(titleValue)
