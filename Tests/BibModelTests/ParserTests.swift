@@ -184,6 +184,15 @@ struct ParserTests {
         #expect(library.diagnostics.first?.location == SourceLocation(line: 1, column: 34))
     }
 
+    /// Names (entry types, fields, macros) are runs of printable bytes but BibTeX's specials.
+    @Test func identifierBytesAreThePrintableOnesButBibTeXSpecials() {
+        let specials = Set("\"#%'(),={}@".utf8)
+        for byte in UInt8.min...UInt8.max {
+            let expected = byte >= 0x80 || (byte > 0x20 && byte != 0x7F && !specials.contains(byte))
+            #expect(isIdentifierByte(byte) == expected, "byte \(byte)")
+        }
+    }
+
     @Test func severalFilesShareMacrosInOrder() throws {
         let library = Library.parse([
             (path: "strings.bib", bytes: Array("@string{j = {Journal}}".utf8)),
