@@ -67,6 +67,30 @@ struct LibraryLoaderTests {
         #expect(prepared.entries[2_000].raw("title") == "T7")
     }
 
+    /// Lines found from a hint (the last line found) are those a whole search finds, for
+    /// offsets asked in order, backwards, at random, and at every line start and end.
+    @Test func linesFoundFromAHintAreThoseOfAWholeSearch() {
+        var text: [UInt8] = []
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<3_000 {
+            text += Array(repeating: UInt8(ascii: "x"), count: Int.random(in: 0...40, using: &generator))
+            text.append(0x0A)
+        }
+        let index = LineIndex(bytes: text)
+        let inOrder = Array(0...text.count)
+        let offsets = inOrder + inOrder.reversed() + (0..<5_000).map { _ in Int.random(in: 0...text.count, using: &generator) }
+        var hint = 0
+        var mismatches: [Int] = []
+        for offset in offsets where index.line(of: offset, hint: &hint) != index.line(of: offset) {
+            mismatches.append(offset)
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+        #expect(index.line(of: 0) == 1)
+        #expect(index.line(of: text.count) == 3_001)
+        var stale = 10_000
+        #expect(index.line(of: 5, hint: &stale) == 1, "a hint past the end is ignored")
+    }
+
     /// A file of more than 8 MB is read in two halves at once: every byte lands in its place.
     @Test func aLargeFileReadInTwoHalvesIsWhole() throws {
         let directory = try Fixtures.temporaryDirectory()

@@ -113,6 +113,8 @@ struct SourceLookups {
     /// not encoded yet (a key is never empty: it has at least `"":`).
     private var keyRanges: [(start: Int, count: Int)] = []
     private var lines: LineNumbers?
+    /// Where the last entry's line was found (see `LineNumbers.line(of:hint:)`).
+    private var lineHint = 0
 
     private mutating func use(_ entry: Entry) {
         let identity = ObjectIdentifier(entry.source)
@@ -121,15 +123,16 @@ struct SourceLookups {
         encodedKeys = []
         keyRanges = []
         lines = nil
+        lineHint = 0
     }
 
     /// The line where `entry` starts.
     mutating func line(of entry: Entry) -> Int {
         use(entry)
-        if let lines { return lines.line(of: entry) }
+        if let lines { return lines.line(of: entry, hint: &lineHint) }
         let numbers = entry.source.lineNumbers
         lines = numbers
-        return numbers.line(of: entry)
+        return numbers.line(of: entry, hint: &lineHint)
     }
 
     /// Writes the key of `field`, a field of `entry`, to `json`.
