@@ -9,7 +9,7 @@ public enum UTF8Validation {
     }
 
     /// The offset of the first byte that breaks UTF-8, or nil; ASCII 32 bytes at a time, then
-    /// eight.
+    /// eight, then up to the first byte that is not ASCII.
     public static func firstInvalidOffset(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         let count = bytes.count
         var index = 0
@@ -25,11 +25,15 @@ public enum UTF8Validation {
                 }
             }
             if index + 8 <= count {
-                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                if word & 0x8080_8080_8080_8080 == 0 {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                let high = word & 0x8080_8080_8080_8080
+                if high == 0 {
                     index += 8
                     continue
                 }
+                // Straight to the first byte of the word that is not ASCII: the bytes before
+                // it would each cost the 32- and 8-byte looks again.
+                index += high.trailingZeroBitCount >> 3
             }
             let lead = base[index]
             if lead < 0x80 {

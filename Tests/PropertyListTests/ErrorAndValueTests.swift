@@ -57,4 +57,33 @@ struct ErrorAndValueTests {
         #expect(UTF8Validation.firstInvalidByte(in: bytes[...]) == nil, "é at \(position)")
         #expect(UTF8Validation.firstInvalidByte(in: bytes[(position + 1)...]) == position + 1, "a slice that starts inside é")
     }
+
+    /// Random text of ASCII runs, characters of two to four bytes and stray bytes: the first
+    /// bad byte is where the standard library's UTF-8 parser first fails.
+    @Test func utf8AgreesWithTheStandardLibraryOnRandomText() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces: [[UInt8]] = [Array("plain ascii text ".utf8), [0x61], Array("é".utf8), Array("–".utf8), Array("𝔸".utf8),
+                                 [0xFF], [0xC3], [0xE2, 0x80], [0xED, 0xA0, 0x80], [0xC0, 0xAF], [0xF4, 0x90, 0x80, 0x80], [0x80]]
+        for _ in 0..<2_000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...12, using: &generator) {
+                let piece = pieces.randomElement(using: &generator) ?? []
+                bytes += Bool.random(using: &generator) ? Array(repeating: UInt8(ascii: "x"), count: Int.random(in: 0...40, using: &generator)) : piece
+            }
+            #expect(UTF8Validation.firstInvalidByte(in: bytes[...]) == Self.firstInvalidByReference(bytes), "\(bytes)")
+        }
+    }
+
+    private static func firstInvalidByReference(_ bytes: [UInt8]) -> Int? {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded): offset += encoded.count
+            case .error: return offset
+            case .emptyInput: return nil
+            }
+        }
+    }
 }
