@@ -106,11 +106,7 @@ public enum LaTeX {
     public static func withDecodedVerbatim<Result>(_ bytes: UnsafeBufferPointer<UInt8>,
                                                    _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         if !needsUnescaping(bytes), UTF8Validation.firstInvalidOffset(in: bytes) == nil {
-            var start = 0
-            var end = bytes.count
-            while start < end, isASCIIWhitespace(bytes[start]) { start += 1 }
-            while end > start, isASCIIWhitespace(bytes[end - 1]) { end -= 1 }
-            return body(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+            return body(bytes.trimmedASCII)
         }
         var text = decodeVerbatim(String(decoding: bytes, as: UTF8.self))
         return text.withUTF8(body)
@@ -124,11 +120,6 @@ public enum LaTeX {
 
     private static func needsUnescaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         bytes.contains { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }
-    }
-
-    /// The white space `trimmedASCII` takes off: space, tab, CR, LF.
-    private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     /// True when decoding would return the text unchanged and the text holds no `"`, `\\` or

@@ -19,6 +19,18 @@ extension Substring {
     }
 }
 
+extension UnsafeBufferPointer<UInt8> {
+    /// The bytes without leading and trailing ASCII white space, the same as
+    /// `String.trimmedASCII` takes off.
+    var trimmedASCII: UnsafeBufferPointer<UInt8> {
+        var start = 0
+        var end = count
+        while start < end, isTrimmable(self[start]) { start += 1 }
+        while end > start, isTrimmable(self[end - 1]) { end -= 1 }
+        return UnsafeBufferPointer(rebasing: self[start..<end])
+    }
+}
+
 @inline(__always) private func isTrimmable(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
 }
