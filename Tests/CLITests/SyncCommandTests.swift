@@ -91,6 +91,47 @@ struct SyncCommandTests {
         #expect(unknown.standardError.contains("'elsewhere' is neither a configured remote"))
     }
 
+    /// A remote known here with no .bib yet (configured and never synced, or whose first sync
+    /// failed) says how to bring it, not "no such file"; the other libraries named still load,
+    /// and none named is not taken to mean the default library.
+    @Test func aRemoteWithNoLibraryYetSaysHowToSyncIt() throws {
+        let setup = try Setup(config: """
+            [[remote]]
+            name = "lab"
+            url = "$URL"
+            """)
+        let samples = Fixtures.samples.appendingPathComponent("library.bib").path
+        let hint = "bibread: remote 'lab' has no library on this machine yet; run 'bibread sync lab'"
+        for command in [["list", "lab"], ["show", "lab", "knuth1984texbook"], ["check", "lab"], ["lab"]] {
+            let result = try setup.bibread(command)
+            #expect(result.status == 2, "\(command): \(result.standardError)")
+            #expect(result.standardError.contains(hint), "\(command): \(result.standardError)")
+            #expect(result.standardOutput.isEmpty, "\(command): \(result.standardOutput)")
+        }
+        let withOther = try setup.bibread(["list", "lab", samples])
+        #expect(withOther.status == 0, "\(withOther.standardError)")
+        #expect(withOther.standardError.contains(hint))
+        #expect(withOther.standardOutput.split(separator: "\n").count == 25)
+
+        // Port 1 of the loopback: refused at once.
+        let failed = try setup.bibread(["sync", "http://127.0.0.1:1/", "--name", "gone"])
+        #expect(failed.status == 1, "\(failed.standardError)")
+        let list = try setup.bibread(["list", "gone"])
+        #expect(list.status == 2)
+        #expect(list.standardError.contains("run 'bibread sync gone'"), "\(list.standardError)")
+        // A name nobody knows is still a missing file.
+        let unknown = try setup.bibread(["list", "elsewhere"])
+        #expect(unknown.status == 2)
+        #expect(unknown.standardError.contains("elsewhere: no such file"), "\(unknown.standardError)")
+
+        let sync = try setup.bibread(["sync", "lab"])
+        #expect(sync.status == 0, "\(sync.standardError)")
+        let after = try setup.bibread(["list", "lab"])
+        #expect(after.status == 0, "\(after.standardError)")
+        #expect(!after.standardError.contains("run 'bibread sync"))
+        #expect(after.standardOutput.split(separator: "\n").count == 25)
+    }
+
     /// A sync that ends at once (its help, a bad option) exits cleanly every time: libcurl is
     /// set up on the thread that uses it, so an exit never runs OpenSSL's clean-up while it is
     /// being set up (when it was loaded on another thread, about 1 run in 30 crashed so).

@@ -61,7 +61,7 @@ struct BrowseCommand: ParsableCommand {
             try ListCommand.list(paths: files.paths, json: false)
             return
         }
-        var options = ReaderApp.Options(paths: files.paths)
+        var options = ReaderApp.Options(paths: try files.paths)
         options.importSource = links.first
         options.exitAfterFirstScreen = exitAfterFirstScreen
         let status = ReaderApp.run(options)

@@ -29,8 +29,8 @@ struct KeyCheckOptions: ParsableArguments {
     var libraries: [String] = []
 
     /// The library, or nil when none is named, configured or opened before.
-    func load() -> (library: Library, paths: [String])? {
-        let named = RemoteResolution.libraryPaths(libraries)
+    func load() throws -> (library: Library, paths: [String])? {
+        let named = try RemoteResolution.libraryPaths(libraries)
         let paths = ReaderApp.currentLibraryPaths(given: named)
         guard !paths.isEmpty else { return nil }
         let loaded = LoadedLibrary.load(paths: paths)
@@ -114,7 +114,7 @@ struct BookmarksListCommand: ParsableCommand {
     func run() throws {
         let store = try openStore()
         let tree = try store.savedBookmarks()
-        let library = keyCheck.load()?.library
+        let library = try keyCheck.load()?.library
         let missing: (SavedNode) -> Bool = { node in
             guard let library, let key = node.reference?.citeKey else { return false }
             return library.entries(withKey: key).isEmpty
@@ -212,7 +212,7 @@ struct BookmarksValidateCommand: ParsableCommand {
         }
         var warnings = decoded.warnings
         var checkedAgainst: [String]?
-        if let (library, paths) = keyCheck.load() {
+        if let (library, paths) = try keyCheck.load() {
             warnings += ReadingListLoader.missingKeyWarnings(decoded.list, in: library)
             checkedAgainst = paths
         }
@@ -312,7 +312,7 @@ struct BookmarksImportCommand: ParsableCommand {
             line += "; page notes not imported"
         }
         Console.print(line)
-        if let (library, _) = keyCheck.load() {
+        if let (library, _) = try keyCheck.load() {
             let missing = ReadingListLoader.missingKeyWarnings(list, in: library)
             if !missing.isEmpty {
                 let keys = Set(list.bookmarks.map(\.reference.citeKey).filter { library.entries(withKey: $0).isEmpty }).sorted()
@@ -416,7 +416,7 @@ struct BookmarksAddCommand: ParsableCommand {
             }
         }
         var title = name
-        if let (library, _) = keyCheck.load() {
+        if let (library, _) = try keyCheck.load() {
             if let entry = library.entries(withKey: reference.citeKey).first {
                 if title == nil { title = entry.title }
             } else {

@@ -18,7 +18,7 @@ struct CheckCommand: ParsableCommand {
     }
 
     func run() throws {
-        let loaded = library.load(preparingLineNumbers: true)
+        let loaded = try library.load(preparingLineNumbers: true)
         let diagnostics = Self.allDiagnostics(of: loaded.library)
         for diagnostic in diagnostics {
             Console.print(diagnostic.description)

@@ -24,7 +24,7 @@ struct GroupsCommand: ParsableCommand {
     }
 
     func run() throws {
-        let loaded = library.load()
+        let loaded = try library.load()
         let context = GroupContext(library: loaded.library)
         let groups = GroupCatalog.groups(of: loaded.library)
         if json {

@@ -27,7 +27,7 @@ struct IndexCommand: ParsableCommand {
     }
 
     func run() throws {
-        let paths = ReaderApp.currentLibraryPaths(given: library.paths)
+        let paths = ReaderApp.currentLibraryPaths(given: try library.paths)
         guard !paths.isEmpty else {
             Console.error("bibread: no library: name one (bibread index LIB.bib) or set library = \"…\" in config.toml")
             throw ExitCode(64)

@@ -16,12 +16,14 @@ struct LibraryOptions: ParsableArguments {
 
     /// Loads the library, reporting unreadable files on standard error; see
     /// `LibraryLoader.load(paths:preparingLineNumbers:)`.
-    func load(preparingLineNumbers: Bool = false) -> LoadedLibrary {
-        LoadedLibrary.load(paths: paths, preparingLineNumbers: preparingLineNumbers)
+    func load(preparingLineNumbers: Bool = false) throws -> LoadedLibrary {
+        LoadedLibrary.load(paths: try paths, preparingLineNumbers: preparingLineNumbers)
     }
 
     /// The .bib files named, with a synced remote's name standing for its .bib files.
-    var paths: [String] { RemoteResolution.libraryPaths(libraries) }
+    var paths: [String] {
+        get throws { try RemoteResolution.libraryPaths(libraries) }
+    }
 }
 
 extension LoadedLibrary {

@@ -83,7 +83,7 @@ struct OpenCommand: ParsableCommand {
 
     func run() throws {
         if BookmarkLinkCheck.isBookmarksLink(link) {
-            var options = ReaderApp.Options(paths: ReaderApp.currentLibraryPaths(given: RemoteResolution.libraryPaths(libraries)))
+            var options = ReaderApp.Options(paths: ReaderApp.currentLibraryPaths(given: try RemoteResolution.libraryPaths(libraries)))
             options.importSource = link
             let status = ReaderApp.run(options)
             if status != 0 { throw ExitCode(status) }
@@ -161,7 +161,7 @@ enum LinkLibrary {
     /// name of one of the libraries bibread knows (the configured one, the last opened, the
     /// synced ones); else the reader's current library.
     static func paths(named name: String?, override: [String]) throws -> [String] {
-        if !override.isEmpty { return ReaderApp.currentLibraryPaths(given: RemoteResolution.libraryPaths(override)) }
+        if !override.isEmpty { return ReaderApp.currentLibraryPaths(given: try RemoteResolution.libraryPaths(override)) }
         let current = ReaderApp.currentLibraryPaths(given: [])
         guard let name, !name.isEmpty else { return current }
         let synced = RemoteLocations(name: name).libraryFiles

@@ -48,7 +48,7 @@ struct ReadCommand: ParsableCommand {
     }
 
     func run() throws {
-        let paths = RemoteResolution.libraryPaths(Array(arguments.dropLast()))
+        let paths = try RemoteResolution.libraryPaths(Array(arguments.dropLast()))
         let key = arguments[arguments.count - 1]
         let entry = try LoadedLibrary.load(paths: paths).entry(addressedBy: key, paths: paths)
         let pdfs = entry.links.files.filter(\.isPDF)

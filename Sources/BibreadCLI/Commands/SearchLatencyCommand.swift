@@ -19,7 +19,7 @@ struct SearchLatencyCommand: ParsableCommand {
     var rounds = 5
 
     func run() throws {
-        let loaded = library.load()
+        let loaded = try library.load()
         let clock = ContinuousClock()
         var index: SearchIndex?
         let build = clock.measure { index = SearchIndex(entries: loaded.library.entries) }

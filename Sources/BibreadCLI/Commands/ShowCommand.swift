@@ -23,7 +23,7 @@ struct ShowCommand: ParsableCommand {
     }
 
     func run() throws {
-        let paths = RemoteResolution.libraryPaths(Array(arguments.dropLast()))
+        let paths = try RemoteResolution.libraryPaths(Array(arguments.dropLast()))
         let key = arguments[arguments.count - 1]
         let loaded = LoadedLibrary.load(paths: paths)
         let entry = try loaded.entry(addressedBy: key, paths: paths)

@@ -116,15 +116,27 @@ enum RemoteResolution {
         }
     }
 
-    /// The .bib paths a library argument names: itself, or a synced remote's .bib files.
-    static func libraryPaths(_ arguments: [String]) -> [String] {
+    /// The .bib paths library arguments name: each itself, or a synced remote's .bib files.
+    ///
+    /// A remote known here (configured, or kept by an earlier sync) with no .bib on this machine
+    /// yet is reported with the command that brings it and left out; when that leaves nothing of
+    /// what was named, exits with status 2 rather than fall back to another library.
+    static func libraryPaths(_ arguments: [String]) throws -> [String] {
+        let remotes = Config.load(from: Directories().config).remotes
+        var unsynced = 0
         let paths = arguments.flatMap { argument -> [String] in
             if argument.contains("/") || argument.hasSuffix(".bib") || FileManager.default.fileExists(atPath: argument) { return [argument] }
-            let files = RemoteLocations(name: argument).libraryFiles
-            return files.isEmpty ? [argument] : files
+            let locations = RemoteLocations(name: argument)
+            let files = locations.libraryFiles
+            if !files.isEmpty { return files }
+            guard remotes.contains(where: { $0.name == argument }) || locations.savedRemote() != nil else { return [argument] }
+            Console.error("bibread: remote '\(argument)' has no library on this machine yet; run 'bibread sync \(argument)'")
+            unsynced += 1
+            return []
         }
+        if unsynced > 0 && paths.isEmpty { throw ExitStatus.unreadable }
         let absolute = paths.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-        RemoteLocations.registerAliases(forLibraries: absolute, remotes: Config.load(from: Directories().config).remotes)
+        RemoteLocations.registerAliases(forLibraries: absolute, remotes: remotes)
         return paths
     }
 }
