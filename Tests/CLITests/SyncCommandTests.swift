@@ -132,6 +132,47 @@ struct SyncCommandTests {
         #expect(after.standardOutput.split(separator: "\n").count == 25)
     }
 
+    /// `cache status` and `cache purge` work on remotes known here only: a typo is an error that
+    /// makes nothing, no remote at all says how to get one, and each remote shows its limit.
+    @Test func cacheCommandsNameOnlyKnownRemotesAndShowTheLimit() throws {
+        let setup = try Setup()
+        let cacheRoot = setup.root.appendingPathComponent("cache/bibread")
+        let none = try setup.bibread(["cache", "status"])
+        #expect(none.status == 0, "\(none.standardError)")
+        #expect(none.standardOutput.contains("No remotes synced yet"), "\(none.standardOutput)")
+        #expect(try setup.bibread(["cache", "status", "--json"]).standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+        for command in [["cache", "status", "nosuch"], ["cache", "purge", "nosuch", "--all"]] {
+            let result = try setup.bibread(command)
+            #expect(result.status == 64, "\(command): \(result.standardError)")
+            #expect(result.standardError.contains("bibread: no remote named 'nosuch'"), "\(command): \(result.standardError)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: cacheRoot.path), "a cache command for an unknown remote made \(cacheRoot.path)")
+
+        // Configured, never synced: purging finds nothing and makes nothing.
+        let configured = try Setup(config: """
+            cache_limit = "500MB"
+            [[remote]]
+            name = "lab"
+            url = "$URL"
+            """)
+        let purge = try configured.bibread(["cache", "purge", "lab", "--all"])
+        #expect(purge.status == 0, "\(purge.standardError)")
+        #expect(purge.standardOutput.contains("lab: removed 0 PDFs"))
+        #expect(!FileManager.default.fileExists(atPath: configured.root.appendingPathComponent("cache/bibread/lab").path))
+
+        let sync = try configured.bibread(["sync", "lab", "--all-pdfs"])
+        #expect(sync.status == 0, "\(sync.standardError)")
+        let status = try configured.bibread(["cache", "status"])
+        #expect(status.standardOutput.hasPrefix("lab: 5 PDFs, "), "\(status.standardOutput)")
+        #expect(status.standardOutput.contains(" of 500.0 MB in "), "\(status.standardOutput)")
+        let json = try configured.bibread(["cache", "status", "--json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
+        #expect(report.first?["limit"] as? Int == 500_000_000)
+        let typo = try configured.bibread(["cache", "status", "labb"])
+        #expect(typo.status == 64)
+        #expect(typo.standardError.contains("(remotes: lab)"), "\(typo.standardError)")
+    }
+
     /// A sync that ends at once (its help, a bad option) exits cleanly every time: libcurl is
     /// set up on the thread that uses it, so an exit never runs OpenSSL's clean-up while it is
     /// being set up (when it was loaded on another thread, about 1 run in 30 crashed so).

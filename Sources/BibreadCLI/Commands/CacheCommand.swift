@@ -18,15 +18,22 @@ struct CacheRemoteOptions: ParsableArguments {
     @Argument(help: ArgumentHelp("A remote's name (default: every remote).", valueName: "remote"))
     var remote: String?
 
-    func remoteNames() -> [String] {
-        if let remote { return [remote] }
-        let config = Config.load(from: Directories().config)
+    /// The remote named, or every remote known here (configured, synced, or with a cache); a
+    /// name none of them has is a usage error (exit 64), so that nothing is made for a typo.
+    func remoteNames(config: Config) throws -> [String] {
         var names = Set(config.remotes.map(\.name))
-        let root = RemoteLocations(name: "x").cache.deletingLastPathComponent()
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [] where !name.hasPrefix(".") {
-            names.insert(name)
+        let sample = RemoteLocations(name: "x")
+        for root in [sample.cache.deletingLastPathComponent(), sample.library.deletingLastPathComponent()] {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [] where !name.hasPrefix(".") {
+                names.insert(name)
+            }
         }
-        return names.sorted()
+        guard let remote else { return names.sorted() }
+        guard names.contains(remote) else {
+            Console.error("bibread: no remote named '\(remote)'\(names.isEmpty ? "" : " (remotes: \(names.sorted().joined(separator: ", ")))")")
+            throw ExitCode(64)
+        }
+        return [remote]
     }
 }
 
@@ -39,18 +46,25 @@ struct CacheStatusCommand: ParsableCommand {
     var json = false
 
     func run() throws {
+        let config = Config.load(from: Directories().config)
+        let names = try remotes.remoteNames(config: config)
+        if names.isEmpty && !json {
+            let root = RemoteLocations(name: "x").cache.deletingLastPathComponent().path
+            Console.print("No remotes synced yet, so no PDFs cached; 'bibread sync URL' brings a library and its PDFs (into \(root))")
+        }
         var report: [[String: Any]] = []
-        for name in remotes.remoteNames() {
+        for name in names {
             let locations = RemoteLocations(name: name)
             let items = CachePolicy.items(in: locations)
             let keys = CacheReferences.keys(for: items.map(\.path), locations: locations)
             let bytes = items.reduce(Int64(0)) { $0 + $1.bytes }
             if json {
-                report.append(["remote": name, "folder": locations.cache.path, "bytes": bytes, "files": items.map { item -> [String: Any] in
+                report.append(["remote": name, "folder": locations.cache.path, "bytes": bytes, "limit": config.cacheLimit,
+                               "files": items.map { item -> [String: Any] in
                     ["path": item.path, "bytes": item.bytes, "references": keys[item.path] ?? []]
                 }])
             } else {
-                Console.print("\(name): \(items.count) PDF\(items.count == 1 ? "" : "s"), \(ByteCount.format(bytes)) in \(locations.cache.path)")
+                Console.print("\(name): \(items.count) PDF\(items.count == 1 ? "" : "s"), \(ByteCount.format(bytes)) of \(ByteCount.format(config.cacheLimit)) in \(locations.cache.path)")
                 for item in items {
                     Console.print("  \(ByteCount.format(item.bytes).padding(toLength: 9, withPad: " ", startingAt: 0)) \(item.path)  \((keys[item.path] ?? []).joined(separator: ", "))")
                 }
@@ -86,12 +100,12 @@ struct CachePurgeCommand: ParsableCommand {
 
     func run() throws {
         let cutoff = olderThan.flatMap(Age.seconds).map { Date().timeIntervalSince1970 - $0 }
-        for name in remotes.remoteNames() {
+        let config = Config.load(from: Directories().config)
+        for name in try remotes.remoteNames(config: config) {
             let locations = RemoteLocations(name: name)
             var keeping = Set<String>()
             if !keepGroup.isEmpty {
                 let library = LibraryLoader.load(paths: locations.libraryFiles).library
-                let config = Config.load(from: Directories().config)
                 let mapping = config.remotes.first { $0.name == name }?.pathMapping ?? [:]
                 let (files, problems) = SyncPlanner.plan(library, selection: SyncSelection(groups: keepGroup), locations: locations, mapping: mapping)
                 for problem in problems { Console.error("bibread: \(problem)") }

@@ -33,8 +33,9 @@ public struct Config: Sendable {
     public var keys: [String: [String]] = [:]
     /// `[[remote]]`: the places libraries are synced from.
     public var remotes: [Remote] = []
-    /// The most the PDF cache may hold, in bytes (`cache_limit = "2GB"`).
-    public var cacheLimit: Int64 = 2 * 1024 * 1024 * 1024
+    /// The most the PDF cache of each remote may hold, in bytes (`cache_limit = "2GB"`; the
+    /// default is that same 2 GB, 2 × 10^9 bytes, as `ByteCount` reads and writes sizes).
+    public var cacheLimit: Int64 = 2_000_000_000
     /// Whether PDFs download while the connection is metered.
     public var syncOnMetered = true
     /// Downloads at once.

@@ -26,7 +26,9 @@ public enum CachePolicy {
     public static func purge(_ locations: RemoteLocations, keeping: Set<String>,
                              where selected: (Item) -> Bool = { _ in true },
                              until shouldStop: (Int64) -> Bool = { _ in false }) -> (paths: [String], bytes: Int64) {
-        guard let manifest = try? CacheManifest(url: locations.manifest) else { return ([], 0) }
+        // No manifest, nothing cached: opening one would make the folder and the database.
+        guard FileManager.default.fileExists(atPath: locations.manifest.path),
+              let manifest = try? CacheManifest(url: locations.manifest) else { return ([], 0) }
         var held = items(in: locations).reduce(Int64(0)) { $0 + $1.bytes }
         var removed: [String] = []
         var freed: Int64 = 0
