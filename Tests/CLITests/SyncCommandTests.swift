@@ -40,12 +40,15 @@ struct SyncCommandTests {
         }
     }
 
+    /// config.toml naming the test server as the remote `lab`.
+    static let labRemote = """
+        [[remote]]
+        name = "lab"
+        url = "$URL"
+        """
+
     @Test func syncThenUseTheRemoteByName() throws {
-        let setup = try Setup(config: """
-            [[remote]]
-            name = "lab"
-            url = "$URL"
-            """)
+        let setup = try Setup(config: Self.labRemote)
         let sync = try setup.bibread(["sync", "lab", "--group", "Typesetting"])
         #expect(sync.status == 0, "\(sync.standardError)")
         #expect(sync.standardError.contains("library.bib: updated (25 references)"))
@@ -95,11 +98,7 @@ struct SyncCommandTests {
     /// failed) says how to bring it, not "no such file"; the other libraries named still load,
     /// and none named is not taken to mean the default library.
     @Test func aRemoteWithNoLibraryYetSaysHowToSyncIt() throws {
-        let setup = try Setup(config: """
-            [[remote]]
-            name = "lab"
-            url = "$URL"
-            """)
+        let setup = try Setup(config: Self.labRemote)
         let samples = Fixtures.samples.appendingPathComponent("library.bib").path
         let hint = "bibread: remote 'lab' has no library on this machine yet; run 'bibread sync lab'"
         for command in [["list", "lab"], ["show", "lab", "knuth1984texbook"], ["check", "lab"], ["lab"]] {
@@ -149,12 +148,7 @@ struct SyncCommandTests {
         #expect(!FileManager.default.fileExists(atPath: cacheRoot.path), "a cache command for an unknown remote made \(cacheRoot.path)")
 
         // Configured, never synced: purging finds nothing and makes nothing.
-        let configured = try Setup(config: """
-            cache_limit = "500MB"
-            [[remote]]
-            name = "lab"
-            url = "$URL"
-            """)
+        let configured = try Setup(config: "cache_limit = \"500MB\"\n" + Self.labRemote)
         let purge = try configured.bibread(["cache", "purge", "lab", "--all"])
         #expect(purge.status == 0, "\(purge.standardError)")
         #expect(purge.standardOutput.contains("lab: removed 0 PDFs"))
