@@ -21,13 +21,7 @@ struct CacheRemoteOptions: ParsableArguments {
     /// The remote named, or every remote known here (configured, synced, or with a cache); a
     /// name none of them has is a usage error (exit 64), so that nothing is made for a typo.
     func remoteNames(config: Config) throws -> [String] {
-        var names = Set(config.remotes.map(\.name))
-        let sample = RemoteLocations(name: "x")
-        for root in [sample.cache.deletingLastPathComponent(), sample.library.deletingLastPathComponent()] {
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [] where !name.hasPrefix(".") {
-                names.insert(name)
-            }
-        }
+        let names = RemoteLocations.knownNames(configured: config.remotes)
         guard let remote else { return names.sorted() }
         guard names.contains(remote) else {
             Console.error("bibread: no remote named '\(remote)'\(names.isEmpty ? "" : " (remotes: \(names.sorted().joined(separator: ", ")))")")

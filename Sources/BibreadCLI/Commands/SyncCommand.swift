@@ -126,10 +126,9 @@ enum RemoteResolution {
         var unsynced = 0
         let paths = arguments.flatMap { argument -> [String] in
             if argument.contains("/") || argument.hasSuffix(".bib") || FileManager.default.fileExists(atPath: argument) { return [argument] }
-            let locations = RemoteLocations(name: argument)
-            let files = locations.libraryFiles
+            let files = RemoteLocations(name: argument).libraryFiles
             if !files.isEmpty { return files }
-            guard remotes.contains(where: { $0.name == argument }) || locations.savedRemote() != nil else { return [argument] }
+            guard RemoteLocations.knownNames(configured: remotes).contains(argument) else { return [argument] }
             Console.error("bibread: remote '\(argument)' has no library on this machine yet; run 'bibread sync \(argument)'")
             unsynced += 1
             return []

@@ -74,6 +74,21 @@ public struct RemoteLocations: Sendable, Equatable {
 }
 
 extension RemoteLocations {
+    /// The names of the remotes `remotes` configures and of those this machine holds a library
+    /// folder or a cache for (a sync makes both, even one that failed, so that the next one can
+    /// be started by name).
+    public static func knownNames(configured remotes: [Remote],
+                                  environment: [String: String] = ProcessInfo.processInfo.environment) -> Set<String> {
+        var names = Set(remotes.map(\.name))
+        let probe = RemoteLocations(name: "_", environment: environment)
+        for root in [probe.library.deletingLastPathComponent(), probe.cache.deletingLastPathComponent()] {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [] where !name.hasPrefix(".") {
+                names.insert(name)
+            }
+        }
+        return names
+    }
+
     /// The synced remote whose library folder holds `path`, if any.
     public static func owning(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> RemoteLocations? {
         let probe = RemoteLocations(name: "_", environment: environment)
