@@ -68,10 +68,12 @@ struct LibraryLoaderTests {
     }
 
     /// Lines found from a hint (the last line found) are those a whole search finds, for
-    /// offsets asked in order, backwards, at random, and at every line start and end.
+    /// offsets asked in order, backwards, at random, and at every line start and end; a hint
+    /// past the end is ignored.
     @Test func linesFoundFromAHintAreThoseOfAWholeSearch() {
+        let (start, seed) = SeededGenerator.forTest("linesFoundFromAHintAreThoseOfAWholeSearch")
+        var generator = start
         var text: [UInt8] = []
-        var generator = SystemRandomNumberGenerator()
         for _ in 0..<3_000 {
             text += Array(repeating: UInt8(ascii: "x"), count: Int.random(in: 0...40, using: &generator))
             text.append(0x0A)
@@ -84,11 +86,15 @@ struct LibraryLoaderTests {
         for offset in offsets where index.line(of: offset, hint: &hint) != index.line(of: offset) {
             mismatches.append(offset)
         }
-        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5)) (seed \(seed))")
         #expect(index.line(of: 0) == 1)
         #expect(index.line(of: text.count) == 3_001)
-        var stale = 10_000
-        #expect(index.line(of: 5, hint: &stale) == 1, "a hint past the end is ignored")
+        let firstNewline = text.firstIndex(of: 0x0A) ?? 0
+        #expect(index.line(of: firstNewline) == 1 && index.line(of: firstNewline + 1) == 2, "seed \(seed)")
+        for offset in [0, firstNewline, firstNewline + 1, text.count / 2, text.count] {
+            var stale = 10_000
+            #expect(index.line(of: offset, hint: &stale) == index.line(of: offset), "a hint past the end is ignored: offset \(offset) (seed \(seed))")
+        }
     }
 
     /// A file of more than 8 MB is read in two halves at once: every byte lands in its place.

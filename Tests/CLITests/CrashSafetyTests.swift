@@ -10,7 +10,7 @@ import Glibc
 /// page notes, the session file or the PDF cache never leaves them corrupt or half written.
 ///
 /// The real binary is killed at random moments (5–200 ms, from a seeded generator: each test
-/// prints its seed, and `BIBREAD_CRASH_SEED=N` replays a run), then the stores are opened again
+/// prints its seed, and `BIBREAD_TEST_SEED=N` replays a run), then the stores are opened again
 /// through the real CLI and through the `sqlite3` program, checked with `PRAGMA integrity_check`,
 /// and their contents compared with what the writer wrote.
 @Suite("Crash safety: SIGKILL while writing")
@@ -112,32 +112,6 @@ struct CrashSafetyTests {
 }
 
 // MARK: - Running and killing
-
-/// The C library's 48-bit generator (`jrand48`, its state kept here), seeded from
-/// `BIBREAD_CRASH_SEED` or at random (and printed), so that a failing run can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: (UInt16, UInt16, UInt16)
-
-    init(seed: UInt64) {
-        state = (UInt16(truncatingIfNeeded: seed), UInt16(truncatingIfNeeded: seed >> 16), UInt16(truncatingIfNeeded: seed >> 32))
-    }
-
-    mutating func next() -> UInt64 {
-        withUnsafeMutableBytes(of: &state) { buffer in
-            let words = buffer.baseAddress!.assumingMemoryBound(to: UInt16.self)
-            let high = UInt64(UInt32(truncatingIfNeeded: jrand48(words)))
-            return high << 32 | UInt64(UInt32(truncatingIfNeeded: jrand48(words)))
-        }
-    }
-
-    /// A generator for one test, with its seed printed.
-    static func forTest(_ name: String) -> (generator: SeededGenerator, seed: UInt64) {
-        let seed = ProcessInfo.processInfo.environment["BIBREAD_CRASH_SEED"].flatMap { UInt64($0) }
-            ?? UInt64.random(in: 1...UInt64(UInt32.max))
-        print("\(name): seed \(seed) (replay with BIBREAD_CRASH_SEED=\(seed))")
-        return (SeededGenerator(seed: seed), seed)
-    }
-}
 
 /// When `KilledRun` sends SIGKILL.
 enum KillMoment {
