@@ -30,6 +30,11 @@ struct Tmux: Sendable {
     /// Where the server's socket file is (tmux leaves it behind after kill-server).
     var socketPath: String?
 
+    /// How long a wait for the screen lasts before it fails. A screen that is right comes within
+    /// a second here; the margin is for a machine whose two cores are shared with the rest of
+    /// the suite and with other jobs (seen: 10 s ran out with three busy loops beside the suite).
+    static let defaultTimeout: Duration = .seconds(20)
+
     /// The tmux binary; a clear failure (not a skip) when it is missing.
     static func locate() throws -> URL {
         var candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "")
@@ -154,7 +159,7 @@ struct Tmux: Sendable {
     /// in a row, 50 ms apart, are identical. A capture can land while the program is halfway
     /// through drawing a frame, and what the caller checks next must not see half a frame.
     @discardableResult
-    func waitUntil(_ expectation: String, timeout: Duration = .seconds(10), settled: Bool = true,
+    func waitUntil(_ expectation: String, timeout: Duration = Tmux.defaultTimeout, settled: Bool = true,
                    _ predicate: (String) async throws -> Bool) async throws -> String {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: TestTiming.duration(timeout))
@@ -177,14 +182,14 @@ struct Tmux: Sendable {
 
     /// Polls until every one of `texts` is on the screen.
     @discardableResult
-    func waitFor(_ texts: String..., timeout: Duration = .seconds(10)) async throws -> String {
+    func waitFor(_ texts: String..., timeout: Duration = Tmux.defaultTimeout) async throws -> String {
         try await waitUntil(texts.map { "“\($0)”" }.joined(separator: " and "), timeout: timeout) { screen in
             texts.allSatisfy(screen.contains)
         }
     }
 
     /// Polls until the pane's program has exited; returns its exit status.
-    func waitForExit(timeout: Duration = .seconds(10)) async throws -> Int32 {
+    func waitForExit(timeout: Duration = Tmux.defaultTimeout) async throws -> Int32 {
         var status: Int32?
         try await waitUntil("the program in the pane to exit", timeout: timeout, settled: false) { _ in
             status = try await exitStatus()
@@ -194,7 +199,7 @@ struct Tmux: Sendable {
     }
 
     /// Polls until a tmux format has the expected value (for example `#{alternate_on}` is `0`).
-    func waitForFormat(_ format: String, toBe expected: String, timeout: Duration = .seconds(10)) async throws {
+    func waitForFormat(_ format: String, toBe expected: String, timeout: Duration = Tmux.defaultTimeout) async throws {
         var last = ""
         do {
             try await waitUntil("\(format) to be “\(expected)”", timeout: timeout, settled: false) { _ in
