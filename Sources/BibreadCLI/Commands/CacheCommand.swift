@@ -43,7 +43,7 @@ struct CacheStatusCommand: ParsableCommand {
         let config = Config.load(from: Directories().config)
         let names = try remotes.remoteNames(config: config)
         if names.isEmpty && !json {
-            let root = RemoteLocations(name: "x").cache.deletingLastPathComponent().path
+            let root = RemoteLocations.cachesRoot().path
             Console.print("No remotes synced yet, so no PDFs cached; 'bibread sync URL' brings a library and its PDFs (into \(root))")
         }
         var report: [[String: Any]] = []

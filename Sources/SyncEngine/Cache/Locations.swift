@@ -13,9 +13,18 @@ public struct RemoteLocations: Sendable, Equatable {
 
     public init(name: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.name = name
-        let base = BaseDirectories(environment: environment)
-        library = base.data.appendingPathComponent("remotes").appendingPathComponent(name)
-        cache = base.cache.appendingPathComponent(name)
+        library = Self.librariesRoot(environment: environment).appendingPathComponent(name)
+        cache = Self.cachesRoot(environment: environment).appendingPathComponent(name)
+    }
+
+    /// The folder that holds every remote's library folder: `$XDG_DATA_HOME/bibread/remotes/`.
+    public static func librariesRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        BaseDirectories(environment: environment).data.appendingPathComponent("remotes")
+    }
+
+    /// The folder that holds every remote's PDF cache: `$XDG_CACHE_HOME/bibread/`.
+    public static func cachesRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        BaseDirectories(environment: environment).cache
     }
 
     /// The remote's definition, saved by each sync (no secrets: only where to find them), so
@@ -80,8 +89,7 @@ extension RemoteLocations {
     public static func knownNames(configured remotes: [Remote],
                                   environment: [String: String] = ProcessInfo.processInfo.environment) -> Set<String> {
         var names = Set(remotes.map(\.name))
-        let probe = RemoteLocations(name: "_", environment: environment)
-        for root in [probe.library.deletingLastPathComponent(), probe.cache.deletingLastPathComponent()] {
+        for root in [librariesRoot(environment: environment), cachesRoot(environment: environment)] {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [] where !name.hasPrefix(".") {
                 names.insert(name)
             }
@@ -91,8 +99,7 @@ extension RemoteLocations {
 
     /// The synced remote whose library folder holds `path`, if any.
     public static func owning(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> RemoteLocations? {
-        let probe = RemoteLocations(name: "_", environment: environment)
-        let root = probe.library.deletingLastPathComponent().path + "/"
+        let root = librariesRoot(environment: environment).path + "/"
         guard path.hasPrefix(root) else { return nil }
         guard let name = path.dropFirst(root.count).split(separator: "/").first else { return nil }
         return RemoteLocations(name: String(name), environment: environment)
