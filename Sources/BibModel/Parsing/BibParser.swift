@@ -395,9 +395,12 @@ struct BibParser {
         let fields = scratchFields.withUnsafeBufferPointer { Array($0) }
         if type == "bibdesk_info" {
             if deferred?.hasPendingTexts(inEntry: entries.count) == true { return abandonChunk(text) }
+            // Names come from this parser's own store: in a later chunk the fields are numbered
+            // in the chunk's store until it is joined, and the file's store (`source.fieldNames`)
+            // is being written by the first chunk's thread meanwhile.
             let info = Entry(type: type, key: key, fields: fields, texts: texts, source: source, offset: start)
             for field in fields {
-                documentInfo[info.spelledName(of: field)] = info.rawText(of: field)
+                documentInfo[fieldNames.store.spelling(of: field)] = info.rawText(of: field)
             }
             return
         }
