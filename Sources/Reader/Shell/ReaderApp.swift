@@ -154,8 +154,15 @@ public enum ReaderApp {
         // Test hook: `BIBREAD_TEST_CRASH=fatal-error` makes a real Swift runtime trap right after
         // the first screen is drawn, so that the end-to-end tests can check that a crash gives the
         // terminal back and shows its message (ReaderEndToEndTests.fatalErrorRestoresTheTerminal).
-        if ProcessInfo.processInfo.environment["BIBREAD_TEST_CRASH"] == "fatal-error" {
+        // `worker-trap` traps as an optimized build does on a failed check, with no message, on a
+        // background thread (ReaderEndToEndTests.silentTrapOnAWorkerIsReported).
+        switch ProcessInfo.processInfo.environment["BIBREAD_TEST_CRASH"] {
+        case "fatal-error":
             fatalError("BIBREAD_TEST_CRASH=fatal-error: crashing on purpose after the first screen")
+        case "worker-trap":
+            DispatchQueue.global().async { raise(SIGILL) }
+        default:
+            break
         }
         var effects = state.start()
         if let link = options.link {
