@@ -244,8 +244,8 @@ struct HostileInputTests {
     }
 
     static let unterminated: [Unterminated] = [
-        Unterminated(input: "@misc{k, title = {T}", diagnostics: ["1:1: error: @misc{k: missing '}' at end of file"]),
-        Unterminated(input: "@misc(k, title = {T}", diagnostics: ["1:1: error: @misc{k: missing ')' at end of file"]),
+        Unterminated(input: "@misc{k, title = {T}", diagnostics: ["1:6: error: @misc{k: this '{' is never closed: the file ends first"]),
+        Unterminated(input: "@misc(k, title = {T}", diagnostics: ["1:6: error: @misc{k: this '(' is never closed: the file ends first"]),
         Unterminated(input: "@misc{k, title = {T", diagnostics: [
             "1:18: error: unterminated value: the '{' opened here is not closed at end of file",
         ]),
@@ -254,9 +254,9 @@ struct HostileInputTests {
         ]),
         Unterminated(input: "@misc{k, title = ", diagnostics: ["1:18: error: expected a value, found the end of the file"]),
         Unterminated(input: "@misc{k, title", diagnostics: ["1:15: error: expected '=' after 'title', found the end of the file"]),
-        Unterminated(input: "@misc{k", diagnostics: ["1:1: error: @misc{k: missing '}' at end of file"]),
+        Unterminated(input: "@misc{k", diagnostics: ["1:6: error: @misc{k: this '{' is never closed: the file ends first"]),
         Unterminated(input: "@misc{", diagnostics: [
-            "1:1: warning: @misc has an empty cite key", "1:1: error: @misc{: missing '}' at end of file",
+            "1:1: warning: @misc has an empty cite key", "1:6: error: @misc{: this '{' is never closed: the file ends first",
         ]),
         Unterminated(input: "@misc", diagnostics: ["1:1: warning: ignored '@misc': expected '{' or '(' after the entry type"]),
         Unterminated(input: "@comment{abc", diagnostics: ["1:1: error: unterminated @comment: missing '}'"]),
