@@ -413,11 +413,18 @@ public enum SortOrder {
         let order: [Int]
         switch key {
         case .author:
-            let keys = entries.map { entry -> String in
-                guard let first = entry.creators.names.first else { return "\u{10FFFF}" }
-                return Folding.fold([first.last, first.first, first.von].joined(separator: " "))
+            // The first creator's last name, then first names, each folded and without
+            // punctuation (`Michael H` and `Michael H.` are one person), then the von part,
+            // then the year; entries with no creators last.
+            let keys = entries.map { entry -> (String, String, String) in
+                guard let first = entry.creators.names.first else { return ("\u{10FFFF}", "", "") }
+                return (normalizedName(first.last), normalizedName(first.first), normalizedName(first.von))
             }
-            order = entries.indices.sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }
+            let years = entries.map { entry in entry.year.flatMap { Int($0.prefix(4)) } ?? Int.max }
+            order = entries.indices.sorted {
+                if keys[$0] != keys[$1] { return keys[$0] < keys[$1] }
+                return years[$0] != years[$1] ? years[$0] < years[$1] : $0 < $1
+            }
         case .year:
             let years = entries.map { entry in entry.year.flatMap { Int($0.prefix(4)) } ?? Int.min }
             order = entries.indices.sorted { years[$0] != years[$1] ? years[$0] < years[$1] : $0 < $1 }
@@ -439,5 +446,13 @@ public enum SortOrder {
         var rank = [Int32](repeating: 0, count: entries.count)
         for (index, position) in order.enumerated() { rank[position] = Int32(index) }
         return rank
+    }
+
+    /// A name part folded (case, accents) with punctuation dropped and white space single:
+    /// `Michael H.` and `MICHAEL H` give `michael h`.
+    static func normalizedName(_ part: String) -> String {
+        Folding.fold(part)
+            .split { !$0.isLetter && !$0.isNumber }
+            .joined(separator: " ")
     }
 }
