@@ -97,8 +97,9 @@ public final class BackgroundWork: @unchecked Sendable {
             } catch {
                 post(.documentFailed(path: path, message: "Page \(page): \(error)"))
             }
-        case .findInDocument(let path, let query, let fromPage, let forward):
-            post(.searchResult(path: path, query: query, page: find(query, in: path, from: fromPage, forward: forward)))
+        case .findInDocument(let path, let query, let fromPage, let forward, let mode, let width):
+            let found = find(query, in: path, after: fromPage, forward: forward, mode: mode, width: width)
+            post(.searchResult(path: path, query: query, page: found?.page, wrapped: found?.wrapped ?? false))
         case .savePosition(let path, let page, let scroll):
             guard let store, let fingerprint = lock.withLock({ documents[path]?.fingerprint }) else { return }
             try? store.save(ReadingPosition(fingerprint: fingerprint, path: path, page: page, scroll: scroll, updatedAt: clock()))
@@ -380,15 +381,18 @@ public final class BackgroundWork: @unchecked Sendable {
         }
     }
 
-    /// The first page from `start` on (or back) whose text contains `query`, ignoring case and accents.
-    func find(_ query: String, in path: String, from start: Int, forward: Bool) -> Int? {
-        guard let pageCount = lock.withLock({ documents[path]?.document.pageCount }) else { return nil }
-        let pagesToSearch = forward ? Array(stride(from: max(1, start), through: pageCount, by: 1))
-                                    : Array(stride(from: min(start, pageCount), through: 1, by: -1))
-        for page in pagesToSearch {
-            guard let text = try? text(of: path, page: page, mode: .reflow) else { continue }
-            let joined = ReadingText.paragraphs(of: text).joined(separator: " ")
-            if !ReadingText.matches(of: query, in: joined).isEmpty { return page }
+    /// The next page after `page` (or before it) whose lines, as the reading view shows them,
+    /// hold `query` (ignoring case and accents); past the last page (or the first) the search
+    /// goes on from the other end back to `page` itself, and says it `wrapped`.
+    func find(_ query: String, in path: String, after page: Int, forward: Bool, mode: ReadingMode, width: Int) -> (page: Int, wrapped: Bool)? {
+        guard let pageCount = lock.withLock({ documents[path]?.document.pageCount }), pageCount > 0 else { return nil }
+        let start = min(max(1, page), pageCount)
+        for step in 1...pageCount {
+            let candidate = forward ? (start - 1 + step) % pageCount + 1 : (start - 1 - step + pageCount * 2) % pageCount + 1
+            guard let text = try? text(of: path, page: candidate, mode: mode) else { continue }
+            if !ReadingText.occurrences(of: query, in: ReadingText.shownLines(of: text, mode: mode, width: width)).isEmpty {
+                return (candidate, forward ? candidate <= start : candidate >= start)
+            }
         }
         return nil
     }

@@ -19,8 +19,9 @@ public enum Event: Sendable {
     case documentNeedsPassword(path: String, wrong: Bool)
     case pageText(path: String, page: Int, mode: ReadingMode, text: String)
     case documentFailed(path: String, message: String)
-    /// The first page at or after (or before) the start that contains the query; nil if none.
-    case searchResult(path: String, query: String, page: Int?)
+    /// The next page after (or before) the start that contains the query, going round the
+    /// document's end (`wrapped`) when none does before it; nil when no page does.
+    case searchResult(path: String, query: String, page: Int?, wrapped: Bool)
     case readingRecorded(key: String, time: Double)
     /// A PDF only the remote had is downloading (bytes so far, of total).
     case fetchProgress(path: String, bytes: Int64, total: Int64?)
@@ -70,8 +71,10 @@ public enum Effect: Sendable, Equatable {
     case computeMarks
     case openDocument(path: String, password: String?)
     case extractPage(path: String, page: Int, mode: ReadingMode)
-    /// Find the query in the pages from `fromPage` on (or back, when not `forward`).
-    case findInDocument(path: String, query: String, fromPage: Int, forward: Bool)
+    /// Find the query in the pages after `fromPage` (or before it, when not `forward`), going
+    /// round the end back to `fromPage` itself; a page matches when its lines, as the reading
+    /// view shows them in `mode` at `width` columns, hold the query.
+    case findInDocument(path: String, query: String, fromPage: Int, forward: Bool, mode: ReadingMode, width: Int)
     /// Save where the reader is in a document (page, and 0…1 down the page).
     case savePosition(path: String, page: Int, scroll: Double)
     /// Write the session (library, group, selection, sort) to the state file.

@@ -98,8 +98,11 @@ public struct ReadingState: Sendable, Equatable {
     public var matchFromEnd = false
     public var error: String?
     public var prompt: ReadingPrompt?
-    /// The search whose matches are highlighted (`n`/`N` find the next).
+    /// The search whose matches are highlighted (`>`/`<` find the next).
     public var search: String?
+    /// Which occurrence of the search on this page `>`/`<` last went to (an index into
+    /// `ReadingText.occurrences`); nil when none was on this page yet.
+    public var currentMatch: Int?
     public var searching = false
     public var showingOutline = false
     public var outlineCursor = ListCursor()
