@@ -167,7 +167,9 @@ enum NoteEditorOverlay {
     static func draw(_ editor: NoteEditor, into screen: inout ScreenBuffer) {
         let boxWidth = min(screen.width, 72)
         let boxHeight = min(screen.height - 2, 14)
-        let footer = editor.confirmingDiscard ? "Esc again discards · C-s saves" : "C-s save · Esc cancel · Enter new line"
+        let footer = editor.confirmingQuit ? "C-c again quits · C-s saves and quits · Esc back to the note"
+            : editor.confirmingDiscard ? "Esc again discards · C-s saves · Enter back to the note"
+            : "C-s save · Esc cancel · Enter new line"
         let inner = Box.draw(title: "Note on p. \(editor.page) of \(editor.key)", width: boxWidth, height: boxHeight, footer: footer,
                              into: &screen)
         guard inner.width > 0, inner.height > 0 else { return }

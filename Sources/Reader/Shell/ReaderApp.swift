@@ -180,6 +180,9 @@ public enum ReaderApp {
                 switch effect {
                 case .quit: running = false
                 case .saveSession: save()
+                case .saveNote where state.isQuitting, .savePosition where state.isQuitting:
+                    // Written before the program ends, not on a queue that exit would cut short.
+                    runner.runNow(effect)
                 case .redrawAll: needsFullRedraw = true
                 case .prepareOpenWith(let intention, let values):
                     handlers.prepareMenu(intention: intention, values: values)
@@ -310,6 +313,12 @@ final class EffectRunner: Sendable {
         current.withLock { $0.work?.stopIndexing() }
         current.withLock { $0 = (work, $0.generation + 1) }
         _ = mailbox.take()
+    }
+
+    /// Performs an effect on this thread and waits for it (a write that must be done before
+    /// the program ends); what it reports is dropped.
+    func runNow(_ effect: Effect) {
+        current.withLock { $0.work }?.perform(effect) { _ in }
     }
 
     func run(_ effect: Effect) {

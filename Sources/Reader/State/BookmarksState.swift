@@ -66,8 +66,11 @@ public struct NoteEditor: Sendable, Equatable {
     public var text: [Character]
     /// The insertion point, an index into `text`.
     public var cursor: Int
-    /// Esc was pressed once with unsaved changes: a second Esc discards them.
+    /// Esc was pressed once with unsaved changes: a second Esc discards them. While asked,
+    /// only the answers act (Esc, C-s, Enter back to the note, Ctrl-C).
     public var confirmingDiscard = false
+    /// Ctrl-C was pressed with unsaved changes: a second Ctrl-C quits without them.
+    public var confirmingQuit = false
 
     public init(key: String, page: Int, text: String) {
         self.key = key

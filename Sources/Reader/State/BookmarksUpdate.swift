@@ -100,7 +100,7 @@ extension AppState {
                 view.pendingImport = nil
                 bookmarksView = view
                 return [.importReadingList(pending.decoded, fallbackName: pending.fallbackName, includeNotes: false)]
-            case .escape, .control("c"), .control("g"):
+            case .escape, .control("g"):
                 view.pendingImport = nil
                 bookmarksView = view
                 message = StatusMessage("Nothing was imported")
@@ -218,7 +218,7 @@ extension AppState {
             return []
         }
         switch key {
-        case .escape, .control("c"), .control("g"):
+        case .escape, .control("g"):
             view.prompt = nil
         case .enter:
             view.prompt = nil
@@ -283,6 +283,18 @@ extension AppState {
         return [.addBookmark(PageReference(citeKey: key, library: libraryName, page: view.page), name: view.title)]
     }
 
+    /// Closes the note editor, keeping its text as the page's note.
+    private mutating func saveNote(_ editor: NoteEditor) -> [Effect] {
+        guard var view = reading else { return [] }
+        view.noteEditor = nil
+        let text = editor.string.trimmingCharacters(in: .whitespacesAndNewlines)
+        view.notes[editor.page] = text.isEmpty ? nil : text
+        reading = view
+        guard editor.isChanged else { return [] }
+        message = StatusMessage(text.isEmpty ? "Deleted the note on p. \(editor.page)" : "Saved the note on p. \(editor.page)")
+        return [.saveNote(key: editor.key, page: editor.page, text: text)]
+    }
+
     /// The cite key of the paper read (the view holds its address, `key#2` for a duplicate).
     func citeKey(of view: ReadingState) -> String {
         library?.entry(addressedBy: view.key)?.key ?? view.key
@@ -295,22 +307,62 @@ extension AppState {
         reading = view
     }
 
+    /// The question the note editor asks before its changes are lost.
+    static let discardQuestion = "The note has changes: C-s saves them, Esc again discards them, Enter goes back to the note"
+    static let quitQuestion = "The note has changes: C-c again quits without them, C-s saves them and quits, Esc goes back to the note"
+
+    /// Ctrl-C: quits from any view, overlay or prompt; a note with unsaved changes asks first.
+    mutating func quitFromAnywhere() -> [Effect] {
+        if var view = reading, var editor = view.noteEditor, editor.isChanged, !editor.confirmingQuit {
+            editor.confirmingQuit = true
+            editor.confirmingDiscard = false
+            view.noteEditor = editor
+            reading = view
+            message = StatusMessage(AppState.quitQuestion)
+            return []
+        }
+        var effects: [Effect] = []
+        if let view = reading, view.info != nil, view.pageText != nil { effects.append(savePositionEffect(view)) }
+        isQuitting = true
+        return effects + [.saveSession, .quit]
+    }
+
     mutating func handleNoteEditor(_ key: Key) -> [Effect] {
         guard var view = reading, var editor = view.noteEditor else { return [] }
-        if key != .escape { editor.confirmingDiscard = false }
+        let saving = key == .control("s") || key == .function(2)
+        // While a question is shown, only its answers act: typing never goes into the note.
+        if editor.confirmingQuit {
+            if saving { return saveNote(editor) + quitFromAnywhere() }
+            if key == .escape || key == .enter || key == .control("g") {
+                editor.confirmingQuit = false
+            } else {
+                message = StatusMessage(AppState.quitQuestion)
+            }
+            view.noteEditor = editor
+            reading = view
+            return []
+        }
+        if editor.confirmingDiscard && !saving {
+            switch key {
+            case .escape, .control("g"):
+                view.noteEditor = nil
+                message = StatusMessage("The note's changes were discarded")
+            case .enter:
+                editor.confirmingDiscard = false
+                view.noteEditor = editor
+            default:
+                message = StatusMessage(AppState.discardQuestion)
+            }
+            reading = view
+            return []
+        }
         switch key {
         case .control("s"), .function(2):
-            view.noteEditor = nil
-            let text = editor.string.trimmingCharacters(in: .whitespacesAndNewlines)
-            view.notes[editor.page] = text.isEmpty ? nil : text
-            reading = view
-            guard editor.isChanged else { return [] }
-            message = StatusMessage(text.isEmpty ? "Deleted the note on p. \(editor.page)" : "Saved the note on p. \(editor.page)")
-            return [.saveNote(key: editor.key, page: editor.page, text: text)]
+            return saveNote(editor)
         case .escape, .control("g"):
-            if editor.isChanged && !editor.confirmingDiscard {
+            if editor.isChanged {
                 editor.confirmingDiscard = true
-                message = StatusMessage("The note has changes: C-s saves them, Esc again discards them")
+                message = StatusMessage(AppState.discardQuestion)
             } else {
                 view.noteEditor = nil
                 reading = view
@@ -348,12 +400,6 @@ extension AppState {
             let start = NoteEditorLines.lineStart(editor.text, before: editor.cursor)
             editor.text.removeSubrange(start..<editor.cursor)
             editor.cursor = start
-        case .control("c"):
-            // Ctrl-C in the editor closes it (keeping nothing), never quits with a note unsaved.
-            view.noteEditor = nil
-            reading = view
-            message = StatusMessage("The note was not saved")
-            return []
         default:
             break
         }

@@ -41,6 +41,18 @@ public struct DocumentInfo: Sendable, Equatable {
         return label == String(page) || label.isEmpty ? nil : label
     }
 
+    /// The outline entry of the section that holds `page`: the one whose page is the greatest
+    /// not after `page`, the last such in outline order on a tie, whatever order the outline's
+    /// pages come in; nil when every entry starts later (or points nowhere).
+    public func outlineIndex(holding page: Int) -> Int? {
+        var best: (index: Int, page: Int)?
+        for (index, entry) in outline.enumerated() {
+            guard let start = entry.page, start <= page else { continue }
+            if best == nil || start >= best?.page ?? Int.min { best = (index, start) }
+        }
+        return best?.index
+    }
+
     /// The page a typed target names: a page label first (`xii`, `A-3`), else a page number.
     public func page(named text: String) -> Int? {
         let wanted = text.trimmingCharacters(in: .whitespaces)

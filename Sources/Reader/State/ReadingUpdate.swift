@@ -202,7 +202,7 @@ extension AppState {
             } else {
                 view.showingOutline = true
                 // Start at the section that holds the current page.
-                let current = info.outline.lastIndex { ($0.page ?? Int.max) <= view.page } ?? 0
+                let current = info.outlineIndex(holding: view.page) ?? 0
                 view.outlineCursor = ListCursor(selected: current, top: max(0, current - readingRows / 2))
             }
         default:
@@ -281,7 +281,7 @@ extension AppState {
             return []
         }
         switch key {
-        case .escape, .control("c"), .control("g"):
+        case .escape, .control("g"):
             view.prompt = nil
             reading = view
             if case .password = prompt { reading = nil }
