@@ -109,6 +109,7 @@ enum ReadingView {
             switch prompt {
             case .goTo: label = "Go to page (number or label): "
             case .search: label = "Search the document: "
+            case .bookmarkFolder: label = "Bookmark in folder (a path such as Course/Week 1; Enter alone: the top level): "
             case .password(let text, let wrong):
                 label = (wrong ? "Wrong password; try again: " : "This PDF is encrypted. Password: ")
                 shown = String(repeating: "•", count: text.count)

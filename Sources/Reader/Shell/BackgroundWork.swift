@@ -114,8 +114,8 @@ public final class BackgroundWork: @unchecked Sendable {
             cancelFetch()
         case .syncLibrary(let group):
             syncLibrary(group: group, post: post)
-        case .loadBookmarks, .addBookmark, .addBookmarkFolder, .renameBookmarkNode, .deleteBookmarkNode,
-             .loadNotes, .saveNote, .importReadingList:
+        case .loadBookmarks, .addBookmark, .addBookmarkFolder, .renameBookmarkNode, .deleteBookmarkNode, .moveBookmarkNode,
+             .checkBookmarks, .loadNotes, .saveNote, .importReadingList:
             performBookmarkWork(effect, post: post)
         case .updateFullTextIndex:
             updateFullTextIndex(post: post)
@@ -199,7 +199,7 @@ public final class BackgroundWork: @unchecked Sendable {
     private func performBookmarkWork(_ effect: Effect, post: (Event) -> Void) {
         guard let store else {
             // The store could not be opened (said at start-up): nothing to show, nothing kept.
-            if effect != .loadBookmarks, !{ if case .loadNotes = effect { return true } else { return false } }() {
+            if effect != .loadBookmarks, effect != .checkBookmarks, !{ if case .loadNotes = effect { return true } else { return false } }() {
                 post(.bookmarkFailed(message: "Bookmarks and notes cannot be kept: the state store could not be opened"))
             }
             return
@@ -208,9 +208,17 @@ public final class BackgroundWork: @unchecked Sendable {
             switch effect {
             case .loadBookmarks:
                 post(.bookmarksLoaded(try store.savedBookmarks(), message: nil, select: nil))
-            case .addBookmark(let reference, let name):
-                let id = try store.addBookmark(named: name, reference: reference, at: clock())
+            case .checkBookmarks:
+                // Another bibread changed the store (a bookmark added from a shell): show it.
+                if try store.changedElsewhere() { post(.bookmarksLoaded(try store.savedBookmarks(), message: nil, select: nil)) }
+            case .addBookmark(let reference, let name, let folder):
+                let id = try store.addBookmark(named: name, reference: reference, in: folder, at: clock())
                 post(.bookmarksLoaded(try store.savedBookmarks(), message: nil, select: id))
+            case .moveBookmarkNode(let id, let folder):
+                try store.move(node: id, into: folder)
+                let tree = try store.savedBookmarks()
+                let place = folder.map { "the folder \(tree.path(of: $0))" } ?? "the top level"
+                post(.bookmarksLoaded(tree, message: "Moved '\(tree.node(id: id)?.label ?? "")' into \(place)", select: id))
             case .addBookmarkFolder(let name, let parent):
                 let id = try store.addFolder(named: name, in: parent, at: clock())
                 post(.bookmarksLoaded(try store.savedBookmarks(), message: "Made the folder \(name)", select: id))

@@ -117,7 +117,8 @@ extension AppState {
             return [.cancelReadingList]
         }
         let rows = bookmarkTreeRows
-        let selected = view.cursor.selected < rows.count ? rows[view.cursor.selected] : nil
+        let before = view.cursor.selected
+        let selected = before < rows.count ? rows[before] : nil
         guard let action = keymap.action(for: key, in: .bookmarks) else {
             if case .character(let character) = key { message = StatusMessage("'\(character)' does nothing here; press ? for help") }
             return []
@@ -167,6 +168,8 @@ extension AppState {
             view.prompt = .newFolder("")
         case .renameBookmark:
             if let selected { view.prompt = .rename(id: selected.node.id, text: selected.node.name) }
+        case .moveBookmark:
+            if let selected { view.prompt = .moveInto(id: selected.node.id, text: "") }
         case .deleteBookmark:
             if let selected { view.prompt = .confirmDelete(id: selected.node.id) }
         case .importList:
@@ -176,7 +179,16 @@ extension AppState {
         }
         view.cursor.clamp(count: bookmarks.rows(expanded: view.expanded).count, rows: bookmarkRows)
         bookmarksView = view
+        if view.cursor.selected != before || [.expandFolder, .collapseFolder, .openBookmark].contains(action) { rememberSelectedFolder() }
         return []
+    }
+
+    /// The folder of the selection (the folder itself, or the one holding the bookmark) is
+    /// where `m` in the reading view files new bookmarks from now on.
+    private mutating func rememberSelectedFolder() {
+        guard let row = selectedBookmarkRow else { return }
+        let folder = row.node.kind == .folder ? row.node.id : bookmarks.ancestors(of: row.node.id).last
+        bookmarkFolder = folder.map { .folder($0) } ?? .topLevel
     }
 
     /// The wheel scrolls the tree; a click selects a row, a double click opens it.
@@ -190,6 +202,8 @@ extension AppState {
             let index = view.cursor.top + mouse.y - 1
             guard mouse.y >= 1, mouse.y <= bookmarkRows, index < rows.count else { return [] }
             view.cursor.selected = index
+            bookmarksView = view
+            rememberSelectedFolder()
             if mouse.kind == .doubleClick {
                 bookmarksView = view
                 return handleBookmarks(.enter)
@@ -223,6 +237,15 @@ extension AppState {
         case .enter:
             view.prompt = nil
             let text = prompt.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if case .moveInto(let id, _) = prompt {
+                bookmarksView = view
+                guard !SavedBookmarks.names(inPath: text).isEmpty else { return [.moveBookmarkNode(id: id, folder: nil)] }
+                guard let folder = bookmarks.folder(atPath: text) else {
+                    message = StatusMessage("There is no bookmark folder '\(text)' (a makes one)", isError: true)
+                    return []
+                }
+                return [.moveBookmarkNode(id: id, folder: folder.id)]
+            }
             guard !text.isEmpty else {
                 bookmarksView = view
                 return []
@@ -244,7 +267,7 @@ extension AppState {
             case .rename(let id, _):
                 bookmarksView = view
                 return [.renameBookmarkNode(id: id, name: text)]
-            case .confirmDelete:
+            case .confirmDelete, .moveInto:
                 break
             }
         default:
@@ -277,10 +300,23 @@ extension AppState {
             message = StatusMessage("Removed the bookmark at \(AppState.pageName(view.page, info: view.info))")
             return [.deleteBookmarkNode(id: existing.id)]
         }
+        // Into the folder chosen last (if it is still there); asked when there are folders to choose.
+        if let choice = bookmarkFolder, choice.id.map({ bookmarks.node(id: $0)?.kind == .folder }) ?? true {
+            return addBookmark(in: choice)
+        }
+        guard bookmarks.allNodes.contains(where: { $0.kind == .folder }) else { return addBookmark(in: .topLevel) }
+        reading?.prompt = .bookmarkFolder("")
+        return []
+    }
+
+    /// Bookmarks the page shown in `folder`.
+    mutating func addBookmark(in folder: BookmarkFolderChoice) -> [Effect] {
+        guard let view = reading else { return [] }
         let key = citeKey(of: view)
         let libraryName = libraryPaths.count == 1 ? (libraryPaths[0] as NSString).lastPathComponent : nil
-        message = StatusMessage("Bookmarked \(AppState.pageName(view.page, info: view.info)) (b in the library shows bookmarks)")
-        return [.addBookmark(PageReference(citeKey: key, library: libraryName, page: view.page), name: view.title)]
+        let place = folder.id.map { " in \(bookmarks.path(of: $0))" } ?? ""
+        message = StatusMessage("Bookmarked \(AppState.pageName(view.page, info: view.info))\(place) (b in the library shows bookmarks)")
+        return [.addBookmark(PageReference(citeKey: key, library: libraryName, page: view.page), name: view.title, folder: folder.id)]
     }
 
     /// Closes the note editor, keeping its text as the page's note.

@@ -72,10 +72,12 @@ public enum ReadingPrompt: Sendable, Equatable {
     case search(String)
     /// The document is encrypted; `wrong` after a failed try.
     case password(String, wrong: Bool)
+    /// `m` with folders and none chosen yet: the folder to bookmark the page in (a path).
+    case bookmarkFolder(String)
 
     var text: String {
         switch self {
-        case .goTo(let text), .search(let text), .password(let text, _): return text
+        case .goTo(let text), .search(let text), .password(let text, _), .bookmarkFolder(let text): return text
         }
     }
 
@@ -84,6 +86,7 @@ public enum ReadingPrompt: Sendable, Equatable {
         case .goTo: return .goTo(text)
         case .search: return .search(text)
         case .password(_, let wrong): return .password(text, wrong: wrong)
+        case .bookmarkFolder: return .bookmarkFolder(text)
         }
     }
 }

@@ -305,6 +305,18 @@ extension AppState {
                 view.matchFromEnd = false
                 reading = view
                 return findMatch(forward: true)
+            case .bookmarkFolder(let text):
+                let choice: BookmarkFolderChoice
+                if SavedBookmarks.names(inPath: text).isEmpty {
+                    choice = .topLevel
+                } else if let folder = bookmarks.folder(atPath: text) {
+                    choice = .folder(folder.id)
+                } else {
+                    message = StatusMessage("There is no bookmark folder '\(text)' (b shows them; a makes one)", isError: true)
+                    return []
+                }
+                bookmarkFolder = choice
+                return addBookmark(in: choice)
             case .password(let text, _):
                 view.error = nil
                 reading = view

@@ -142,6 +142,9 @@ extension AppState {
             groupCounts[AppState.recentlyRead] = lastRead.count
             if activeGroup == AppState.recentlyRead { refreshRecentlyRead() }
             return []
+        case .tick:
+            // Cheap: one query, and the tree is read again only when another bibread changed it.
+            return library != nil ? [.checkBookmarks] : []
         case .terminate:
             isQuitting = true
             return [.saveSession, .quit]
