@@ -402,6 +402,16 @@ struct BookmarksAddCommand: ParsableCommand {
             Console.error("bibread: '\(target)' is not KEY:PAGE or KEY:FIRST-LAST (pages from 1, the last not before the first)")
             throw ExitCode(64)
         }
+        // The key is checked first, so that a refused bookmark leaves no folder behind either.
+        var title = name
+        if let (library, paths) = try keyCheck.load() {
+            guard let entry = library.entries(withKey: reference.citeKey).first else {
+                let files = paths.map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")
+                Console.error("bibread: \(reference.citeKey) is not in the library (\(files)); nothing was bookmarked")
+                throw ExitCode(64)
+            }
+            if title == nil { title = entry.title }
+        }
         let store = try openStore()
         var parent: Int64?
         if let folder, !folder.trimmingCharacters(in: .whitespaces).isEmpty {
@@ -413,14 +423,6 @@ struct BookmarksAddCommand: ParsableCommand {
                 } else {
                     parent = try store.addFolder(named: part, in: parent)
                 }
-            }
-        }
-        var title = name
-        if let (library, _) = try keyCheck.load() {
-            if let entry = library.entries(withKey: reference.citeKey).first {
-                if title == nil { title = entry.title }
-            } else {
-                Console.error("warning: \(reference.citeKey) is not in the library")
             }
         }
         try store.addBookmark(named: title ?? "", reference: reference, in: parent)

@@ -104,6 +104,48 @@ public enum ReadingText {
         return output
     }
 
+    /// The lines the reading view shows for a page's text: reflowed to `width` columns, or the
+    /// page's layout lines (form feeds dropped, blank lines at the end trimmed). The view and
+    /// the search in other pages both use it, so that a page found is a page with a match shown.
+    public static func shownLines(of text: String, mode: ReadingMode, width: Int) -> [String] {
+        switch mode {
+        case .reflow:
+            return lines(of: text, width: width)
+        case .layout:
+            var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0.replacingOccurrences(of: "\u{0C}", with: "")) }
+            while lines.last?.trimmingCharacters(in: .whitespaces).isEmpty == true { lines.removeLast() }
+            return lines
+        }
+    }
+
+    /// One occurrence of a search in a page's lines: the line it starts on, the characters it
+    /// covers there, and how many characters it runs on into the next line (a phrase cut by
+    /// the line's end).
+    public struct Occurrence: Sendable, Equatable {
+        public let line: Int
+        public let characters: Range<Int>
+        public let continuation: Int
+    }
+
+    /// Every occurrence of `query` in `lines`, in reading order, ignoring case and accents; a
+    /// phrase that a line break cuts (read as a space) counts once, on the line it starts on.
+    public static func occurrences(of query: String, in lines: [String]) -> [Occurrence] {
+        guard !query.isEmpty else { return [] }
+        var found: [Occurrence] = []
+        for (index, line) in lines.enumerated() {
+            let next = index + 1 < lines.count ? lines[index + 1] : ""
+            let joined = next.isEmpty ? line : line + " " + next
+            let length = line.count
+            for range in matches(of: query, in: joined) {
+                let start = joined.distance(from: joined.startIndex, to: range.lowerBound)
+                guard start < length else { break }
+                let end = joined.distance(from: joined.startIndex, to: range.upperBound)
+                found.append(Occurrence(line: index, characters: start..<min(end, length), continuation: max(0, end - length - 1)))
+            }
+        }
+        return found
+    }
+
     /// Where `query` occurs in `line`, ignoring case and accents.
     public static func matches(of query: String, in line: String) -> [Range<String.Index>] {
         guard !query.isEmpty else { return [] }

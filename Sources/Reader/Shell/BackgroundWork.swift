@@ -97,8 +97,9 @@ public final class BackgroundWork: @unchecked Sendable {
             } catch {
                 post(.documentFailed(path: path, message: "Page \(page): \(error)"))
             }
-        case .findInDocument(let path, let query, let fromPage, let forward):
-            post(.searchResult(path: path, query: query, page: find(query, in: path, from: fromPage, forward: forward)))
+        case .findInDocument(let path, let query, let fromPage, let forward, let mode, let width):
+            let found = find(query, in: path, after: fromPage, forward: forward, mode: mode, width: width)
+            post(.searchResult(path: path, query: query, page: found?.page, wrapped: found?.wrapped ?? false))
         case .savePosition(let path, let page, let scroll):
             guard let store, let fingerprint = lock.withLock({ documents[path]?.fingerprint }) else { return }
             try? store.save(ReadingPosition(fingerprint: fingerprint, path: path, page: page, scroll: scroll, updatedAt: clock()))
@@ -113,8 +114,8 @@ public final class BackgroundWork: @unchecked Sendable {
             cancelFetch()
         case .syncLibrary(let group):
             syncLibrary(group: group, post: post)
-        case .loadBookmarks, .addBookmark, .addBookmarkFolder, .renameBookmarkNode, .deleteBookmarkNode,
-             .loadNotes, .saveNote, .importReadingList:
+        case .loadBookmarks, .addBookmark, .addBookmarkFolder, .renameBookmarkNode, .deleteBookmarkNode, .moveBookmarkNode,
+             .checkBookmarks, .loadNotes, .saveNote, .importReadingList:
             performBookmarkWork(effect, post: post)
         case .updateFullTextIndex:
             updateFullTextIndex(post: post)
@@ -198,7 +199,7 @@ public final class BackgroundWork: @unchecked Sendable {
     private func performBookmarkWork(_ effect: Effect, post: (Event) -> Void) {
         guard let store else {
             // The store could not be opened (said at start-up): nothing to show, nothing kept.
-            if effect != .loadBookmarks, !{ if case .loadNotes = effect { return true } else { return false } }() {
+            if effect != .loadBookmarks, effect != .checkBookmarks, !{ if case .loadNotes = effect { return true } else { return false } }() {
                 post(.bookmarkFailed(message: "Bookmarks and notes cannot be kept: the state store could not be opened"))
             }
             return
@@ -207,9 +208,17 @@ public final class BackgroundWork: @unchecked Sendable {
             switch effect {
             case .loadBookmarks:
                 post(.bookmarksLoaded(try store.savedBookmarks(), message: nil, select: nil))
-            case .addBookmark(let reference, let name):
-                let id = try store.addBookmark(named: name, reference: reference, at: clock())
+            case .checkBookmarks:
+                // Another bibread changed the store (a bookmark added from a shell): show it.
+                if try store.changedElsewhere() { post(.bookmarksLoaded(try store.savedBookmarks(), message: nil, select: nil)) }
+            case .addBookmark(let reference, let name, let folder):
+                let id = try store.addBookmark(named: name, reference: reference, in: folder, at: clock())
                 post(.bookmarksLoaded(try store.savedBookmarks(), message: nil, select: id))
+            case .moveBookmarkNode(let id, let folder):
+                try store.move(node: id, into: folder)
+                let tree = try store.savedBookmarks()
+                let place = folder.map { "the folder \(tree.path(of: $0))" } ?? "the top level"
+                post(.bookmarksLoaded(tree, message: "Moved '\(tree.node(id: id)?.label ?? "")' into \(place)", select: id))
             case .addBookmarkFolder(let name, let parent):
                 let id = try store.addFolder(named: name, in: parent, at: clock())
                 post(.bookmarksLoaded(try store.savedBookmarks(), message: "Made the folder \(name)", select: id))
@@ -380,15 +389,18 @@ public final class BackgroundWork: @unchecked Sendable {
         }
     }
 
-    /// The first page from `start` on (or back) whose text contains `query`, ignoring case and accents.
-    func find(_ query: String, in path: String, from start: Int, forward: Bool) -> Int? {
-        guard let pageCount = lock.withLock({ documents[path]?.document.pageCount }) else { return nil }
-        let pagesToSearch = forward ? Array(stride(from: max(1, start), through: pageCount, by: 1))
-                                    : Array(stride(from: min(start, pageCount), through: 1, by: -1))
-        for page in pagesToSearch {
-            guard let text = try? text(of: path, page: page, mode: .reflow) else { continue }
-            let joined = ReadingText.paragraphs(of: text).joined(separator: " ")
-            if !ReadingText.matches(of: query, in: joined).isEmpty { return page }
+    /// The next page after `page` (or before it) whose lines, as the reading view shows them,
+    /// hold `query` (ignoring case and accents); past the last page (or the first) the search
+    /// goes on from the other end back to `page` itself, and says it `wrapped`.
+    func find(_ query: String, in path: String, after page: Int, forward: Bool, mode: ReadingMode, width: Int) -> (page: Int, wrapped: Bool)? {
+        guard let pageCount = lock.withLock({ documents[path]?.document.pageCount }), pageCount > 0 else { return nil }
+        let start = min(max(1, page), pageCount)
+        for step in 1...pageCount {
+            let candidate = forward ? (start - 1 + step) % pageCount + 1 : (start - 1 - step + pageCount * 2) % pageCount + 1
+            guard let text = try? text(of: path, page: candidate, mode: mode) else { continue }
+            if !ReadingText.occurrences(of: query, in: ReadingText.shownLines(of: text, mode: mode, width: width)).isEmpty {
+                return (candidate, forward ? candidate <= start : candidate >= start)
+            }
         }
         return nil
     }

@@ -187,6 +187,9 @@ public enum ReaderApp {
                 switch effect {
                 case .quit: running = false
                 case .saveSession: save()
+                case .saveNote where state.isQuitting, .savePosition where state.isQuitting:
+                    // Written before the program ends, not on a queue that exit would cut short.
+                    runner.runNow(effect)
                 case .redrawAll: needsFullRedraw = true
                 case .prepareOpenWith(let intention, let values):
                     handlers.prepareMenu(intention: intention, values: values)
@@ -223,8 +226,13 @@ public enum ReaderApp {
             timing.endInputs()
 
             var descriptors = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: pipeEnds[0], events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&descriptors, 2, -1)
+            // A wake-up every 2 s when idle, to notice bookmarks another bibread added.
+            let ready = poll(&descriptors, 2, 2000)
             if ready < 0 && errno != EINTR { break }
+            if ready == 0 {
+                effects += state.update(.tick)
+                continue
+            }
             var drain = [UInt8](repeating: 0, count: 256)
             while read(pipeEnds[0], &drain, 256) > 0 {}
             if TerminalGuard.pendingSignal != 0 {
@@ -319,6 +327,12 @@ final class EffectRunner: Sendable {
         _ = mailbox.take()
     }
 
+    /// Performs an effect on this thread and waits for it (a write that must be done before
+    /// the program ends); what it reports is dropped.
+    func runNow(_ effect: Effect) {
+        current.withLock { $0.work }?.perform(effect) { _ in }
+    }
+
     func run(_ effect: Effect) {
         let (maybeWork, generation) = current.withLock { $0 }
         guard let work = maybeWork else { return }
@@ -331,7 +345,7 @@ final class EffectRunner: Sendable {
         switch effect {
         case .fetchFile, .syncLibrary, .loadReadingList: queue = fetches
         case .updateFullTextIndex: queue = indexing
-        case .searchFullText, .loadFullTextPages: queue = interactive
+        case .searchFullText, .loadFullTextPages, .checkBookmarks: queue = interactive
         case .computeGroupMembers, .computeSort: queue = interactive
         case .buildSearchIndex: queue = index
         case .openDocument, .extractPage, .findInDocument, .savePosition: queue = documents
@@ -427,6 +441,7 @@ extension Event {
         case .documentOpened: return "document opened"
         case .documentNeedsPassword: return "document needs a password"
         case .searchResult: return "search result"
+        case .tick: return "tick"
         case .readingRecorded: return "reading recorded"
         case .fetchProgress: return "fetch progress"
         case .fetchFinished: return "fetch finished"

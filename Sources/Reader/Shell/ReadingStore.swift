@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// Where a reader was in a document: the page and how far down it, saved as they read.
 public struct ReadingPosition: Sendable, Equatable {
@@ -28,6 +29,8 @@ public struct ReadingPosition: Sendable, Equatable {
 /// so killing bibread at any moment leaves the last complete write.
 public final class ReadingStore: Sendable {
     let database: DatabaseQueue
+    /// `PRAGMA data_version` when the bookmark tree was last read (nil: not read yet).
+    let bookmarksVersion = Mutex<Int?>(nil)
 
     /// Opens (creating and migrating) the store in `directory`.
     public init(directory: URL) throws {

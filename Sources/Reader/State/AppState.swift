@@ -188,6 +188,9 @@ public struct AppState: Sendable {
     public var bookmarksView: BookmarksViewState?
     /// The user's bookmark tree (empty until it is loaded).
     public var bookmarks = SavedBookmarks()
+    /// Where `m` in the reading view files a new bookmark: the folder selected last in the
+    /// bookmarks view, or the one named when asked; nil until then (`m` asks when folders exist).
+    public var bookmarkFolder: BookmarkFolderChoice?
     /// Lower-cased cite keys with a bookmark (the ★ mark).
     public var bookmarkedKeys: Set<String> = []
     public var message: StatusMessage?

@@ -142,6 +142,9 @@ extension AppState {
             groupCounts[AppState.recentlyRead] = lastRead.count
             if activeGroup == AppState.recentlyRead { refreshRecentlyRead() }
             return []
+        case .tick:
+            // Cheap: one query, and the tree is read again only when another bibread changed it.
+            return library != nil ? [.checkBookmarks] : []
         case .terminate:
             isQuitting = true
             return [.saveSession, .quit]
@@ -174,6 +177,8 @@ extension AppState {
     // MARK: - Keys
 
     private mutating func handle(_ key: Key) -> [Effect] {
+        // Ctrl-C quits from every view, overlay and prompt (the terminal is raw: no SIGINT).
+        if key == .control("c") { return quitFromAnywhere() }
         if showingHelp { return handleHelp(key) }
         if openWith != nil { return handleOpenWith(key) }
         if key == .escape, listening != nil, reading?.prompt == nil, reading?.noteEditor == nil, !searchFocused,
@@ -516,9 +521,6 @@ extension AppState {
         case .moveUp: helpScroll = max(0, helpScroll - 1)
         case .pageDown: helpScroll += max(1, height - 4)
         case .pageUp: helpScroll = max(0, helpScroll - max(1, height - 4))
-        case .quit where key == .control("c"):
-            isQuitting = true
-            return [.saveSession, .quit]
         default:
             showingHelp = false
         }
@@ -543,9 +545,6 @@ extension AppState {
         case .enter:
             searchFocused = false
             focus = .list
-        case .control("c"):
-            isQuitting = true
-            return [.saveSession, .quit]
         case .down, .up, .pageDown, .pageUp:
             let saved = focus
             focus = .list
