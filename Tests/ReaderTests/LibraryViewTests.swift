@@ -185,11 +185,12 @@ struct LibraryViewTests {
         let root = try Fixtures.temporaryDirectory()
         let other = root.appendingPathComponent("other.bib")
         try """
-            @book{other2020book, author = {Other, Ann}, title = {Another Book}, year = 2020, groups = {Reading list}}
+            @book{other2020book, author = {Other, Ann}, title = {Another Book}, year = 2020, groups = {Reading list, To read}}
 
             @Comment{jabref-meta: grouping:
             0 AllEntriesGroup:;
             1 StaticGroup:Reading list\\;0\\;1\\;0x8a8a8aff\\;\\;\\;;
+            1 StaticGroup:To read\\;0\\;1\\;0x8a8a8aff\\;\\;\\;;
             }
             """.write(to: other, atomically: true, encoding: .utf8)
         let paths = [Fixtures.samples.appendingPathComponent("library.bib").path, other.path]
@@ -227,6 +228,24 @@ struct LibraryViewTests {
         harness.press("Enter")
         #expect(harness.state.activeGroup == "All")
         #expect(harness.state.visible.count == 26)
+    }
+
+    @Test func groupsOfTheSameNameInTwoFilesAreTwoGroups() throws {
+        let (library, paths, root) = try twoFiles()
+        defer { try? FileManager.default.removeItem(at: root) }
+        var harness = ReaderHarness(library: library, paths: paths, width: 120, height: 40)
+        func members(of path: String) -> [String] {
+            _ = harness.state.activateGroup(path)
+            harness.run(harness.state.activateGroup(path))
+            return harness.state.visible.map { library.entries[$0].key }.sorted()
+        }
+        let toReadRows = harness.state.groupRows.filter { $0.path.hasPrefix("To read") }
+        #expect(toReadRows.count == 2, "\(toReadRows.map(\.path))")
+        #expect(Set(toReadRows.map(\.path)).count == 2, "each has a path of its own")
+        #expect(members(of: "To read") == ["geisberger2008contraction", "heyl2023understanding", "muller2015fundamentals", "turing1936computable"])
+        let other = try #require(toReadRows.last?.path)
+        #expect(members(of: other) == ["other2020book"])
+        #expect(harness.state.groupCounts[other] == 1)
     }
 
     // MARK: - Reading history

@@ -52,6 +52,13 @@ public struct Group: Sendable {
         self.children = children
     }
 
+    /// This group under another name (its members and children unchanged).
+    func renamed(_ newName: String) -> Group {
+        var group = Group(name: newName, kind: kind, rule: rule, children: children)
+        group.sourceFile = sourceFile
+        return group
+    }
+
     /// This group, as kept in the .bib file at `path`.
     func kept(in path: String) -> Group {
         var group = self
@@ -227,7 +234,22 @@ public enum GroupCatalog {
     /// The built-in groups and those the .bib files keep (BibDesk, JabRef): cheap to read, so
     /// a screen can show them at once while `fieldGroups(of:)` reads every reference.
     public static func savedGroups(of library: Library) -> [Group] {
-        builtInGroups(synced: isSynced(library)) + BibDeskGroups.groups(in: library) + JabRefGroups.groups(in: library)
+        builtInGroups(synced: isSynced(library)) + distinctlyNamed(BibDeskGroups.groups(in: library) + JabRefGroups.groups(in: library))
+    }
+
+    /// The groups, each top-level name once: a group named as one kept by another file before
+    /// it gets that file's name after its own (`To read (other.bib)`), so that a path (`--group`,
+    /// the reader's groups) names one group.
+    static func distinctlyNamed(_ groups: [Group]) -> [Group] {
+        var firstFile: [String: String?] = [:]
+        return groups.map { group in
+            guard let earlier = firstFile[group.name] else {
+                firstFile[group.name] = group.sourceFile
+                return group
+            }
+            guard earlier != group.sourceFile, let file = group.sourceFile else { return group }
+            return group.renamed("\(group.name) (\((file as NSString).lastPathComponent))")
+        }
     }
 
     /// Warnings about groups the .bib files keep but that could not be read (a damaged BibDesk
