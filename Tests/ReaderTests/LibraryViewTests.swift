@@ -58,6 +58,9 @@ struct LibraryViewTests {
             harness.press("j")
         }
         #expect(screens.last?.contains("Keys can be changed") == true, "scrolling reaches the end")
+        // Scrolling stops at the end: one k past it goes back up at once.
+        harness.press("k")
+        #expect(harness.screen != screens.last, "k after scrolling past the end moves up")
         // Every description is shown whole: on one row at 200 columns; wrapped, never cut, at 80.
         let rows = screens.flatMap { $0.split(separator: "\n").map(String.init) }
         let words = Set(rows.flatMap { $0.split(separator: " ").map(String.init) })

@@ -87,6 +87,7 @@ enum HelpOverlay {
     static func draw(_ state: AppState, into screen: inout ScreenBuffer) {
         let width = min(screen.width, widestBox)
         let content = lines(state, width: max(1, width - 4))
+        // (Update's handleHelp works out the same lines to stop scrolling at the last one.)
         let rows = max(1, screen.height - 4)
         let fits = content.count <= rows
         let top = min(state.helpScroll, max(0, content.count - rows))

@@ -543,11 +543,14 @@ extension AppState {
 
     private mutating func handleHelp(_ key: Key) -> [Effect] {
         let action = keymap.action(for: key, in: .browse)
+        // The help's last line at the bottom of the box is as far as it scrolls.
+        let rows = max(1, height - 4)
+        let lastTop = max(0, HelpOverlay.lines(self, width: max(1, min(width, HelpOverlay.widestBox) - 4)).count - rows)
         switch action {
-        case .moveDown: helpScroll += 1
-        case .moveUp: helpScroll = max(0, helpScroll - 1)
-        case .pageDown: helpScroll += max(1, height - 4)
-        case .pageUp: helpScroll = max(0, helpScroll - max(1, height - 4))
+        case .moveDown: helpScroll = min(lastTop, helpScroll + 1)
+        case .moveUp: helpScroll = max(0, min(lastTop, helpScroll) - 1)
+        case .pageDown: helpScroll = min(lastTop, helpScroll + rows)
+        case .pageUp: helpScroll = max(0, min(lastTop, helpScroll) - rows)
         case .quit where key == .control("c"):
             isQuitting = true
             return [.saveSession, .quit]
