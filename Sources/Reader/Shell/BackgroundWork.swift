@@ -16,7 +16,6 @@ public final class BackgroundWork: @unchecked Sendable {
     private var documents: [String: OpenDocument] = [:]
     private let pages = PageTextCache(capacity: 256)
     private let store: ReadingStore?
-    private let libraryName: String
     private let clock: @Sendable () -> Double
     private let remotes: [Remote]
     private var fetchCancelled = false
@@ -31,8 +30,8 @@ public final class BackgroundWork: @unchecked Sendable {
         let fingerprint: String
     }
 
-    /// Work for `library`; positions and reading times go to `store` under `libraryName`.
-    public init(library: Library, groups: [Group], store: ReadingStore? = nil, libraryName: String = "",
+    /// Work for `library`; positions and reading times go to `store`.
+    public init(library: Library, groups: [Group], store: ReadingStore? = nil,
                 lastRead: [String: Double] = [:], now: Date = Date(), remotes: [Remote] = [],
                 fullTextURL: URL = FullTextIndex.defaultURL(),
                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
@@ -41,7 +40,6 @@ public final class BackgroundWork: @unchecked Sendable {
         self.library = library
         context = GroupContext(library: library, now: now)
         self.store = store
-        self.libraryName = libraryName
         self.lastRead = lastRead
         self.clock = clock
         register(groups)
@@ -106,7 +104,15 @@ public final class BackgroundWork: @unchecked Sendable {
         case .recordReading(let key):
             let time = clock()
             lock.withLock { lastRead[key] = time }
-            try? store?.recordReading(library: libraryName, key: key, at: time)
+            // Kept per document (its content and path), so that it counts whatever set of
+            // .bib files is open next time.
+            if let store, let entry = library.entry(addressedBy: key) {
+                for file in entry.links.files where file.isPDF {
+                    guard let local = file.localPath else { continue }
+                    let fingerprint = (try? PDFFingerprint.of(path: local)) ?? "path:" + local
+                    try? store.recordReading(fingerprint: fingerprint, path: local, key: entry.key, at: time)
+                }
+            }
             post(.readingRecorded(key: key, time: time))
         case .fetchFile(let path):
             fetch(path, post: post)
@@ -412,7 +418,11 @@ public final class BackgroundWork: @unchecked Sendable {
     /// The list marks of one reference (it looks at the disk for its PDFs).
     static func marks(of entry: Entry) -> ReferenceMarks {
         var marks: ReferenceMarks = []
-        if entry.links.files.contains(where: { $0.isPDF && $0.exists }) { marks.insert(.hasPDF) }
+        switch PDFPlace(of: entry) {
+        case .here: marks.insert(.hasPDF)
+        case .remoteOnly: marks.insert(.remoteOnly)
+        case .nowhere: break
+        }
         if let read = entry.decoded("read"), SmartCondition.isTrue(read) { marks.insert(.read) }
         return marks
     }

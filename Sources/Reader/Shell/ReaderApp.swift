@@ -1,6 +1,7 @@
 import BibModel
 import Foundation
 import OpenWith
+import PDFText
 import SyncEngine
 import Synchronization
 
@@ -128,19 +129,18 @@ public enum ReaderApp {
         } catch {
             state.message = StatusMessage("Reading positions will not be kept: \(error)", isError: true)
         }
-        let libraryName = paths.joined(separator: "\n")
-        let lastRead = (try? readingStore?.lastRead(library: libraryName)) ?? [:]
-        state.lastRead = lastRead
+        func lastRead(in library: Library) -> [String: Double] {
+            (try? readingStore?.lastRead(of: library, fingerprint: { try? PDFFingerprint.of(path: $0) })) ?? [:]
+        }
+        state.lastRead = library.map(lastRead(in:)) ?? [:]
         func makeWork(for library: Library, groups: [Group]) -> BackgroundWork {
-            BackgroundWork(library: library, groups: groups, store: readingStore, libraryName: libraryName,
-                           lastRead: (try? readingStore?.lastRead(library: libraryName)) ?? lastRead, remotes: config.remotes)
+            BackgroundWork(library: library, groups: groups, store: readingStore, lastRead: lastRead(in: library), remotes: config.remotes)
         }
         let runner = EffectRunner(work: library.map { makeWork(for: $0, groups: state.groups) }, mailbox: mailbox)
 
         func save() {
             guard state.library != nil else { return }
-            let session = LibrarySession(group: state.activeGroup, selection: state.selectedEntry?.address ?? state.pendingSelection,
-                                         sort: state.sort.rawValue, descending: state.sortDescending)
+            let session = state.sessionToSave(previous: store.session(for: paths))
             do {
                 try store.save(session, for: paths)
             } catch {

@@ -40,6 +40,9 @@ public struct GroupRow: Sendable, Equatable {
     public let kind: Group.Kind
     public let hasChildren: Bool
     public let unavailableReason: String?
+    /// The name of a .bib file above the groups it keeps (when several files are open): not a
+    /// group, nothing to show or count.
+    public var isHeading = false
 }
 
 /// A message on the status line.
@@ -61,6 +64,8 @@ public struct ReferenceMarks: OptionSet, Sendable, Hashable {
     public static let hasPDF = ReferenceMarks(rawValue: 1)
     public static let read = ReferenceMarks(rawValue: 2)
     public static let bookmarked = ReferenceMarks(rawValue: 4)
+    /// No PDF on this machine, but the synced library's remote has one (`○`).
+    public static let remoteOnly = ReferenceMarks(rawValue: 8)
 }
 
 /// A list position: the selected row and the first row shown.
