@@ -167,6 +167,33 @@ struct SyncCommandTests {
         #expect(typo.standardError.contains("(remotes: lab)"), "\(typo.standardError)")
     }
 
+    /// The cache folder also holds the full-text index (`fulltext.sqlite` and its `-wal` and
+    /// `-shm`): those files are not remotes, so `cache status` does not list them and `cache
+    /// purge` refuses them as it refuses any unknown name.
+    @Test func theFullTextIndexFilesAreNotRemotes() throws {
+        let setup = try Setup(config: Self.labRemote)
+        let cacheRoot = setup.root.appendingPathComponent("cache/bibread")
+        try FileManager.default.createDirectory(at: cacheRoot, withIntermediateDirectories: true)
+        for name in ["fulltext.sqlite", "fulltext.sqlite-wal", "fulltext.sqlite-shm"] {
+            try Data("not a remote".utf8).write(to: cacheRoot.appendingPathComponent(name))
+        }
+        let sync = try setup.bibread(["sync", "lab", "--group", "Typesetting"])
+        #expect(sync.status == 0, "\(sync.standardError)")
+        let status = try setup.bibread(["cache", "status"])
+        #expect(status.status == 0, "\(status.standardError)")
+        #expect(status.standardOutput.hasPrefix("lab: "), "\(status.standardOutput)")
+        #expect(!status.standardOutput.contains("fulltext"), "\(status.standardOutput)")
+        let json = try setup.bibread(["cache", "status", "--json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
+        #expect(report.compactMap { $0["remote"] as? String } == ["lab"])
+        for name in ["fulltext.sqlite", "fulltext.sqlite-wal"] {
+            let purge = try setup.bibread(["cache", "purge", name, "--all"])
+            #expect(purge.status == 64, "\(name): \(purge.standardOutput)")
+            #expect(purge.standardError.contains("bibread: no remote named '\(name)' (remotes: lab)"), "\(purge.standardError)")
+        }
+        #expect(FileManager.default.fileExists(atPath: cacheRoot.appendingPathComponent("fulltext.sqlite").path))
+    }
+
     /// A sync that ends at once (its help, a bad option) exits cleanly every time: libcurl is
     /// set up on the thread that uses it, so an exit never runs OpenSSL's clean-up while it is
     /// being set up (when it was loaded on another thread, about 1 run in 30 crashed so).
