@@ -164,13 +164,14 @@ public final class BackgroundWork: @unchecked Sendable {
     /// Reads the new and changed PDFs into the index on every core at low priority, posting
     /// progress a few times a second.
     private func updateFullTextIndex(post: (Event) -> Void) {
-        let paths = libraryPDFs().paths
-        guard !paths.isEmpty else { return }
+        let pdfs = libraryPDFs()
+        guard !pdfs.paths.isEmpty else { return }
         do {
             let index = try openFullTextIndex()
             var lastPost = Date.distantPast
-            // Every core, niced, so that the reader answers first.
-            _ = try index.update(paths: paths, priority: .background, progress: { progress in
+            // Every core, niced, so that the reader answers first. The index is shared with
+            // other libraries: their PDFs stay.
+            _ = try index.update(libraries: pdfs.pathsByLibrary, priority: .background, progress: { progress in
                 let now = Date()
                 guard now.timeIntervalSince(lastPost) > 0.2 || progress.done == progress.total else { return }
                 lastPost = now
