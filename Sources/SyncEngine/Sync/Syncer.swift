@@ -32,7 +32,8 @@ public struct SyncProgress: Sendable, Equatable {
     public var fileTotal: Int64?
     public var doneBytes: Int64
     public var totalBytes: Int64
-    /// Bytes a second over the sync so far.
+    /// Bytes a second that arrived in this run, over this run's downloads so far: the bytes of
+    /// a `.part` kept from an earlier run and resumed are not counted.
     public var rate: Double
 }
 
@@ -480,6 +481,9 @@ public final class Syncer: @unchecked Sendable {
         var attempt = 1
         let totalBytes = files.reduce(Int64(0)) { $0 + ($1.size ?? 0) }
         var finishedBytes: Int64 = 0
+        // The bytes that arrived in this run in the rounds before this one: the rate counts
+        // them, not those of a `.part` resumed from an earlier run.
+        var arrivedBefore: Int64 = 0
         let started = clock()
         while !pending.isEmpty {
             let subTimer = PhaseTimer()
@@ -512,6 +516,9 @@ public final class Syncer: @unchecked Sendable {
             // Which version each `.part` belongs to, so that the next sync resumes only those.
             try manifest.startPartials(Dictionary(pending.map { ($0.path, Self.partKey($0)) }, uniquingKeysWith: { $1 }))
             var onDisk = offsets
+            // The bytes of each transfer that arrived in this round.
+            var arrived = [Int64](repeating: 0, count: jobs.count)
+            defer { arrivedBefore += arrived.reduce(0, +) }
             var lastReport = 0.0
             var retry: [RemoteFile] = []
             // Files put in place and not yet recorded. They are recorded in one transaction
@@ -527,12 +534,14 @@ public final class Syncer: @unchecked Sendable {
             // cache, is written with a flush.)
             let outcomes = session.download(jobs, parallel: options.parallel, progress: { index, bytes, total in
                 onDisk[index] = bytes
+                arrived[index] = max(0, bytes - offsets[index])
                 let now = clock()
                 guard now - lastReport >= 0.1 else { return }
                 lastReport = now
                 let done = finishedBytes + onDisk.reduce(0, +)
+                let transferred = arrivedBefore + arrived.reduce(0, +)
                 events(.progress(SyncProgress(path: pending[index].path, fileBytes: bytes, fileTotal: pending[index].size ?? total,
-                                              doneBytes: done, totalBytes: totalBytes, rate: Double(done) / max(0.001, now - started))))
+                                              doneBytes: done, totalBytes: totalBytes, rate: Double(transferred) / max(0.001, now - started))))
             }, isCancelled: isCancelled, finished: { index, outcome in
                 let file = pending[index]
                 // Tries the file again next round when the failure may pass and tries are left.
@@ -544,6 +553,7 @@ public final class Syncer: @unchecked Sendable {
                 switch outcome {
                 case .completed(_, _, let bytes):
                     onDisk[index] = 0
+                    arrived[index] = max(0, bytes - offsets[index])
                     if let problem = transport.verify(jobs[index].destination, against: file) {
                         unlink(parts[index])
                         failed(problem, transient: true)
