@@ -263,7 +263,7 @@ extension AppState {
             let builtIn = ["All", AppState.recentlyRead, AppState.fromLink, "With PDF", "Without PDF", "Unread", "Recently added"]
             let group = builtIn.contains(activeGroup) ? nil : activeGroup
             message = StatusMessage(group.map { "Syncing the library and the PDFs of \($0)…" } ?? "Syncing the library…")
-            return [.syncLibrary(group: group)]
+            return [.syncLibrary(group: group, shownGroup: activeGroup)]
         case .reverseSort:
             sortDescending.toggle()
             refreshVisible()

@@ -46,6 +46,8 @@ public struct SyncSummary: Sendable, Equatable {
     public var downloadedBytes: Int64 = 0
     public var current = 0
     public var failed: [String] = []
+    /// Why each file of `failed` failed, by path.
+    public var failureReasons: [String: String] = [:]
     public var missing: [String] = []
     public var problems: [String] = []
     /// The remote paths of the PDFs the selection chose (kept when the cache is trimmed).
@@ -607,7 +609,12 @@ public final class Syncer: @unchecked Sendable {
                 // Tries the file again next round when the failure may pass and tries are left.
                 func failed(_ reason: String, transient: Bool) {
                     let again = transient && attempt < options.attempts
-                    if again { retry.append(file) } else { summary.failed.append(file.path) }
+                    if again {
+                        retry.append(file)
+                    } else {
+                        summary.failed.append(file.path)
+                        summary.failureReasons[file.path] = reason
+                    }
                     events(.fileFailed(path: file.path, reason: reason, retrying: again))
                 }
                 switch outcome {
