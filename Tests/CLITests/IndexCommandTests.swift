@@ -135,4 +135,21 @@ struct IndexCommandTests {
         let again = try setup.bibread(["index", "lab"])
         #expect(again.standardError.contains("Indexed 2 PDFs: 0 read (0 pages), 2 unchanged in"), "\(again.standardError)")
     }
+
+    /// A library emptied of its entries links nothing: a prune drops its PDFs (a library that
+    /// cannot be read at all keeps them).
+    @Test func aPruneDropsThePDFsOfAnEmptiedLibrary() throws {
+        let setup = try Setup()
+        let folder = setup.root.appendingPathComponent("lib")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Fixtures.samples.appendingPathComponent("papers/incompleteness.pdf"),
+                                         to: folder.appendingPathComponent("goedel.pdf"))
+        let bib = folder.appendingPathComponent("lib.bib")
+        try "@article{goedel, title = {Incompleteness}, file = {goedel.pdf}}\n".write(to: bib, atomically: true, encoding: .utf8)
+        #expect(try setup.bibread(["index", bib.path]).status == 0)
+        try "% nothing here any more\n".write(to: bib, atomically: true, encoding: .utf8)
+        let prune = try setup.bibread(["index", "--prune"])
+        #expect(prune.status == 0, "\(prune.standardError)")
+        #expect(prune.standardError.contains("Pruned the full-text index: 1 PDF no library links"), "\(prune.standardError)")
+    }
 }

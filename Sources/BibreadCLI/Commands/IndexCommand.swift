@@ -83,8 +83,9 @@ struct IndexCommand: ParsableCommand {
         RemoteLocations.registerAliases(forLibraries: libraries, remotes: Config.load(from: Directories().config).remotes)
         for library in libraries {
             let (loaded, failures) = LibraryLoader.load(paths: [library])
-            // A file that cannot be read now keeps its links: it may be readable later.
-            if !failures.isEmpty {
+            // A file that cannot be read now keeps its links: it may be readable later. (One
+            // with no entries links nothing.)
+            if failures.contains(where: { $0.reason != .noEntries }) {
                 Console.error("bibread: \(library) cannot be read; its PDFs stay in the index")
                 linked[library] = try index.paths(linkedBy: library)
                 continue
