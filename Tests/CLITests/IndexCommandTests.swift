@@ -53,13 +53,7 @@ struct IndexCommandTests {
 
     @Test func aPDFThatIsGoneDropsOutOfTheResults() throws {
         let setup = try Setup()
-        let folder = setup.root.appendingPathComponent("lib")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: Fixtures.samples.appendingPathComponent("papers/incompleteness.pdf"),
-                                         to: folder.appendingPathComponent("goedel.pdf"))
-        let bib = folder.appendingPathComponent("lib.bib")
-        try "@article{goedel, title = {Incompleteness}, file = {goedel.pdf}}\n".write(to: bib, atomically: true, encoding: .utf8)
-        #expect(try setup.bibread(["index", bib.path]).status == 0)
+        let (folder, bib) = try indexedLibraryOfOnePDF(in: setup)
         let found = try setup.bibread(["list", bib.path, "--search", "text:theorem"])
         #expect(found.standardOutput.hasPrefix("goedel"))
 
@@ -140,6 +134,16 @@ struct IndexCommandTests {
     /// cannot be read at all keeps them).
     @Test func aPruneDropsThePDFsOfAnEmptiedLibrary() throws {
         let setup = try Setup()
+        let (_, bib) = try indexedLibraryOfOnePDF(in: setup)
+        try "% nothing here any more\n".write(to: bib, atomically: true, encoding: .utf8)
+        let prune = try setup.bibread(["index", "--prune"])
+        #expect(prune.status == 0, "\(prune.standardError)")
+        #expect(prune.standardError.contains("Pruned the full-text index: 1 PDF no library links"), "\(prune.standardError)")
+    }
+
+    /// `lib/lib.bib`, whose one reference links `lib/goedel.pdf` (the sample incompleteness
+    /// paper), indexed; its folder and .bib.
+    private func indexedLibraryOfOnePDF(in setup: Setup) throws -> (folder: URL, bib: URL) {
         let folder = setup.root.appendingPathComponent("lib")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: Fixtures.samples.appendingPathComponent("papers/incompleteness.pdf"),
@@ -147,9 +151,6 @@ struct IndexCommandTests {
         let bib = folder.appendingPathComponent("lib.bib")
         try "@article{goedel, title = {Incompleteness}, file = {goedel.pdf}}\n".write(to: bib, atomically: true, encoding: .utf8)
         #expect(try setup.bibread(["index", bib.path]).status == 0)
-        try "% nothing here any more\n".write(to: bib, atomically: true, encoding: .utf8)
-        let prune = try setup.bibread(["index", "--prune"])
-        #expect(prune.status == 0, "\(prune.standardError)")
-        #expect(prune.standardError.contains("Pruned the full-text index: 1 PDF no library links"), "\(prune.standardError)")
+        return (folder, bib)
     }
 }
