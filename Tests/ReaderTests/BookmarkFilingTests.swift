@@ -89,7 +89,7 @@ struct BookmarkFilingTests {
         // The help screen lists it, with its key, under Bookmarks.
         let help = HelpOverlay.lines(harness.state, width: 200).map(\.0)
         let bookmarksSection = try #require(help.firstIndex(of: "Bookmarks"))
-        #expect(help[bookmarksSection...].contains { $0.hasPrefix("  \(key.description) ") && $0.contains("Move the selected bookmark") })
+        #expect(help[bookmarksSection...].contains { $0.hasPrefix("  \(key.description) ") && $0.contains("Move the selection into a folder") })
     }
 
     @Test func theBookmarksViewFollowsBookmarksAddedByAnotherProcess() throws {

@@ -89,7 +89,7 @@ public enum ActionTable {
         .init(action: .collapseFolder, scope: .bookmarks, help: "Close a folder, or go to the folder above", defaultKeys: [.left, .character("h")]),
         .init(action: .newFolder, scope: .bookmarks, help: "New folder (inside the selected folder)", defaultKeys: [.character("a")]),
         .init(action: .renameBookmark, scope: .bookmarks, help: "Rename", defaultKeys: [.character("r")]),
-        .init(action: .moveBookmark, scope: .bookmarks, help: "Move the selected bookmark (or folder) into a folder; new bookmarks from m go there too",
+        .init(action: .moveBookmark, scope: .bookmarks, help: "Move the selection into a folder; m files new bookmarks there too",
               defaultKeys: [.character("m")]),
         .init(action: .deleteBookmark, scope: .bookmarks, help: "Delete (asks first)", defaultKeys: [.character("d"), .delete]),
         .init(action: .importList, scope: .bookmarks, help: "Import a reading list: a file, an http(s) URL or a bibread:// link", defaultKeys: [.character("i")]),
