@@ -262,7 +262,7 @@ extension AppState {
             message = StatusMessage("\(reference.citeKey) is not in this library\(elsewhere)", isError: true)
             return []
         }
-        return openEntry(entry, atPage: reference.page)
+        return openEntry(entry, atPage: .physical(reference.page))
     }
 
     // MARK: - Bookmarks and notes in the reading view
