@@ -1,9 +1,15 @@
 import CPoppler
+import Foundation
 
 extension PDFDocument {
+    /// The longest page label kept, in characters (a longer one is cut).
+    public static let maxLabelLength = 64
+
     /// The label of every page, in order: the document's page label (such as "iv" or "A-3"), or
-    /// the page number as text where the document gives none. Which page a typed or cited
-    /// label names is decided by one rule, `DocumentInfo.resolve` in the reader.
+    /// the page number as text where the document gives none. Labels are shown and printed, so
+    /// they come without control characters or white space around them, at most
+    /// `maxLabelLength` characters. Which page a typed or cited label names is decided by one
+    /// rule, `DocumentInfo.resolve` in the reader.
     public var pageLabels: [String] {
         withLabelCache { cache in
             if let cache { return cache }
@@ -15,13 +21,20 @@ extension PDFDocument {
                 let label = try? withPageLocked(number) { page -> String? in
                     guard let label = cpoppler_page_label(page) else { return nil }
                     defer { cpoppler_free(label) }
-                    return String(cString: label)
+                    return Self.cleanedLabel(String(cString: label))
                 }
                 labels.append(label.flatMap { $0.isEmpty ? nil : $0 } ?? String(number))
             }
             cache = labels
             return labels
         }
+    }
+
+    /// `label` without control characters or white space around it, cut to `maxLabelLength`.
+    static func cleanedLabel(_ label: String) -> String {
+        let scalars = label.unicodeScalars.filter { $0.properties.generalCategory != .control }
+        let cleaned = String(String.UnicodeScalarView(scalars)).trimmingCharacters(in: .whitespaces)
+        return String(cleaned.prefix(maxLabelLength))
     }
 
     /// The label of page `number` (1-based) when it is not just the page number, such as "ii"

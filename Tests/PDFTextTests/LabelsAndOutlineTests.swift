@@ -22,6 +22,21 @@ struct LabelsAndOutlineTests {
         #expect((1...4).allSatisfy { document.pageLabel(ofPage: $0) == nil })
     }
 
+    @Test func labelsAreCleanedOfControlCharactersAndKeptShort() throws {
+        // A label is shown on the status line and printed by `read` and `open --print`: an
+        // escape sequence in a PDF must not reach the terminal.
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pdf = folder.appendingPathComponent("hostile.pdf")
+        try LabelledPDF.write(pageCount: 3, ranges: [.init(firstPage: 1, prefix: "\u{1B}]0;owned\u{07}A-"),
+                                                     .init(firstPage: 3, style: nil, prefix: String(repeating: "x", count: 500))], to: pdf)
+        let document = try PDFDocument(path: pdf.path)
+        let labels = document.pageLabels
+        #expect(labels.allSatisfy { !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } }, "\(labels)")
+        #expect(labels[0].hasSuffix("]0;ownedA-1") && labels[1].hasSuffix("]0;ownedA-2"))
+        #expect(labels[2] == String(repeating: "x", count: PDFDocument.maxLabelLength))
+    }
+
     @Test func corpusLabelsMixPrefixesRomanAndArabic() throws {
         // R-intro.pdf: a title page labelled T-1, T-2, the contents i-iv, then the text from 1.
         let document = try PDFDocument(path: corpusPDF("R-intro.pdf"))

@@ -167,4 +167,30 @@ struct PageNumberTests {
         harness.run(harness.state.openLink(try ReferenceLink.parse("bibread://open?refs=[knuth1984texbook:2]")))
         #expect(harness.state.reading?.page == 4)
     }
+
+    // MARK: - Bookmarks store the page of the file and show the printed page
+
+    @Test func aBookmarkStoresThePageOfTheFileWithItsPrintedLabel() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try ReadingStore(directory: folder)
+        let library = Fixtures.library("@manual{rexts, title = {Writing R Extensions}, file = {:\(Self.manual.path):PDF}}")
+        var harness = ReaderHarness(library: library, width: 120, height: 30, store: store)
+        harness.press("Enter", ":")
+        harness.type("#3")
+        harness.press("Enter", "m")
+        #expect(harness.state.message?.text.hasPrefix("Bookmarked p. i (3 of 236)") == true, "\(String(describing: harness.state.message))")
+        let saved = try ReadingStore(directory: folder).savedBookmarks().nodes.map(\.reference)
+        #expect(saved.map { $0?.page } == [3], "the page of the file, as bookmarks always stored")
+        #expect(saved.map { $0?.printedPage } == ["i"], "and its printed label")
+        harness.press(":")
+        harness.type("100")
+        harness.press("Enter", "q")
+
+        var again = ReaderHarness(library: library, width: 120, height: 30, store: store)
+        again.press("b")
+        #expect(again.screen.contains("rexts p. i (#3) · "), "\(again.screen)")
+        again.press("Enter")
+        #expect(again.state.reading?.page == 3)
+    }
 }

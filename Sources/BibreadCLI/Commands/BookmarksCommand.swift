@@ -134,6 +134,7 @@ struct BookmarksListCommand: ParsableCommand {
                     if let reference = node.reference {
                         var dictionary: [String: Any] = ["CiteKey": reference.citeKey, "Page": reference.page]
                         if let lastPage = reference.lastPage { dictionary["LastPage"] = lastPage }
+                        if let printed = reference.printedPage { dictionary["PageLabel"] = printed }
                         if let name = reference.library { dictionary["Library"] = name }
                         result["Reference"] = dictionary
                     }

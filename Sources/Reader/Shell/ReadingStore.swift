@@ -88,6 +88,10 @@ public final class ReadingStore: Sendable {
                 );
                 """)
         }
+        // A bookmark stores the page of the file (as before) and, when known, its printed label.
+        migrator.registerMigration("v3: printed page of bookmarks") { db in
+            try db.execute(sql: "ALTER TABLE bookmark_node ADD COLUMN page_label TEXT")
+        }
         return migrator
     }
 

@@ -280,7 +280,8 @@ extension AppState {
         let key = citeKey(of: view)
         let libraryName = libraryPaths.count == 1 ? (libraryPaths[0] as NSString).lastPathComponent : nil
         message = StatusMessage("Bookmarked \(AppState.pageName(view.page, info: view.info)) (b in the library shows bookmarks)")
-        return [.addBookmark(PageReference(citeKey: key, library: libraryName, page: view.page), name: view.title)]
+        return [.addBookmark(PageReference(citeKey: key, library: libraryName, page: view.page,
+                                           printedPage: view.info?.distinctLabel(ofPage: view.page)), name: view.title)]
     }
 
     /// The cite key of the paper read (the view holds its address, `key#2` for a duplicate).
