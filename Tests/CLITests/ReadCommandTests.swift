@@ -151,4 +151,25 @@ struct PageNumberCommandTests {
         let targets = try #require(try Self.json(json)["targets"] as? [[String: Any]])
         #expect((targets.first?["pageProblem"] as? String)?.contains("p. 3 is past the end") == true, "\(json.standardOutput)")
     }
+
+    @Test func bookmarksAddTakesThePrintedPageAndStoresThePageOfTheFileWithIt() throws {
+        let library = try Library(key: "rexts", pdf: Self.manual)
+        func add(_ target: String) throws -> ProcessResult {
+            try ProcessRunner.bibread(["bookmarks", "add", target, "--library", library.bib.path], environment: library.environment)
+        }
+        let printed = try add("rexts:1")
+        #expect(printed.status == 0, "\(printed.standardError)")
+        #expect(printed.standardOutput.contains("Bookmarked rexts p. 1 (#8)"), "\(printed.standardOutput)")
+        let physical = try add("rexts:#3-4")
+        #expect(physical.status == 0, "\(physical.standardError)")
+        let past = try add("rexts:300")
+        #expect(past.status == 1)
+        #expect(past.standardError.contains("p. 300 is past the end of the PDF (236 pages)"), "\(past.standardError)")
+        let listed = try ProcessRunner.bibread(["bookmarks", "list", "--json"], environment: library.environment)
+        let root = try Self.json(listed)
+        let references = try #require(root["Children"] as? [[String: Any]]).compactMap { $0["Reference"] as? [String: Any] }
+        #expect(references.map { $0["Page"] as? Int } == [8, 3])
+        #expect(references.map { $0["LastPage"] as? Int } == [nil, 4])
+        #expect(references.map { $0["PageLabel"] as? String } == ["1", "i"])
+    }
 }

@@ -3,7 +3,6 @@ import BibModel
 import DiskIO
 import Foundation
 import OpenWith
-import PDFText
 import Reader
 import SyncEngine
 
@@ -121,10 +120,9 @@ struct OpenCommand: ParsableCommand {
                     let entry = library.entries(withKey: paper.key).first
                     object["found"] = entry != nil
                     if let entry {
-                        let pdf = entry.links.files.first(where: \.isPDF).flatMap { FileLocation.of($0).path }
                         object["title"] = entry.title
-                        object["pdf"] = pdf as Any
-                        object["pageProblem"] = Self.pageProblem(of: paper, pdf: pdf)
+                        object["pdf"] = entry.links.files.first(where: \.isPDF).flatMap { FileLocation.of($0).path } as Any
+                        object["pageProblem"] = Self.pageProblem(of: paper, in: entry)
                     }
                 }
                 return object
@@ -147,7 +145,7 @@ struct OpenCommand: ParsableCommand {
             if let library {
                 if let entry = library.entries(withKey: paper.key).first {
                     line += " · \(entry.creators.display) (\(entry.year ?? "n.d.")) \(entry.title)"
-                    problem = Self.pageProblem(of: paper, pdf: entry.links.files.first(where: \.isPDF).flatMap { FileLocation.of($0).path })
+                    problem = Self.pageProblem(of: paper, in: entry)
                 } else {
                     line += "  (not in the library)"
                 }
@@ -157,14 +155,12 @@ struct OpenCommand: ParsableCommand {
         }
     }
 
-    /// What is wrong with the pages `paper` names in its PDF at `pdf` (a page past the end, by
+    /// What is wrong with the pages `paper` names in the PDF of `entry` (a page past the end, by
     /// the reader's rule for page numbers), if the PDF is on this machine and can be read.
-    static func pageProblem(of paper: PaperReference, pdf: String?) -> String? {
-        guard !paper.pages.isEmpty, let pdf, let document = try? PDFDocument(path: pdf) else { return nil }
-        let info = DocumentInfo(pageCount: document.pageCount, title: nil, labels: document.pageLabels, outline: [])
+    static func pageProblem(of paper: PaperReference, in entry: Entry) -> String? {
+        guard !paper.pages.isEmpty, let info = PDFPageNumbers.info(of: entry) else { return nil }
         for number in paper.pages.flatMap({ [$0.lowerBound, $0.upperBound] }) {
-            let request: PageRequest = paper.numbering == .physical ? .physical(number) : .printed(String(number))
-            let resolution = info.resolve(request)
+            let resolution = info.resolve(PageRequest(number, numbering: paper.numbering))
             if case .pastTheEnd = resolution { return info.note(on: resolution) }
         }
         return nil

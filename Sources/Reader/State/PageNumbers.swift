@@ -24,10 +24,15 @@ public enum PageRequest: Sendable, Equatable {
         self = .physical(number)
     }
 
+    /// Page `number` as a link or citation counts it: printed, or a page of the file.
+    public init(_ number: Int, numbering: PageNumbering) {
+        self = numbering == .physical ? .physical(number) : .printed(String(number))
+    }
+
     /// The first page a link or citation points at in `paper`, if any.
     public init?(firstPageOf paper: PaperReference) {
         guard let first = paper.firstPage else { return nil }
-        self = paper.numbering == .physical ? .physical(first) : .printed(String(first))
+        self.init(first, numbering: paper.numbering)
     }
 
     /// As typed: `xii` or `#12`.
