@@ -77,7 +77,8 @@ struct ReadCommand: ParsableCommand {
             return
         }
         if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            Console.error("bibread: page \(pageNumber) of \(path) has no text layer (a scan or an image)")
+            let printed = document.pageLabel(ofPage: pageNumber).map { "p. \($0) (#\(pageNumber))" } ?? "page \(pageNumber)"
+            Console.error("bibread: \(printed) of \(path) has no text layer (a scan or an image)")
             return
         }
         if layout {
