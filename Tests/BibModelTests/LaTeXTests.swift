@@ -21,7 +21,9 @@ struct LaTeXTests {
 
     static let punctuation: [(String, String)] = [
         ("1--10", "1–10"), ("A---B", "A—B"), ("a~b", "a b"), (#"\&"#, "&"), (#"50\%"#, "50%"),
-        (#"\$5"#, "$5"), (#"a\_b"#, "a_b"), (##"\#1"##, "#1"), ("``quoted''", "“quoted”"), ("`single'", "‘single'"),
+        (#"\$5"#, "$5"), (#"a\_b"#, "a_b"), (##"\#1"##, "#1"), ("``quoted''", "“quoted”"), ("`single'", "‘single’"),
+        ("`quantum jump trajectories'", "‘quantum jump trajectories’"), ("`Knuth's book'", "‘Knuth's book’"),
+        ("`a' and `b'", "‘a’ and ‘b’"), ("don't", "don't"), ("the 90' mark", "the 90' mark"), ("`{ab}'", "‘ab’"),
         (#"\{x\}"#, "{x}"), (#"a\,b"#, "a b"), ("a  \n\t b", "a b"), ("  padded  ", "padded"),
     ]
 

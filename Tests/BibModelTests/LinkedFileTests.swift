@@ -107,7 +107,7 @@ struct LinkedFileTests {
         ("10.1000/doi:x doi:", "https://doi.org/10.1000/x "),
         ("DOI:10.1/x", "https://doi.org/DOI:10.1/x"),
         ("https://doi.org/10.1/x", "https://doi.org/10.1/x"),
-        ("HTTP://dx.doi.org/10.1/x", "HTTP://dx.doi.org/10.1/x"),
+        ("HTTP://dx.doi.org/10.1/x", "https://doi.org/10.1/x"),
         ("htt", "https://doi.org/htt"),
         ("10.1002/(SICI)1097-0258:3<1::AID>", "https://doi.org/10.1002/(SICI)1097-0258:3<1::AID>"),
         ("doi", "https://doi.org/doi"),
@@ -173,5 +173,37 @@ struct LinkedPathStandardizingTests {
         let absolute = path.hasPrefix("/") ? path : folder + "/" + path
         #expect(resolved == URL(fileURLWithPath: absolute).standardizedFileURL.path)
         #expect(!resolved.contains("/./") && !resolved.contains("//") && (resolved == "/" || !resolved.hasSuffix("/")))
+    }
+}
+
+/// A DOI is one link, in one form, whatever form and case the fields give it in.
+@Suite("DOI links")
+struct DOILinkTests {
+    /// The DOI a link names (`doi.org/…`, `dx.doi.org/…`), lower-cased: DOIs ignore case.
+    private static func doi(in url: String) -> String? {
+        guard let range = url.range(of: #"^https?://(dx\.)?doi\.org/"#, options: [.regularExpression, .caseInsensitive]) else { return nil }
+        return url[range.upperBound...].removingPercentEncoding?.lowercased()
+    }
+
+    @Test func aDOIGivenAsURLAndAsDOIIsOneLink() throws {
+        let library = Fixtures.library(at: Fixtures.corpus("bib/plume/soft-eng.bib"))
+        let entry = try #require(library.entry(addressedBy: "Kitchenham:2010:SLR:1808352.1808650"))
+        #expect(entry.links.urls == ["https://doi.org/10.1016/j.infsof.2010.03.006"])
+    }
+
+    @Test func noReferenceOfTheCorporaListsADOITwice() throws {
+        var checked = 0
+        var twice: [String] = []
+        for url in Fixtures.corpusBibFiles {
+            for entry in Fixtures.library(at: url).entries {
+                let urls = entry.links.urls
+                let dois = urls.compactMap(DOILinkTests.doi(in:))
+                checked += dois.count
+                let plainHTTP = urls.contains { $0.lowercased().hasPrefix("http://dx.doi.org/") || $0.lowercased().hasPrefix("http://doi.org/") }
+                if Set(dois).count != dois.count || plainHTTP { twice.append("\(url.lastPathComponent) \(entry.key): \(urls)") }
+            }
+        }
+        #expect(checked > 100)
+        #expect(twice.isEmpty, "\(twice.count) references, first: \(twice.prefix(3))")
     }
 }

@@ -111,13 +111,40 @@ struct ParserTests {
 
     @Test func missingClosingBraceBeforeNextEntry() throws {
         let library = Fixtures.library("@misc{a, title = {A},\n@misc{b, title = {B}}")
-        #expect(library.diagnostics.map(\.description) == ["test.bib:2:1: error: @misc{a: missing '}' before the next entry"])
+        #expect(library.diagnostics.map(\.description) == ["test.bib:1:6: error: @misc{a: this '{' is never closed: the next entry starts at 2:1"])
         #expect(library.entries.map(\.key) == ["a", "b"])
+    }
+
+    /// A value whose brace is never closed runs on until the entry's own `}` closes it; the
+    /// error is where it opened, not at the next entry lines later.
+    @Test func unclosedBraceIsReportedWhereItOpened() throws {
+        let library = Fixtures.library("""
+        @article{a,
+          title = {An open brace here,
+          year = 2001,
+        }
+
+        @article{b, title = {Fine}}
+        """)
+        #expect(library.diagnostics.map(\.description) == ["test.bib:2:11: error: this '{' is never closed: its value takes in 'year' on line 3 and runs on to 4:1"])
+        #expect(try #require(library.entry(addressedBy: "b")).raw("title") == "Fine")
+        #expect(library.entries.map(\.key) == ["a", "b"])
+    }
+
+    @Test(arguments: [
+        ("@misc{a,\n  note = {open,\n  year = 2001,\n},\n@misc{b, title = {B}}\n", "test.bib:2:10: error: this '{' is never closed: its value takes in 'year' on line 3 and runs on to 4:1"),
+        ("@misc{a,\n  note = {open,\n  year = 2001,\n}\n", "test.bib:2:10: error: this '{' is never closed: its value takes in 'year' on line 3 and runs on to 4:1"),
+        ("@misc{a,\n  note = \"open,\n  year = 2001,\n}\n@misc{b, title = {B}}\n", "test.bib:2:10: error: this '\"' is never closed: its value takes in 'year' on line 3 and runs on to 4:1"),
+    ])
+    func unclosedDelimiterBeforeACommaTheEndOrInQuotes(_ input: String, _ expected: String) {
+        let library = Fixtures.library(input)
+        #expect(library.diagnostics.map(\.description) == [expected])
+        #expect(library.entries.first?.key == "a")
     }
 
     @Test func unterminatedEntryAtEndOfFile() {
         let library = Fixtures.library("@misc{a, title = {A}")
-        #expect(library.diagnostics.map(\.description) == ["test.bib:1:1: error: @misc{a: missing '}' at end of file"])
+        #expect(library.diagnostics.map(\.description) == ["test.bib:1:6: error: @misc{a: this '{' is never closed: the file ends first"])
         #expect(library.entries.map(\.key) == ["a"])
     }
 

@@ -250,4 +250,20 @@ struct BookmarksCommandTests {
         #expect(noFolder.status == 1)
         #expect(noFolder.standardError.contains("there is no bookmark folder 'Nowhere'"))
     }
+
+    @Test func addingAKeyThatIsNotInTheLibraryFailsAndAddsNothing() throws {
+        let setup = try Setup()
+        let missing = try setup.bibread(["bookmarks", "add", "nosuchkey:3", "--folder", "Reading", "--library", setup.library])
+        #expect(missing.status == 64, "\(missing.standardOutput)\(missing.standardError)")
+        #expect(missing.standardError.contains("bibread: nosuchkey is not in the library"), "\(missing.standardError)")
+        #expect(missing.standardError.contains("library.bib"))
+        #expect(!missing.standardOutput.contains("Bookmarked"))
+        // Nothing was kept: neither the bookmark nor its folder.
+        let list = try setup.bibread(["bookmarks", "list"])
+        #expect(!list.standardOutput.contains("nosuchkey"), "\(list.standardOutput)")
+        #expect(!list.standardOutput.contains("Reading/"), "\(list.standardOutput)")
+        // A key of the library is still added, whatever its case.
+        let present = try setup.bibread(["bookmarks", "add", "Goedel1931Formal:3", "--library", setup.library])
+        #expect(present.status == 0, "\(present.standardError)")
+    }
 }

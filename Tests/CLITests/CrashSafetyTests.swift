@@ -250,7 +250,7 @@ struct StoreContents {
 
     static let stateQuery = """
         SELECT 'position' AS kind, fingerprint AS name, path AS text, page AS number, scroll AS real FROM position
-        UNION ALL SELECT 'reading', library || '/' || key, NULL, NULL, last_read FROM reading
+        UNION ALL SELECT 'reading', cite_key, path, NULL, last_read FROM document_read
         UNION ALL SELECT 'note', cite_key, text, page, NULL FROM page_note
         """
     static let manifestQuery = """
@@ -357,7 +357,7 @@ struct StressSandbox {
         let positions = contents.rows("position", in: contents.state)
         let round = positions.first { $0["name"] as? String == "write-stress-round" }
         let document = positions.first { $0["text"] as? String == pdf.path }
-        let reading = contents.rows("reading", in: contents.state).first { $0["name"] as? String == "write-stress/\(Self.key)" }
+        let reading = contents.rows("reading", in: contents.state).first { $0["name"] as? String == Self.key }
         let notes = contents.rows("note", in: contents.state).filter { $0["name"] as? String == Self.key }
         func note(_ page: Int) -> String { notes.first { $0["number"] as? Int == page }?["text"] as? String ?? "absent" }
         let record = contents.rows("file", in: contents.manifest).first

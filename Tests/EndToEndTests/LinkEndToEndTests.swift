@@ -112,4 +112,27 @@ struct LinkEndToEndTests {
             try await helper.expectCleanExit(tmux)
         }
     }
+
+    @Test("The group From link lasts one session: the next plain start shows All, not an empty From link")
+    func theLinkGroupIsNotRestoredNextTime() async throws {
+        let library = SampleLibrary.path
+        let helper = ReaderEndToEndTests()
+        try await helper.withSession(command: {
+            $0.bibread(["open", "[@goedel1931formal, p. 3]", "--library", library])
+        }) { tmux, sandbox in
+            try await tmux.waitFor("Über formal unentscheidbare")
+            try await tmux.sendKeys("q")
+            try await tmux.waitFor("1 of 25 · From link")
+            try await tmux.sendKeys("q")
+            try await helper.expectCleanExit(tmux)
+
+            // A plain start opens the library opened last, in its last group: never From link.
+            try await helper.withNextSession(in: sandbox, command: sandbox.bibread([])) { next in
+                let screen = try await next.waitFor("25 of 25 · All")
+                #expect(!screen.contains("From link"), "\(screen)")
+                try await next.sendKeys("q")
+                try await helper.expectCleanExit(next)
+            }
+        }
+    }
 }

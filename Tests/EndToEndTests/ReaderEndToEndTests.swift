@@ -258,6 +258,25 @@ struct ReaderEndToEndTests {
         }
     }
 
+    @Test("A silent trap on a background thread (an optimized build's failed check) still says that bibread crashed, and where the log is")
+    func silentTrapOnAWorkerIsReported() async throws {
+        try await withSession(command: { $0.shell() }) { tmux, sandbox in
+            try await waitForPrompt(in: tmux)
+            let before = try await sttyModes(in: tmux, marker: 1)
+            try await tmux.type("ulimit -c 0; BIBREAD_TEST_CRASH=worker-trap '\(ProcessRunner.bibreadExecutable.path)' '\(Self.library)'")
+            try await tmux.sendKeys("Enter")
+            let logPath = sandbox.state.appendingPathComponent("bibread/stderr.log").path
+            let screen = try await tmux.waitUntil("the crash report on the main screen") { text in
+                guard text.replacingOccurrences(of: "\n", with: "").contains("bibread crashed: a check failed (SIGILL)") else { return false }
+                return try await tmux.format("#{alternate_on}") == "0"
+            }
+            #expect(screen.replacingOccurrences(of: "\n", with: "").contains(logPath), "the report names the log\n\(screen)")
+            let log = (try? String(contentsOf: URL(fileURLWithPath: logPath), encoding: .utf8)) ?? ""
+            #expect(log.contains("bibread crashed: a check failed (SIGILL)"), "the report is in stderr.log too: \(log)")
+            try await expectTerminalRestored(tmux, before: before, status: 128 + SIGILL)
+        }
+    }
+
     // MARK: - State
 
     @Test("The group, selection and sort come back on the next start")

@@ -23,7 +23,7 @@ struct ReaderHarness {
         self.fullTextURL = fullTextURL
         state = AppState(library: library, paths: paths, width: width, height: height, keymap: keymap)
         state.groups = GroupCatalog.savedGroups(of: library)
-        work = BackgroundWork(library: library, groups: state.groups, store: store, libraryName: paths.joined(separator: "\n"),
+        work = BackgroundWork(library: library, groups: state.groups, store: store,
                               now: ReaderHarness.now,
                               fullTextURL: fullTextURL ?? URL(fileURLWithPath: "/nonexistent/bibread-test/fulltext.sqlite"))
         run(state.start())

@@ -127,7 +127,7 @@ struct ReadingTests {
         #expect(again.state.reading!.scroll > 0)
         #expect(again.state.message?.text == "Resumed at p. 7")
         // Reading times feed the Recently read group.
-        #expect(try store.lastRead(library: "library.bib")["goedel1931formal"] != nil)
+        #expect(try store.lastRead(of: again.state.library!, fingerprint: { try? PDFFingerprint.of(path: $0) })["goedel1931formal"] != nil)
         again.press("q", "Esc", "S-Tab")
         while again.state.groupRows[again.state.groupCursor.selected].name != AppState.recentlyRead { again.press("j") }
         again.press("Enter")

@@ -50,7 +50,7 @@ struct KeymapAndConfigTests {
         #expect(problems.contains { $0.contains("unknown action 'fly'") })
         #expect(problems.contains { $0.contains("unknown key 'Nope-key'") })
         let state = AppState(library: nil, paths: [], width: 100, height: 60, keymap: keymap)
-        let help = HelpOverlay.lines(state).map(\.0).joined(separator: "\n")
+        let help = HelpOverlay.lines(state, width: 96).map(\.0).joined(separator: "\n")
         #expect(help.contains("n Down"))
         #expect(help.contains("Move down"))
     }

@@ -36,6 +36,8 @@ public struct Group: Sendable {
     public let kind: Kind
     public var children: [Group]
     let rule: Rule
+    /// The .bib file that keeps the group (BibDesk and JabRef groups); nil for the others.
+    public internal(set) var sourceFile: String?
 
     /// Why the group cannot be shown here (BibDesk URL and script groups), if so.
     public var unavailableReason: String? {
@@ -48,6 +50,20 @@ public struct Group: Sendable {
         self.kind = kind
         self.rule = rule
         self.children = children
+    }
+
+    /// This group under another name (its members and children unchanged).
+    func renamed(_ newName: String) -> Group {
+        var group = Group(name: newName, kind: kind, rule: rule, children: children)
+        group.sourceFile = sourceFile
+        return group
+    }
+
+    /// This group, as kept in the .bib file at `path`.
+    func kept(in path: String) -> Group {
+        var group = self
+        group.sourceFile = path
+        return group
     }
 
     /// The positions in `library.entries` of this group's members.
@@ -182,9 +198,9 @@ public struct GroupContext: Sendable {
         }
     }
 
-    /// Whether each reference has a PDF on this machine (it looks at the disk, once).
-    var localPDFs: [Double] {
-        numbers("pdf") { entry in entry.links.files.contains { $0.isPDF && $0.exists } ? 1 : 0 }
+    /// Where each reference's PDFs are (it looks at the disk, once): `PDFPlace` raw values.
+    var pdfPlaces: [Double] {
+        numbers("pdf") { entry in Double(PDFPlace(of: entry).rawValue) }
     }
 
     /// Whether each reference's `Read` flag is set.
@@ -218,7 +234,22 @@ public enum GroupCatalog {
     /// The built-in groups and those the .bib files keep (BibDesk, JabRef): cheap to read, so
     /// a screen can show them at once while `fieldGroups(of:)` reads every reference.
     public static func savedGroups(of library: Library) -> [Group] {
-        builtInGroups() + BibDeskGroups.groups(in: library) + JabRefGroups.groups(in: library)
+        builtInGroups(synced: isSynced(library)) + distinctlyNamed(BibDeskGroups.groups(in: library) + JabRefGroups.groups(in: library))
+    }
+
+    /// The groups, each top-level name once: a group named as one kept by another file before
+    /// it gets that file's name after its own (`To read (other.bib)`), so that a path (`--group`,
+    /// the reader's groups) names one group.
+    static func distinctlyNamed(_ groups: [Group]) -> [Group] {
+        var firstFile: [String: String?] = [:]
+        return groups.map { group in
+            guard let earlier = firstFile[group.name] else {
+                firstFile[group.name] = group.sourceFile
+                return group
+            }
+            guard earlier != group.sourceFile, let file = group.sourceFile else { return group }
+            return group.renamed("\(group.name) (\((file as NSString).lastPathComponent))")
+        }
     }
 
     /// Warnings about groups the .bib files keep but that could not be read (a damaged BibDesk
@@ -241,17 +272,30 @@ public enum GroupCatalog {
         return conditions.map { Group(name: $0.0, kind: .smart, rule: .smart($0.1, matchAll: $0.2)) }
     }
 
-    static func builtInGroups() -> [Group] {
-        [
+    /// The built-in group of the references whose PDF only the synced remote has.
+    public static let remoteOnlyGroup = "On the remote only"
+
+    /// Whether any of the library's files is a synced remote's copy (its PDFs may be on the
+    /// remote only).
+    static func isSynced(_ library: Library) -> Bool {
+        library.files.contains { LinkedFileAliases.shared.alias(of: $0.source.path) != nil }
+    }
+
+    /// All, With PDF (on this machine), On the remote only (for a synced library), Without PDF
+    /// (anywhere), Unread, Recently added.
+    static func builtInGroups(synced: Bool = false) -> [Group] {
+        func placed(_ place: PDFPlace) -> Group.Rule {
+            .matcher { context in
+                let places = context.pdfPlaces
+                return { _, position in places[position] == Double(place.rawValue) }
+            }
+        }
+        let remote = synced ? [Group(name: remoteOnlyGroup, kind: .builtin, rule: placed(.remoteOnly))] : []
+        return [
             Group(name: "All", kind: .builtin, rule: .all),
-            Group(name: "With PDF", kind: .builtin, rule: .matcher { context in
-                let flags = context.localPDFs
-                return { _, position in flags[position] == 1 }
-            }),
-            Group(name: "Without PDF", kind: .builtin, rule: .matcher { context in
-                let flags = context.localPDFs
-                return { _, position in flags[position] != 1 }
-            }),
+            Group(name: "With PDF", kind: .builtin, rule: placed(.here)),
+        ] + remote + [
+            Group(name: "Without PDF", kind: .builtin, rule: placed(.nowhere)),
             Group(name: "Unread", kind: .builtin, rule: .matcher { context in
                 let flags = context.readFlags
                 return { _, position in flags[position] != 1 }
@@ -329,7 +373,7 @@ enum BibDeskGroups {
                     let plist = String(text.dropFirst(opening.count).dropLast())
                     switch parse(plist, kind: kind) {
                     case .success(let found):
-                        groups += found
+                        groups += found.map { $0.kept(in: file.source.path) }
                     case .failure(let problem):
                         let place = String(opening.dropLast())
                         problems.append(Diagnostic(.warning, source: file.source, offset: comment.offset,

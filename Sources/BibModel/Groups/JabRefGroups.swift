@@ -41,7 +41,7 @@ enum JabRefGroups {
                 let text = comment.text.replacingOccurrences(of: "\r", with: "").replacingOccurrences(of: "\n", with: "")
                 for prefix in ["jabref-meta: grouping:", "jabref-meta: groupstree:"] where text.hasPrefix(prefix) {
                     let nodes = parse(String(text.dropFirst(prefix.count)))
-                    groups += tree(nodes, library: library)
+                    groups += tree(nodes, library: library).map { $0.kept(in: file.source.path) }
                     let place = "JabRef groups (\(prefix.dropFirst("jabref-meta: ".count).dropLast()))"
                     if let deepest = nodes.map(\.level).max(), deepest > maxDepth {
                         problems.append(Diagnostic(.warning, source: file.source, offset: comment.offset,

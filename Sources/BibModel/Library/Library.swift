@@ -226,9 +226,13 @@ enum SourceDecoding {
             let line = lines.line(of: bad)
             let location = SourceLocation(line: line, column: 1 + ScalarCounts.scalars(in: original, lines.start(ofLine: line), bad))
             let why = declared == .utf8 ? "declares UTF-8 but is not valid UTF-8" : "is not valid UTF-8"
+            let chosen = EncodingGuess.bestFit(for: body)
+            let names = EncodingGuess.candidates.map(\.rawValue)
             let note = Note(location: location,
-                            message: "file \(why) (first bad byte 0x\(String(body[bad], radix: 16, uppercase: true)) here); read as Windows-1252")
-            return (TextEncoding.windows1252.transcodeToUTF8(body), .windows1252, note)
+                            message: "file \(why) (first bad byte 0x\(String(body[bad], radix: 16, uppercase: true)) here)"
+                                + "\(declared == nil ? " and declares no encoding" : ""); read as \(chosen.rawValue), which its bytes fit best"
+                                + " of \(names.dropLast().joined(separator: ", ")) and \(names.last ?? "")")
+            return (chosen.transcodeToUTF8(body), chosen, note)
         }
     }
 }

@@ -61,6 +61,9 @@ struct BibParser {
     /// grow a word at a time (the square of the file's length) cannot make the values larger
     /// than a few times the file.
     var expansionBudget: Int
+    /// Where the last `{...}` or `"..."` value read opened and where it ended (after its closing
+    /// delimiter): when an entry then turns out to have no end, that value is the likely culprit.
+    private var lastDelimited = (open: -1, end: -1)
 
     /// The bytes of `@string` values a file of `size` bytes may use: 8 times its size and 1 MiB.
     static func expansionLimit(size: Int) -> Int { 8 * size + (1 << 20) }
@@ -314,6 +317,7 @@ struct BibParser {
     // MARK: - Entries
 
     private mutating func parseEntry(_ text: UnsafeBufferPointer<UInt8>, start: Int, type: String, close: UInt8) {
+        let brace = position - 1
         skipWhitespace(text)
         let keyStart = position
         while position < text.count {
@@ -339,7 +343,9 @@ struct BibParser {
         fieldLoop: while true {
             skipWhitespace(text)
             guard position < text.count else {
-                report(.error, at: start, "@\(type){\(key): missing '\(Character(UnicodeScalar(close)))' at end of file")
+                if !reportSwallowingValue(text, after: brace) {
+                    report(.error, at: brace, "@\(type){\(key): this '\(Character(UnicodeScalar(text[brace])))' is never closed: the file ends first")
+                }
                 break
             }
             let byte = text[position]
@@ -352,7 +358,10 @@ struct BibParser {
                 continue
             }
             if byte == UInt8(ascii: "@") && startsLine(text, position) {
-                report(.error, at: position, "@\(type){\(key): missing '\(Character(UnicodeScalar(close)))' before the next entry")
+                if !reportSwallowingValue(text, after: brace) {
+                    let next = source.location(of: position)
+                    report(.error, at: brace, "@\(type){\(key): this '\(Character(UnicodeScalar(text[brace])))' is never closed: the next entry starts at \(next.line):\(next.column)")
+                }
                 break
             }
             guard let (nameStart, nameEnd, value) = parseAssignment(text, close: close) else {
@@ -385,6 +394,9 @@ struct BibParser {
             guard position < text.count else { continue }
             let after = text[position]
             if after != UInt8(ascii: ",") && after != close {
+                if after == UInt8(ascii: "@") && startsLine(text, position) && reportSwallowingValue(text, after: brace) {
+                    break
+                }
                 report(.error, at: position, "expected ',' or '\(Character(UnicodeScalar(close)))' after the value of '\(fieldNames.spelled(of: names))', found \(describe(text, position))")
                 recover(text, from: position)
                 break
@@ -395,9 +407,12 @@ struct BibParser {
         let fields = scratchFields.withUnsafeBufferPointer { Array($0) }
         if type == "bibdesk_info" {
             if deferred?.hasPendingTexts(inEntry: entries.count) == true { return abandonChunk(text) }
+            // Names come from this parser's own store: in a later chunk the fields are numbered
+            // in the chunk's store until it is joined, and the file's store (`source.fieldNames`)
+            // is being written by the first chunk's thread meanwhile.
             let info = Entry(type: type, key: key, fields: fields, texts: texts, source: source, offset: start)
             for field in fields {
-                documentInfo[info.spelledName(of: field)] = info.rawText(of: field)
+                documentInfo[fieldNames.store.spelling(of: field)] = info.rawText(of: field)
             }
             return
         }
@@ -516,9 +531,13 @@ struct BibParser {
                     if !quoted {
                         let value = RawValue.span(start: UInt32(contentStart), count: UInt32(position - contentStart))
                         position += 1
+                        lastDelimited = (open, position)
                         return value
                     }
-                    report(.error, at: position, "unbalanced '}' inside a quoted value")
+                    lastDelimited = (open, position + 1)
+                    if !reportSwallowingValue(text, after: open - 1) {
+                        report(.error, at: position, "unbalanced '}' inside a quoted value")
+                    }
                     return nil
                 }
                 depth -= 1
@@ -526,6 +545,7 @@ struct BibParser {
                 if quoted && depth == 0 {
                     let value = RawValue.span(start: UInt32(contentStart), count: UInt32(position - contentStart))
                     position += 1
+                    lastDelimited = (open, position)
                     return value
                 }
             case 0x0A:
@@ -542,6 +562,35 @@ struct BibParser {
         }
         report(.error, at: open, "unterminated value: the \(quoted ? "'\"'" : "'{'") opened here is not closed at end of file")
         return nil
+    }
+
+    /// When the last delimited value read after `limit` takes in a line that reads like a field
+    /// (`  year = 2001,`), its opening delimiter is the one never closed: the entry's own `}`
+    /// closed the value instead. Reports that, where the value opened, and returns true.
+    private mutating func reportSwallowingValue(_ text: UnsafeBufferPointer<UInt8>, after limit: Int) -> Bool {
+        let (open, end) = lastDelimited
+        guard open > limit, end <= text.count, end > open else { return false }
+        var index = open + 1
+        while index < end - 1 {
+            if text[index] == 0x0A {
+                var cursor = index + 1
+                while cursor < end, text[cursor] == UInt8(ascii: " ") || text[cursor] == UInt8(ascii: "\t") { cursor += 1 }
+                let nameStart = cursor
+                while cursor < end, isIdentifierByte(text[cursor]) { cursor += 1 }
+                let nameEnd = cursor
+                while cursor < end, text[cursor] == UInt8(ascii: " ") || text[cursor] == UInt8(ascii: "\t") { cursor += 1 }
+                if nameEnd > nameStart, cursor < end, text[cursor] == UInt8(ascii: "=") {
+                    let delimiter = Character(UnicodeScalar(text[open]))
+                    let swallowed = source.location(of: nameStart)
+                    let last = source.location(of: end - 1)
+                    let name = string(text, start: nameStart, count: nameEnd - nameStart)
+                    report(.error, at: open, "this '\(delimiter)' is never closed: its value takes in '\(name)' on line \(swallowed.line) and runs on to \(last.line):\(last.column)")
+                    return true
+                }
+            }
+            index += 1
+        }
+        return false
     }
 
     /// The high bit of each byte of `word` (eight bytes, the first in the low bits) that is `{`,

@@ -64,6 +64,9 @@ public final class FieldNameStore: @unchecked Sendable {
     /// The group of a lower-case name, or nil when no field of the file has that name.
     func group(ofLowercase name: String) -> Int? { groupsByLowercase[name] }
 
+    /// The name of a field numbered in this store, as the file spells it.
+    func spelling(of field: Field) -> String { spellings[Int(field.nameID)] }
+
     /// The number of a name, adding it when new.
     func intern(spelled: String, lowercase: String) -> UInt32 {
         if let id = idsBySpelling[spelled] { return id }

@@ -51,6 +51,22 @@ public struct LinkedFile: Sendable, Hashable {
     }
 }
 
+/// Where a reference's PDFs are: on this machine, only on the remote its synced library
+/// came from (listed there, not downloaded yet), or nowhere.
+public enum PDFPlace: Int, Sendable {
+    case nowhere = 0, here = 1, remoteOnly = 2
+
+    /// Looks at the disk (and at the caches of synced libraries) for the entry's PDFs.
+    public init(of entry: Entry) {
+        let pdfs = entry.links.files.filter(\.isPDF)
+        if pdfs.contains(where: \.exists) {
+            self = .here
+        } else {
+            self = pdfs.contains(where: \.isRemote) ? .remoteOnly : .nowhere
+        }
+    }
+}
+
 /// Folders whose files live elsewhere on this machine: a synced remote's library folder (and the
 /// absolute folders its path mapping names) map to its PDF cache.
 public final class LinkedFileAliases: @unchecked Sendable {
@@ -91,6 +107,16 @@ public struct Links: Sendable {
     public var files: [LinkedFile] = []
     public var urls: [String] = []
     public var problems: [LinkProblem] = []
+
+    /// Adds a web link unless it is there already; a DOI link in any of its forms
+    /// (`http://dx.doi.org/…`) becomes `https://doi.org/DOI`, and a DOI counts once whatever
+    /// its case (DOIs ignore case).
+    mutating func appendURL(_ url: String) {
+        let link = LinkPaths.normalisedLink(url)
+        let isDOI = link.hasPrefix(LinkPaths.doiResolver)
+        guard !urls.contains(where: { $0 == link || (isDOI && $0.caseInsensitiveCompare(link) == .orderedSame) }) else { return }
+        urls.append(link)
+    }
 }
 
 extension Entry {
@@ -110,13 +136,13 @@ extension Entry {
                 }
             } else if field.kind.isBibDeskURL || field.kind.known == .url {
                 let url = decodedText(of: field)
-                if !url.isEmpty && !links.urls.contains(url) { links.urls.append(url) }
+                if !url.isEmpty { links.appendURL(url) }
             } else if field.kind.isFileList {
                 let fieldName = name(of: field)
                 for item in FileFieldParser.items(rawText(of: field)) {
                     switch item {
                     case .url(let url):
-                        if !links.urls.contains(url) { links.urls.append(url) }
+                        links.appendURL(url)
                     case .file(let path, let label, let type):
                         links.files.append(LinkedFile(path: LinkPaths.resolve(path, against: base), label: label, fileType: type, field: fieldName))
                     }
@@ -124,11 +150,10 @@ extension Entry {
             }
         }
         if let doi = decoded(.doi), !doi.isEmpty {
-            let url = LinkPaths.doiURL(doi)
-            if !links.urls.contains(url) { links.urls.append(url) }
+            links.appendURL(LinkPaths.doiURL(doi))
         }
         if let arXiv = arXivIdentifier {
-            links.urls.append("https://arxiv.org/abs/\(arXiv)")
+            links.appendURL("https://arxiv.org/abs/\(arXiv)")
         }
         return links
     }
@@ -276,6 +301,23 @@ enum FileFieldParser {
 
 /// Turns the paths link fields hold into absolute, NFC-normalised paths.
 enum LinkPaths {
+    /// Where a DOI link goes: the one form every DOI link is given in.
+    static let doiResolver = "https://doi.org/"
+
+    /// The forms of DOI links other than `doiResolver`, in lower case.
+    private static let otherDOIResolvers = ["http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/",
+                                            "https://www.doi.org/", "http://www.doi.org/"]
+
+    /// A link in the form it is shown: a DOI link on `https://doi.org/`, any other unchanged.
+    static func normalisedLink(_ url: String) -> String {
+        let head = url.prefix(20).lowercased()
+        guard head.contains("doi.org/") else { return url }
+        for resolver in otherDOIResolvers + [doiResolver] where head.hasPrefix(resolver) {
+            return doiResolver + url.dropFirst(resolver.count)
+        }
+        return url
+    }
+
     /// The web address of a `doi` value: itself when it already is one (`http...` in any case),
     /// else `https://doi.org/` and the DOI with every `doi:` taken out.
     static func doiURL(_ doi: String) -> String {

@@ -43,6 +43,9 @@ public struct QueryError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "column \(column): \(message)" }
+
+    /// The message of a quote that is never closed (a phrase still being typed).
+    public static let unclosedQuote = "this quote is never closed"
 }
 
 private struct QueryParser {
@@ -106,7 +109,7 @@ private struct QueryParser {
             }
             if start < characters.count, characters[start] == "\"" {
                 guard let closing = characters[(start + 1)...].firstIndex(of: "\"") else {
-                    tokenizeError = QueryError(column: start + 1, message: "this quote is never closed")
+                    tokenizeError = QueryError(column: start + 1, message: QueryError.unclosedQuote)
                     return
                 }
                 tokens.append((.phrase(String(characters[(start + 1)..<closing]), field: field), column))

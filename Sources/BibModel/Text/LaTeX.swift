@@ -173,6 +173,9 @@ private struct Decoder {
     var output: ByteBuffer
     var needsComposition = false
     var inMath = false
+    /// Single quotes opened with a backquote (‘) and not yet closed: an apostrophe closes one
+    /// (’) unless it stands between two letters (`Knuth's`), where it stays an apostrophe.
+    private var openSingleQuotes = 0
     /// How many command arguments are being decoded inside each other.
     private var nesting = 0
     /// True when the last byte written is a space (or nothing was written yet), to fold runs.
@@ -269,11 +272,16 @@ private struct Decoder {
                     emit("“")
                 } else {
                     position += 1
+                    openSingleQuotes += 1
                     emit("‘")
                 }
             case UInt8(ascii: "'") where !inMath && peek(1) == UInt8(ascii: "'"):
                 position += 2
                 emit("”")
+            case UInt8(ascii: "'") where !inMath && openSingleQuotes > 0 && !isBetweenLetters():
+                position += 1
+                openSingleQuotes -= 1
+                emit("’")
             case UInt8(ascii: "^") where inMath, UInt8(ascii: "_") where inMath:
                 position += 1
                 script(superscript: byte == UInt8(ascii: "^"))
@@ -281,6 +289,14 @@ private struct Decoder {
                 copyOrdinaryRun(until: end)
             }
         }
+    }
+
+    /// True when the byte at `position` has a letter written just before it and one just after
+    /// it in the input (non-ASCII bytes count as letters).
+    private func isBetweenLetters() -> Bool {
+        func isLetter(_ byte: UInt8) -> Bool { byte >= 0x80 || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) }
+        guard output.count > outputStart, position + 1 < input.count else { return false }
+        return isLetter(output[output.count - 1]) && isLetter(input[position + 1])
     }
 
     /// Copies a run of bytes that need no decoding in one go (the common case inside a value).

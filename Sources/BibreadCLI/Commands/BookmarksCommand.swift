@@ -409,6 +409,20 @@ struct BookmarksAddCommand: ParsableCommand {
             Console.error("bibread: '\(target)' is not KEY:PAGE or KEY:FIRST-LAST (pages from 1, the last not before the first)")
             throw ExitCode(64)
         }
+        // The key and the pages are checked first, so that a refused bookmark leaves no folder
+        // behind either.
+        var title = name
+        var entry: Entry?
+        if let (library, paths) = try keyCheck.load() {
+            entry = library.entries(withKey: paper.key).first
+            guard let entry else {
+                let files = paths.map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")
+                Console.error("bibread: \(paper.key) is not in the library (\(files)); nothing was bookmarked")
+                throw ExitCode(64)
+            }
+            if title == nil { title = entry.title }
+        }
+        let reference = try Self.reference(to: paper.key, pages: pages, numbering: paper.numbering, in: entry)
         let store = try openStore()
         var parent: Int64?
         if let folder, !folder.trimmingCharacters(in: .whitespaces).isEmpty {
@@ -422,17 +436,6 @@ struct BookmarksAddCommand: ParsableCommand {
                 }
             }
         }
-        var title = name
-        var entry: Entry?
-        if let (library, _) = try keyCheck.load() {
-            entry = library.entries(withKey: paper.key).first
-            if let entry {
-                if title == nil { title = entry.title }
-            } else {
-                Console.error("warning: \(paper.key) is not in the library")
-            }
-        }
-        let reference = try Self.reference(to: paper.key, pages: pages, numbering: paper.numbering, in: entry)
         try store.addBookmark(named: title ?? "", reference: reference, in: parent)
         Console.print("Bookmarked \(reference.citeKey) \(reference.pageLabel)\(folder.map { " in \($0)" } ?? "")")
     }

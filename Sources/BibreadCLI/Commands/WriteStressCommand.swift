@@ -119,7 +119,8 @@ private struct StressWriter {
             try store.save(ReadingPosition(fingerprint: document.fingerprint, path: document.path, page: 1 + (r - 1) % pages,
                                            scroll: Double(r % 4) / 4, updatedAt: now))
         }
-        try store.recordReading(library: WriteStressCommand.libraryName, key: WriteStressCommand.citeKey, at: Double(r))
+        try store.recordReading(fingerprint: document?.fingerprint ?? WriteStressCommand.roundFingerprint,
+                                path: document?.path ?? "/write-stress/library.pdf", key: WriteStressCommand.citeKey, at: Double(r))
         for slot in 0..<WriteStressCommand.slots { try writeSlot(slot, round: r) }
         try store.setNote(citeKey: WriteStressCommand.citeKey, page: 1, text: "round \(r)")
         try store.setNote(citeKey: WriteStressCommand.citeKey, page: 2, text: r % 3 == 0 ? "" : "round \(r), line 1\nline 2")

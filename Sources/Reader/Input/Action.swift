@@ -21,6 +21,7 @@ public enum Action: String, CaseIterable, Sendable {
     case showBookmarks = "bookmarks"
     case openBookmark = "open-bookmark", expandFolder = "expand-folder", collapseFolder = "collapse-folder"
     case newFolder = "new-folder", renameBookmark = "rename", deleteBookmark = "delete", importList = "import-list"
+    case moveBookmark = "move-bookmark"
     case closeBookmarks = "close-bookmarks"
     case openWith = "open-with", copyLink = "copy-link"
 }
@@ -88,6 +89,8 @@ public enum ActionTable {
         .init(action: .collapseFolder, scope: .bookmarks, help: "Close a folder, or go to the folder above", defaultKeys: [.left, .character("h")]),
         .init(action: .newFolder, scope: .bookmarks, help: "New folder (inside the selected folder)", defaultKeys: [.character("a")]),
         .init(action: .renameBookmark, scope: .bookmarks, help: "Rename", defaultKeys: [.character("r")]),
+        .init(action: .moveBookmark, scope: .bookmarks, help: "Move the selected bookmark (or folder) into a folder; new bookmarks from m go there too",
+              defaultKeys: [.character("m")]),
         .init(action: .deleteBookmark, scope: .bookmarks, help: "Delete (asks first)", defaultKeys: [.character("d"), .delete]),
         .init(action: .importList, scope: .bookmarks, help: "Import a reading list: a file, an http(s) URL or a bibread:// link", defaultKeys: [.character("i")]),
         .init(action: .closeBookmarks, scope: .bookmarks, help: "Back to the library", defaultKeys: [.character("q"), .escape, .character("b")]),

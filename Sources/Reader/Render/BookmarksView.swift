@@ -117,6 +117,8 @@ enum BookmarksView {
             case .importSource: label = "Import from (file, URL or bibread:// link): "
             case .newFolder: label = "New folder: "
             case .rename: label = "Rename to: "
+            case .moveInto(let id, _):
+                label = "Move '\(state.bookmarks.node(id: id)?.label ?? "")' into folder (Enter alone: the top level): "
             case .confirmDelete(let id):
                 let node = state.bookmarks.node(id: id)
                 let what = node.map { $0.kind == .folder ? "the folder \($0.name) and all it holds" : "'\($0.label)'" } ?? "this"
@@ -145,7 +147,7 @@ enum BookmarksView {
         let style = Style(.status)
         screen.fill(x: 0, y: y, width: screen.width, height: 1, style: style)
         let hints: [(Action, String)] = [(.openBookmark, "open"), (.newFolder, "folder"), (.renameBookmark, "rename"),
-                                         (.deleteBookmark, "delete"), (.importList, "import"), (.closeBookmarks, "back")]
+                                         (.deleteBookmark, "delete"), (.moveBookmark, "move"), (.importList, "import"), (.closeBookmarks, "back")]
         var x = 1
         for (action, label) in hints {
             let name = key(action, state)

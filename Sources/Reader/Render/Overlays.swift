@@ -27,43 +27,72 @@ enum Box {
 
 /// The help screen, generated from the action table and the live key map.
 enum HelpOverlay {
-    static func lines(_ state: AppState) -> [(String, Style)] {
+    /// The columns of the keys before each description.
+    static let keyColumn = 18
+    /// The widest box: wide enough for every description on one line; narrower screens get
+    /// a box as wide as they are, with the descriptions wrapped.
+    static let widestBox = 100
+
+    /// The help's lines for a box `width` columns wide inside: descriptions wrap under
+    /// themselves, and keys too many for their column get a line of their own.
+    static func lines(_ state: AppState, width: Int) -> [(String, Style)] {
         var lines: [(String, Style)] = []
+        let plain = Style(.overlay)
+        let descriptionIndent = 2 + keyColumn + 1
+        func row(keys: String, help: String) {
+            let room = max(10, width - descriptionIndent)
+            var wrapped = DisplayWidth.wrap(help, to: room)
+            var first = "  " + DisplayWidth.pad(keys, to: keyColumn) + " "
+            if DisplayWidth.of(keys) > keyColumn {
+                lines.append(("  " + keys, plain))
+                first = String(repeating: " ", count: descriptionIndent)
+            }
+            lines.append((first + wrapped.removeFirst(), plain))
+            for more in wrapped { lines.append((String(repeating: " ", count: descriptionIndent) + more, plain)) }
+        }
+        func text(_ paragraph: String, indent: Int) {
+            for line in DisplayWidth.wrap(paragraph, to: max(10, width - indent)) {
+                lines.append((String(repeating: " ", count: indent) + line, plain))
+            }
+        }
         for scope in ActionScope.allCases {
-            if !lines.isEmpty { lines.append(("", Style(.overlay))) }
+            if !lines.isEmpty { lines.append(("", plain)) }
             lines.append((scope.rawValue, Style(.overlay, bold: true)))
             for definition in ActionTable.definitions where definition.scope == scope {
                 let keys = state.keymap.keys(for: definition.action).map(\.description).joined(separator: " ")
-                lines.append(("  " + DisplayWidth.pad(keys.isEmpty ? "(unbound)" : keys, to: 18) + " " + definition.help, Style(.overlay)))
+                row(keys: keys.isEmpty ? "(unbound)" : keys, help: definition.help)
             }
         }
-        lines.append(("", Style(.overlay)))
+        lines.append(("", plain))
         lines.append(("Search bar", Style(.overlay, bold: true)))
         for (keys, help) in [("Enter", "Keep the filter and return to the list"), ("Esc", "Clear the search"),
                              ("C-u  C-w", "Clear the line / delete a word"), ("Up Down", "Move in the list while typing")] {
-            lines.append(("  " + DisplayWidth.pad(keys, to: 18) + " " + help, Style(.overlay)))
+            row(keys: keys, help: help)
         }
-        lines.append(("", Style(.overlay)))
+        lines.append(("", plain))
         lines.append(("Marks", Style(.overlay, bold: true)))
-        lines.append(("  ● has a PDF here   ✓ read   ★ bookmarked", Style(.overlay)))
-        lines.append(("", Style(.overlay)))
+        text("● has a PDF here   ○ its PDF is on the remote only   ✓ read   ★ bookmarked", indent: 2)
+        lines.append(("", plain))
         lines.append(("Search", Style(.overlay, bold: true)))
-        for text in ["  Words match by prefix, ignoring case and accents; terms are ANDed.",
-                     "  field:word (author, title, year, keywords, journal, type, key…);",
-                     "  -word excludes; \"a phrase\"; year:1984..1990; OR between terms.",
-                     "",
-                     "Keys can be changed in ~/.config/bibread/config.toml under [keys]."] {
-            lines.append((text, Style(.overlay)))
+        for paragraph in ["Words match by prefix, ignoring case and accents; terms are ANDed.",
+                          "field:word (author, title, year, keywords, journal, type, key…);",
+                          "-word excludes; \"a phrase\"; year:1984..1990; OR between terms."] {
+            text(paragraph, indent: 2)
         }
+        lines.append(("", plain))
+        text("Keys can be changed in ~/.config/bibread/config.toml under [keys].", indent: 0)
         return lines
     }
 
     static func draw(_ state: AppState, into screen: inout ScreenBuffer) {
-        let content = lines(state)
-        let fits = content.count + 2 <= screen.height - 2
-        let top = min(state.helpScroll, max(0, content.count - (screen.height - 4)))
-        let footer = fits ? "" : (top + screen.height - 4 < content.count ? "↓ j/k scroll" : "↑ j/k scroll")
-        let inner = Box.draw(title: "Help — any other key closes", width: 84, height: content.count + 2, footer: footer, into: &screen)
+        let width = min(screen.width, widestBox)
+        let content = lines(state, width: max(1, width - 4))
+        // (Update's handleHelp works out the same lines to stop scrolling at the last one.)
+        let rows = max(1, screen.height - 4)
+        let fits = content.count <= rows
+        let top = min(state.helpScroll, max(0, content.count - rows))
+        let footer = fits ? "" : (top + rows < content.count ? "↓ j/k scroll" : "↑ j/k scroll")
+        let inner = Box.draw(title: "Help — any other key closes", width: width, height: content.count + 2, footer: footer, into: &screen)
         for row in 0..<inner.height {
             guard top + row < content.count else { break }
             let (text, style) = content[top + row]
@@ -102,6 +131,48 @@ public enum ReadingText {
             output += DisplayWidth.wrap(paragraph, to: width)
         }
         return output
+    }
+
+    /// The lines the reading view shows for a page's text: reflowed to `width` columns, or the
+    /// page's layout lines (form feeds dropped, blank lines at the end trimmed). The view and
+    /// the search in other pages both use it, so that a page found is a page with a match shown.
+    public static func shownLines(of text: String, mode: ReadingMode, width: Int) -> [String] {
+        switch mode {
+        case .reflow:
+            return lines(of: text, width: width)
+        case .layout:
+            var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0.replacingOccurrences(of: "\u{0C}", with: "")) }
+            while lines.last?.trimmingCharacters(in: .whitespaces).isEmpty == true { lines.removeLast() }
+            return lines
+        }
+    }
+
+    /// One occurrence of a search in a page's lines: the line it starts on, the characters it
+    /// covers there, and how many characters it runs on into the next line (a phrase cut by
+    /// the line's end).
+    public struct Occurrence: Sendable, Equatable {
+        public let line: Int
+        public let characters: Range<Int>
+        public let continuation: Int
+    }
+
+    /// Every occurrence of `query` in `lines`, in reading order, ignoring case and accents; a
+    /// phrase that a line break cuts (read as a space) counts once, on the line it starts on.
+    public static func occurrences(of query: String, in lines: [String]) -> [Occurrence] {
+        guard !query.isEmpty else { return [] }
+        var found: [Occurrence] = []
+        for (index, line) in lines.enumerated() {
+            let next = index + 1 < lines.count ? lines[index + 1] : ""
+            let joined = next.isEmpty ? line : line + " " + next
+            let length = line.count
+            for range in matches(of: query, in: joined) {
+                let start = joined.distance(from: joined.startIndex, to: range.lowerBound)
+                guard start < length else { break }
+                let end = joined.distance(from: joined.startIndex, to: range.upperBound)
+                found.append(Occurrence(line: index, characters: start..<min(end, length), continuation: max(0, end - length - 1)))
+            }
+        }
+        return found
     }
 
     /// Where `query` occurs in `line`, ignoring case and accents.

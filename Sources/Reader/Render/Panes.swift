@@ -13,6 +13,14 @@ enum GroupsPane {
             guard index < state.groupRows.count else { break }
             let row = state.groupRows[index]
             let y = rect.y + 1 + offset
+            if row.isHeading {
+                // The file whose groups follow.
+                let selected = index == state.groupCursor.selected
+                let style = selected ? state.selectionStyle(focused: focused) : Style(.header, bold: true)
+                if selected { screen.fill(x: rect.x, y: y, width: rect.width, height: 1, style: style) }
+                screen.write(DisplayWidth.truncate(row.name, to: max(0, rect.width - 2)), x: rect.x + 1, y: y, style: style)
+                continue
+            }
             let isActive = row.path == state.activeGroup
             var style = Style(row.unavailableReason == nil ? .normal : .dim, bold: isActive)
             let count: String
@@ -47,13 +55,19 @@ enum ListPane {
         var title: Int
         var citation: Int
 
-        static let marks = 3
+        /// Three marks (PDF, read, bookmarked) and a space, so that no mark touches the authors.
+        static let marks = 4
         static let year = 4
+        /// The title is what a reader scans: it gets this many columns before the citation gets any.
+        static let preferredTitle = 60
+        /// The narrowest and widest citation column worth showing.
+        static let citationRange = 16...40
 
         init(width: Int) {
             let room = max(0, width - Columns.marks - Columns.year - 4)
             authors = min(30, max(8, room * 27 / 100))
-            citation = width >= 100 ? room * 28 / 100 : 0
+            let spare = room - authors - 1 - Columns.preferredTitle
+            citation = spare >= Columns.citationRange.lowerBound ? min(spare, Columns.citationRange.upperBound) : 0
             title = max(0, room - authors - citation - (citation > 0 ? 1 : 0))
         }
     }
@@ -107,7 +121,7 @@ enum ListPane {
             if selected { screen.fill(x: rect.x, y: y, width: rect.width, height: 1, style: style) }
             let marks = state.marks.map { position < $0.count ? $0[position] : [] } ?? []
             var markText = ""
-            markText += marks.contains(.hasPDF) ? "●" : " "
+            markText += marks.contains(.hasPDF) ? "●" : marks.contains(.remoteOnly) ? "○" : " "
             markText += marks.contains(.read) ? "✓" : " "
             markText += marks.contains(.bookmarked) || state.bookmarkedKeys.contains(entry.key.lowercased()) ? "★" : " "
             screen.write(markText, x: rect.x + 1, y: y, style: selected ? style : Style(.mark))
@@ -180,6 +194,66 @@ enum DetailsPane {
         }
     }
 
+    /// Whether a word is a web link or a DOI: kept whole on a line of its own when it does not
+    /// fit the field's column.
+    static func isLink(_ word: Substring) -> Bool {
+        word.contains("://") || (word.hasPrefix("10.") && word.contains("/"))
+    }
+
+    /// A field's value wrapped to its column, `width` wide; a link or DOI too wide for the
+    /// column goes on lines of its own, `linkWidth` wide (`ownLine`), cut only when longer.
+    static func valueLines(_ value: String, width: Int, linkWidth: Int) -> [(text: String, ownLine: Bool)] {
+        var result: [(text: String, ownLine: Bool)] = []
+        var run: [Substring] = []
+        func flush() {
+            guard !run.isEmpty else { return }
+            result += DisplayWidth.wrap(run.joined(separator: " "), to: width).map { ($0, false) }
+            run = []
+        }
+        for word in value.split(separator: " ") {
+            if isLink(word) && DisplayWidth.of(word) > width {
+                flush()
+                result += linkLines(String(word), width: linkWidth).map { ($0, true) }
+            } else {
+                run.append(word)
+            }
+        }
+        flush()
+        return result.isEmpty ? [("", false)] : result
+    }
+
+    /// A link on lines at most `width` columns wide: whole when it fits; else cut after a `/`
+    /// in the second half of the line, or else after another separator (`.-?&=#_~`) past its
+    /// first third, and only where there is none at the line's end.
+    static func linkLines(_ link: String, width: Int) -> [String] {
+        let width = max(1, width)
+        var lines: [String] = []
+        var rest = Substring(link)
+        while DisplayWidth.of(rest) > width {
+            var fit = rest.startIndex
+            var used = 0
+            while fit < rest.endIndex, used + DisplayWidth.of(rest[fit]) <= width {
+                used += DisplayWidth.of(rest[fit])
+                fit = rest.index(after: fit)
+            }
+            guard fit > rest.startIndex else { break }
+            func lastCut(after separators: String, from minimum: Int) -> String.Index? {
+                var index = fit
+                while index > rest.startIndex {
+                    if DisplayWidth.of(rest[..<index]) <= minimum { return nil }
+                    if separators.contains(rest[rest.index(before: index)]) { return index }
+                    index = rest.index(before: index)
+                }
+                return nil
+            }
+            let cut = lastCut(after: "/", from: width / 2) ?? lastCut(after: "/.-?&=#_~", from: width / 3) ?? fit
+            lines.append(String(rest[..<cut]))
+            rest = rest[cut...]
+        }
+        lines.append(String(rest))
+        return lines
+    }
+
     /// The details as wrapped, styled lines for a pane `width` columns wide.
     static func content(of entry: Entry, width: Int, locate: (LinkedFile) -> FileLocation) -> [Line] {
         var lines: [Line] = []
@@ -213,7 +287,9 @@ enum DetailsPane {
         if !links.urls.isEmpty {
             lines.append(Line(text: "", style: Style()))
             add("Links", Style(.header, bold: true))
-            for url in links.urls { add(url, indent: 1) }
+            for url in links.urls {
+                for line in linkLines(url, width: width - 1) { lines.append(Line(text: " " + line, style: Style())) }
+            }
         }
         lines.append(Line(text: "", style: Style()))
         add("Fields", Style(.header, bold: true))
@@ -228,9 +304,17 @@ enum DetailsPane {
             if name.hasPrefix("bdsk-file-") { continue }
             let value = entry.decodedText(of: field) + (entry.parent(of: field).map { " (from \($0))" } ?? "")
             let valueWidth = max(8, width - nameWidth - 3)
-            for (index, line) in DisplayWidth.wrap(value, to: valueWidth).enumerated() {
-                let label = index == 0 ? DisplayWidth.pad(entry.spelledName(of: field), to: nameWidth) : String(repeating: " ", count: nameWidth)
-                lines.append(Line(text: " \(label)  \(line)", style: Style()))
+            let label = DisplayWidth.pad(entry.spelledName(of: field), to: nameWidth)
+            let blank = String(repeating: " ", count: nameWidth)
+            var labelled = false
+            for piece in valueLines(value, width: valueWidth, linkWidth: width - 2) {
+                if piece.ownLine {
+                    if !labelled { lines.append(Line(text: " \(label)", style: Style())) }
+                    lines.append(Line(text: "  " + piece.text, style: Style()))
+                } else {
+                    lines.append(Line(text: " \(labelled ? blank : label)  \(piece.text)", style: Style()))
+                }
+                labelled = true
             }
         }
         if let abstract, !abstract.isEmpty {

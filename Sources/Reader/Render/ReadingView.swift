@@ -56,6 +56,7 @@ enum ReadingView {
         }
         let left = textLeft(view, state: state, width: screen.width)
         let top = min(view.scroll, max(0, lines.count - rows))
+        let highlights = searchHighlights(view, lines: lines)
         for row in 0..<rows where top + row < lines.count {
             var line = lines[top + row]
             var offset = 0
@@ -69,17 +70,35 @@ enum ReadingView {
             let y = 1 + row
             let limit = state.showsNotePanel ? state.readingTextWidth : screen.width - left - 1
             screen.write(line, x: left, y: y, limit: limit)
-            if let query = view.search {
-                for match in ReadingText.matches(of: query, in: line) {
-                    let start = left + DisplayWidth.of(line[line.startIndex..<match.lowerBound])
-                    screen.restyle(x: start, y: y, width: DisplayWidth.of(line[match]), style: Style(.searchMatch, bold: true))
-                }
+            for (characters, isCurrent) in highlights[top + row] ?? [] {
+                // Columns of the whole line, less those scrolled off to the left.
+                let whole = lines[top + row]
+                let start = DisplayWidth.of(whole.prefix(characters.lowerBound)) - offset
+                let end = DisplayWidth.of(whole.prefix(characters.upperBound)) - offset
+                guard end > 0 else { continue }
+                screen.restyle(x: left + max(0, start), y: y, width: end - max(0, start),
+                               style: Style(.searchMatch, bold: true, underline: isCurrent))
             }
         }
         if lines.count > rows {
             let marker = top + rows < lines.count ? "↓" : "↑"
             screen.write(marker, x: screen.width - 1, y: rows, style: Style(.dim))
         }
+    }
+
+    /// The characters of each line to highlight for the search, and whether they belong to the
+    /// occurrence `>`/`<` went to (underlined); a phrase cut by a line's end is lit on both lines.
+    private static func searchHighlights(_ view: ReadingState, lines: [String]) -> [Int: [(Range<Int>, Bool)]] {
+        guard let query = view.search else { return [:] }
+        var highlights: [Int: [(Range<Int>, Bool)]] = [:]
+        for (index, occurrence) in ReadingText.occurrences(of: query, in: lines).enumerated() {
+            let isCurrent = index == view.currentMatch
+            highlights[occurrence.line, default: []].append((occurrence.characters, isCurrent))
+            if occurrence.continuation > 0 {
+                highlights[occurrence.line + 1, default: []].append((0..<occurrence.continuation, isCurrent))
+            }
+        }
+        return highlights
     }
 
     private static func drawPromptLine(_ view: ReadingState, state: AppState, into screen: inout ScreenBuffer) {
@@ -90,6 +109,7 @@ enum ReadingView {
             switch prompt {
             case .goTo: label = "Go to page (as printed: xii, 151; #N: the Nth of the file): "
             case .search: label = "Search the document: "
+            case .bookmarkFolder: label = "Bookmark in folder (a path such as Course/Week 1; Enter alone: the top level): "
             case .password(let text, let wrong):
                 label = (wrong ? "Wrong password; try again: " : "This PDF is encrypted. Password: ")
                 shown = String(repeating: "•", count: text.count)
@@ -152,7 +172,9 @@ enum NoteEditorOverlay {
     static func draw(_ editor: NoteEditor, into screen: inout ScreenBuffer) {
         let boxWidth = min(screen.width, 72)
         let boxHeight = min(screen.height - 2, 14)
-        let footer = editor.confirmingDiscard ? "Esc again discards · C-s saves" : "C-s save · Esc cancel · Enter new line"
+        let footer = editor.confirmingQuit ? "C-c again quits · C-s saves and quits · Esc back to the note"
+            : editor.confirmingDiscard ? "Esc again discards · C-s saves · Enter back to the note"
+            : "C-s save · Esc cancel · Enter new line"
         let inner = Box.draw(title: "Note on p. \(editor.page) of \(editor.key)", width: boxWidth, height: boxHeight, footer: footer,
                              into: &screen)
         guard inner.width > 0, inner.height > 0 else { return }

@@ -16,7 +16,6 @@ public final class BackgroundWork: @unchecked Sendable {
     private var documents: [String: OpenDocument] = [:]
     private let pages = PageTextCache(capacity: 256)
     private let store: ReadingStore?
-    private let libraryName: String
     private let clock: @Sendable () -> Double
     private let remotes: [Remote]
     private var fetchCancelled = false
@@ -31,8 +30,8 @@ public final class BackgroundWork: @unchecked Sendable {
         let fingerprint: String
     }
 
-    /// Work for `library`; positions and reading times go to `store` under `libraryName`.
-    public init(library: Library, groups: [Group], store: ReadingStore? = nil, libraryName: String = "",
+    /// Work for `library`; positions and reading times go to `store`.
+    public init(library: Library, groups: [Group], store: ReadingStore? = nil,
                 lastRead: [String: Double] = [:], now: Date = Date(), remotes: [Remote] = [],
                 fullTextURL: URL = FullTextIndex.defaultURL(),
                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
@@ -41,7 +40,6 @@ public final class BackgroundWork: @unchecked Sendable {
         self.library = library
         context = GroupContext(library: library, now: now)
         self.store = store
-        self.libraryName = libraryName
         self.lastRead = lastRead
         self.clock = clock
         register(groups)
@@ -97,15 +95,24 @@ public final class BackgroundWork: @unchecked Sendable {
             } catch {
                 post(.documentFailed(path: path, message: "Page \(page): \(error)"))
             }
-        case .findInDocument(let path, let query, let fromPage, let forward):
-            post(.searchResult(path: path, query: query, page: find(query, in: path, from: fromPage, forward: forward)))
+        case .findInDocument(let path, let query, let fromPage, let forward, let mode, let width):
+            let found = find(query, in: path, after: fromPage, forward: forward, mode: mode, width: width)
+            post(.searchResult(path: path, query: query, page: found?.page, wrapped: found?.wrapped ?? false))
         case .savePosition(let path, let page, let scroll):
             guard let store, let fingerprint = lock.withLock({ documents[path]?.fingerprint }) else { return }
             try? store.save(ReadingPosition(fingerprint: fingerprint, path: path, page: page, scroll: scroll, updatedAt: clock()))
         case .recordReading(let key):
             let time = clock()
             lock.withLock { lastRead[key] = time }
-            try? store?.recordReading(library: libraryName, key: key, at: time)
+            // Kept per document (its content and path), so that it counts whatever set of
+            // .bib files is open next time.
+            if let store, let entry = library.entry(addressedBy: key) {
+                for file in entry.links.files where file.isPDF {
+                    guard let local = file.localPath else { continue }
+                    let fingerprint = (try? PDFFingerprint.of(path: local)) ?? "path:" + local
+                    try? store.recordReading(fingerprint: fingerprint, path: local, key: entry.key, at: time)
+                }
+            }
             post(.readingRecorded(key: key, time: time))
         case .fetchFile(let path):
             fetch(path, post: post)
@@ -113,8 +120,8 @@ public final class BackgroundWork: @unchecked Sendable {
             cancelFetch()
         case .syncLibrary(let group):
             syncLibrary(group: group, post: post)
-        case .loadBookmarks, .addBookmark, .addBookmarkFolder, .renameBookmarkNode, .deleteBookmarkNode,
-             .loadNotes, .saveNote, .importReadingList:
+        case .loadBookmarks, .addBookmark, .addBookmarkFolder, .renameBookmarkNode, .deleteBookmarkNode, .moveBookmarkNode,
+             .checkBookmarks, .loadNotes, .saveNote, .importReadingList:
             performBookmarkWork(effect, post: post)
         case .updateFullTextIndex:
             updateFullTextIndex(post: post)
@@ -198,7 +205,7 @@ public final class BackgroundWork: @unchecked Sendable {
     private func performBookmarkWork(_ effect: Effect, post: (Event) -> Void) {
         guard let store else {
             // The store could not be opened (said at start-up): nothing to show, nothing kept.
-            if effect != .loadBookmarks, !{ if case .loadNotes = effect { return true } else { return false } }() {
+            if effect != .loadBookmarks, effect != .checkBookmarks, !{ if case .loadNotes = effect { return true } else { return false } }() {
                 post(.bookmarkFailed(message: "Bookmarks and notes cannot be kept: the state store could not be opened"))
             }
             return
@@ -207,9 +214,17 @@ public final class BackgroundWork: @unchecked Sendable {
             switch effect {
             case .loadBookmarks:
                 post(.bookmarksLoaded(try store.savedBookmarks(), message: nil, select: nil))
-            case .addBookmark(let reference, let name):
-                let id = try store.addBookmark(named: name, reference: reference, at: clock())
+            case .checkBookmarks:
+                // Another bibread changed the store (a bookmark added from a shell): show it.
+                if try store.changedElsewhere() { post(.bookmarksLoaded(try store.savedBookmarks(), message: nil, select: nil)) }
+            case .addBookmark(let reference, let name, let folder):
+                let id = try store.addBookmark(named: name, reference: reference, in: folder, at: clock())
                 post(.bookmarksLoaded(try store.savedBookmarks(), message: nil, select: id))
+            case .moveBookmarkNode(let id, let folder):
+                try store.move(node: id, into: folder)
+                let tree = try store.savedBookmarks()
+                let place = folder.map { "the folder \(tree.path(of: $0))" } ?? "the top level"
+                post(.bookmarksLoaded(tree, message: "Moved '\(tree.node(id: id)?.label ?? "")' into \(place)", select: id))
             case .addBookmarkFolder(let name, let parent):
                 let id = try store.addFolder(named: name, in: parent, at: clock())
                 post(.bookmarksLoaded(try store.savedBookmarks(), message: "Made the folder \(name)", select: id))
@@ -380,15 +395,18 @@ public final class BackgroundWork: @unchecked Sendable {
         }
     }
 
-    /// The first page from `start` on (or back) whose text contains `query`, ignoring case and accents.
-    func find(_ query: String, in path: String, from start: Int, forward: Bool) -> Int? {
-        guard let pageCount = lock.withLock({ documents[path]?.document.pageCount }) else { return nil }
-        let pagesToSearch = forward ? Array(stride(from: max(1, start), through: pageCount, by: 1))
-                                    : Array(stride(from: min(start, pageCount), through: 1, by: -1))
-        for page in pagesToSearch {
-            guard let text = try? text(of: path, page: page, mode: .reflow) else { continue }
-            let joined = ReadingText.paragraphs(of: text).joined(separator: " ")
-            if !ReadingText.matches(of: query, in: joined).isEmpty { return page }
+    /// The next page after `page` (or before it) whose lines, as the reading view shows them,
+    /// hold `query` (ignoring case and accents); past the last page (or the first) the search
+    /// goes on from the other end back to `page` itself, and says it `wrapped`.
+    func find(_ query: String, in path: String, after page: Int, forward: Bool, mode: ReadingMode, width: Int) -> (page: Int, wrapped: Bool)? {
+        guard let pageCount = lock.withLock({ documents[path]?.document.pageCount }), pageCount > 0 else { return nil }
+        let start = min(max(1, page), pageCount)
+        for step in 1...pageCount {
+            let candidate = forward ? (start - 1 + step) % pageCount + 1 : (start - 1 - step + pageCount * 2) % pageCount + 1
+            guard let text = try? text(of: path, page: candidate, mode: mode) else { continue }
+            if !ReadingText.occurrences(of: query, in: ReadingText.shownLines(of: text, mode: mode, width: width)).isEmpty {
+                return (candidate, forward ? candidate <= start : candidate >= start)
+            }
         }
         return nil
     }
@@ -400,7 +418,11 @@ public final class BackgroundWork: @unchecked Sendable {
     /// The list marks of one reference (it looks at the disk for its PDFs).
     static func marks(of entry: Entry) -> ReferenceMarks {
         var marks: ReferenceMarks = []
-        if entry.links.files.contains(where: { $0.isPDF && $0.exists }) { marks.insert(.hasPDF) }
+        switch PDFPlace(of: entry) {
+        case .here: marks.insert(.hasPDF)
+        case .remoteOnly: marks.insert(.remoteOnly)
+        case .nowhere: break
+        }
         if let read = entry.decoded("read"), SmartCondition.isTrue(read) { marks.insert(.read) }
         return marks
     }
@@ -413,11 +435,18 @@ public enum SortOrder {
         let order: [Int]
         switch key {
         case .author:
-            let keys = entries.map { entry -> String in
-                guard let first = entry.creators.names.first else { return "\u{10FFFF}" }
-                return Folding.fold([first.last, first.first, first.von].joined(separator: " "))
+            // The first creator's last name, then first names, each folded and without
+            // punctuation (`Michael H` and `Michael H.` are one person), then the von part,
+            // then the year; entries with no creators last.
+            let keys = entries.map { entry -> (String, String, String) in
+                guard let first = entry.creators.names.first else { return ("\u{10FFFF}", "", "") }
+                return (normalizedName(first.last), normalizedName(first.first), normalizedName(first.von))
             }
-            order = entries.indices.sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }
+            let years = entries.map { entry in entry.year.flatMap { Int($0.prefix(4)) } ?? Int.max }
+            order = entries.indices.sorted {
+                if keys[$0] != keys[$1] { return keys[$0] < keys[$1] }
+                return years[$0] != years[$1] ? years[$0] < years[$1] : $0 < $1
+            }
         case .year:
             let years = entries.map { entry in entry.year.flatMap { Int($0.prefix(4)) } ?? Int.min }
             order = entries.indices.sorted { years[$0] != years[$1] ? years[$0] < years[$1] : $0 < $1 }
@@ -439,5 +468,13 @@ public enum SortOrder {
         var rank = [Int32](repeating: 0, count: entries.count)
         for (index, position) in order.enumerated() { rank[position] = Int32(index) }
         return rank
+    }
+
+    /// A name part folded (case, accents) with punctuation dropped and white space single:
+    /// `Michael H.` and `MICHAEL H` give `michael h`.
+    static func normalizedName(_ part: String) -> String {
+        Folding.fold(part)
+            .split { !$0.isLetter && !$0.isNumber }
+            .joined(separator: " ")
     }
 }

@@ -1,6 +1,7 @@
 import BibModel
 import Foundation
 import OpenWith
+import PDFText
 import SyncEngine
 import Synchronization
 
@@ -128,19 +129,18 @@ public enum ReaderApp {
         } catch {
             state.message = StatusMessage("Reading positions will not be kept: \(error)", isError: true)
         }
-        let libraryName = paths.joined(separator: "\n")
-        let lastRead = (try? readingStore?.lastRead(library: libraryName)) ?? [:]
-        state.lastRead = lastRead
+        func lastRead(in library: Library) -> [String: Double] {
+            (try? readingStore?.lastRead(of: library, fingerprint: { try? PDFFingerprint.of(path: $0) })) ?? [:]
+        }
+        state.lastRead = library.map(lastRead(in:)) ?? [:]
         func makeWork(for library: Library, groups: [Group]) -> BackgroundWork {
-            BackgroundWork(library: library, groups: groups, store: readingStore, libraryName: libraryName,
-                           lastRead: (try? readingStore?.lastRead(library: libraryName)) ?? lastRead, remotes: config.remotes)
+            BackgroundWork(library: library, groups: groups, store: readingStore, lastRead: lastRead(in: library), remotes: config.remotes)
         }
         let runner = EffectRunner(work: library.map { makeWork(for: $0, groups: state.groups) }, mailbox: mailbox)
 
         func save() {
             guard state.library != nil else { return }
-            let session = LibrarySession(group: state.activeGroup, selection: state.selectedEntry?.address ?? state.pendingSelection,
-                                         sort: state.sort.rawValue, descending: state.sortDescending)
+            let session = state.sessionToSave(previous: store.session(for: paths))
             do {
                 try store.save(session, for: paths)
             } catch {
@@ -154,8 +154,15 @@ public enum ReaderApp {
         // Test hook: `BIBREAD_TEST_CRASH=fatal-error` makes a real Swift runtime trap right after
         // the first screen is drawn, so that the end-to-end tests can check that a crash gives the
         // terminal back and shows its message (ReaderEndToEndTests.fatalErrorRestoresTheTerminal).
-        if ProcessInfo.processInfo.environment["BIBREAD_TEST_CRASH"] == "fatal-error" {
+        // `worker-trap` traps as an optimized build does on a failed check, with no message, on a
+        // background thread (ReaderEndToEndTests.silentTrapOnAWorkerIsReported).
+        switch ProcessInfo.processInfo.environment["BIBREAD_TEST_CRASH"] {
+        case "fatal-error":
             fatalError("BIBREAD_TEST_CRASH=fatal-error: crashing on purpose after the first screen")
+        case "worker-trap":
+            DispatchQueue.global().async { raise(SIGILL) }
+        default:
+            break
         }
         var effects = state.start()
         if let link = options.link {
@@ -180,6 +187,9 @@ public enum ReaderApp {
                 switch effect {
                 case .quit: running = false
                 case .saveSession: save()
+                case .saveNote where state.isQuitting, .savePosition where state.isQuitting:
+                    // Written before the program ends, not on a queue that exit would cut short.
+                    runner.runNow(effect)
                 case .redrawAll: needsFullRedraw = true
                 case .prepareOpenWith(let intention, let values):
                     handlers.prepareMenu(intention: intention, values: values)
@@ -216,8 +226,13 @@ public enum ReaderApp {
             timing.endInputs()
 
             var descriptors = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: pipeEnds[0], events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&descriptors, 2, -1)
+            // A wake-up every 2 s when idle, to notice bookmarks another bibread added.
+            let ready = poll(&descriptors, 2, 2000)
             if ready < 0 && errno != EINTR { break }
+            if ready == 0 {
+                effects += state.update(.tick)
+                continue
+            }
             var drain = [UInt8](repeating: 0, count: 256)
             while read(pipeEnds[0], &drain, 256) > 0 {}
             if TerminalGuard.pendingSignal != 0 {
@@ -312,6 +327,12 @@ final class EffectRunner: Sendable {
         _ = mailbox.take()
     }
 
+    /// Performs an effect on this thread and waits for it (a write that must be done before
+    /// the program ends); what it reports is dropped.
+    func runNow(_ effect: Effect) {
+        current.withLock { $0.work }?.perform(effect) { _ in }
+    }
+
     func run(_ effect: Effect) {
         let (maybeWork, generation) = current.withLock { $0 }
         guard let work = maybeWork else { return }
@@ -324,7 +345,7 @@ final class EffectRunner: Sendable {
         switch effect {
         case .fetchFile, .syncLibrary, .loadReadingList: queue = fetches
         case .updateFullTextIndex: queue = indexing
-        case .searchFullText, .loadFullTextPages: queue = interactive
+        case .searchFullText, .loadFullTextPages, .checkBookmarks: queue = interactive
         case .computeGroupMembers, .computeSort: queue = interactive
         case .buildSearchIndex: queue = index
         case .openDocument, .extractPage, .findInDocument, .savePosition: queue = documents
@@ -420,6 +441,7 @@ extension Event {
         case .documentOpened: return "document opened"
         case .documentNeedsPassword: return "document needs a password"
         case .searchResult: return "search result"
+        case .tick: return "tick"
         case .readingRecorded: return "reading recorded"
         case .fetchProgress: return "fetch progress"
         case .fetchFinished: return "fetch finished"

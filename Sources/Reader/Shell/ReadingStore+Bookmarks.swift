@@ -20,11 +20,14 @@ public struct ImportSummary: Sendable, Equatable {
 public enum BookmarkStoreError: Error, Equatable, CustomStringConvertible {
     case noSuchFolder(String)
     case noSuchNode(Int64)
+    /// A folder cannot be moved into itself or a folder it holds.
+    case folderIntoItself(String)
 
     public var description: String {
         switch self {
         case .noSuchFolder(let path): return "there is no bookmark folder '\(path)'"
         case .noSuchNode(let id): return "there is no bookmark #\(id)"
+        case .folderIntoItself(let name): return "the folder \(name) cannot go inside itself"
         }
     }
 }
@@ -38,7 +41,20 @@ extension ReadingStore {
 
     /// The whole tree.
     public func savedBookmarks() throws -> SavedBookmarks {
-        try database.read { db in try Self.tree(db) }
+        try database.read { db in
+            // What the tree was read at, so that `changedElsewhere` can tell a later change.
+            let version = try Int.fetchOne(db, sql: "PRAGMA data_version")
+            bookmarksVersion.withLock { $0 = version }
+            return try Self.tree(db)
+        }
+    }
+
+    /// Whether another connection (another bibread: `bookmarks add` in a shell) wrote to the
+    /// store since the tree was last read here. One cheap query (`PRAGMA data_version`, which
+    /// changes only with other connections' commits), for the reader's periodic check.
+    public func changedElsewhere() throws -> Bool {
+        let version = try database.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
+        return bookmarksVersion.withLock { $0 } != version
     }
 
     private static func tree(_ db: Database) throws -> SavedBookmarks {
@@ -65,19 +81,9 @@ extension ReadingStore {
 
     /// The folder a path of names (`Course/Week 1`) leads to; nil for the empty path (the root).
     public func folder(atPath path: String) throws -> Int64? {
-        let names = path.split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        guard !names.isEmpty else { return nil }
-        var nodes = try savedBookmarks().nodes
-        var found: SavedNode?
-        for name in names {
-            guard let next = nodes.first(where: { $0.kind == .folder && $0.name == name })
-                ?? nodes.first(where: { $0.kind == .folder && $0.name.lowercased() == name.lowercased() }) else {
-                throw BookmarkStoreError.noSuchFolder(path)
-            }
-            found = next
-            nodes = next.children
-        }
-        return found?.id
+        guard !SavedBookmarks.names(inPath: path).isEmpty else { return nil }
+        guard let folder = try savedBookmarks().folder(atPath: path) else { throw BookmarkStoreError.noSuchFolder(path) }
+        return folder.id
     }
 
     // MARK: - Changing the tree
@@ -110,6 +116,23 @@ extension ReadingStore {
         }
     }
 
+    /// Moves a node to the end of `folder` (nil: the top level), its contents with it.
+    public func move(node id: Int64, into folder: Int64?) throws {
+        try database.write { db in
+            guard let name = try String.fetchOne(db, sql: "SELECT name FROM bookmark_node WHERE id = ?", arguments: [id]) else {
+                throw BookmarkStoreError.noSuchNode(id)
+            }
+            // Not into itself, nor into a folder it holds: walk up from the target.
+            var above = folder
+            while let current = above {
+                if current == id { throw BookmarkStoreError.folderIntoItself(name) }
+                above = try Int64?.fetchOne(db, sql: "SELECT parent_id FROM bookmark_node WHERE id = ?", arguments: [current]) ?? nil
+            }
+            let position = try Self.endPosition(db, in: folder)
+            try db.execute(sql: "UPDATE bookmark_node SET parent_id = ?, position = ? WHERE id = ?", arguments: [folder, position, id])
+        }
+    }
+
     /// Deletes a node, and a folder's contents with it (page notes stay: they belong to pages).
     public func delete(node id: Int64) throws {
         try database.write { db in
@@ -120,18 +143,23 @@ extension ReadingStore {
 
     private static func insert(_ db: Database, kind: SavedNode.Kind, name: String, reference: PageReference? = nil,
                                text: String? = nil, parent: Int64?, time: Double) throws -> Int64 {
-        if let parent {
-            let parentKind = try String.fetchOne(db, sql: "SELECT kind FROM bookmark_node WHERE id = ?", arguments: [parent])
-            guard parentKind == SavedNode.Kind.folder.rawValue else { throw BookmarkStoreError.noSuchNode(parent) }
-        }
-        let position = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position), -1) + 1 FROM bookmark_node WHERE parent_id IS ?",
-                                        arguments: [parent]) ?? 0
+        let position = try endPosition(db, in: parent)
         try db.execute(sql: """
             INSERT INTO bookmark_node (parent_id, position, kind, name, cite_key, library, page, last_page, page_label, text, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [parent, position, kind.rawValue, name, reference?.citeKey, reference?.library, reference?.page,
                              reference?.lastPage, reference?.printedPage, text, time])
         return db.lastInsertedRowID
+    }
+
+    /// The position after the last child of `folder` (nil: the top level), which must be a folder.
+    private static func endPosition(_ db: Database, in folder: Int64?) throws -> Int {
+        if let folder {
+            let kind = try String.fetchOne(db, sql: "SELECT kind FROM bookmark_node WHERE id = ?", arguments: [folder])
+            guard kind == SavedNode.Kind.folder.rawValue else { throw BookmarkStoreError.noSuchNode(folder) }
+        }
+        return try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position), -1) + 1 FROM bookmark_node WHERE parent_id IS ?",
+                                arguments: [folder]) ?? 0
     }
 
     // MARK: - Import and export

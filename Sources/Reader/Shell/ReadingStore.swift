@@ -1,5 +1,7 @@
+import BibModel
 import Foundation
 import GRDB
+import Synchronization
 
 /// Where a reader was in a document: the page and how far down it, saved as they read.
 public struct ReadingPosition: Sendable, Equatable {
@@ -28,6 +30,8 @@ public struct ReadingPosition: Sendable, Equatable {
 /// so killing bibread at any moment leaves the last complete write.
 public final class ReadingStore: Sendable {
     let database: DatabaseQueue
+    /// `PRAGMA data_version` when the bookmark tree was last read (nil: not read yet).
+    let bookmarksVersion = Mutex<Int?>(nil)
 
     /// Opens (creating and migrating) the store in `directory`.
     public init(directory: URL) throws {
@@ -88,8 +92,23 @@ public final class ReadingStore: Sendable {
                 );
                 """)
         }
+        migrator.registerMigration("v3: reading history per document") { db in
+            // When each document was last read, and as which reference: found again by its
+            // path, or by its content (the fingerprint) when moved or downloaded again, whatever
+            // set of .bib files is open. The table `reading` (per set of files) is only read.
+            try db.execute(sql: """
+                CREATE TABLE document_read (
+                    fingerprint TEXT NOT NULL,
+                    cite_key TEXT NOT NULL COLLATE NOCASE,
+                    path TEXT NOT NULL,
+                    last_read REAL NOT NULL,
+                    PRIMARY KEY (fingerprint, cite_key)
+                );
+                CREATE INDEX document_read_path ON document_read (path);
+                """)
+        }
         // A bookmark stores the page of the file (as before) and, when known, its printed label.
-        migrator.registerMigration("v3: printed page of bookmarks") { db in
+        migrator.registerMigration("v4: printed page of bookmarks") { db in
             try db.execute(sql: "ALTER TABLE bookmark_node ADD COLUMN page_label TEXT")
         }
         return migrator
@@ -116,24 +135,53 @@ public final class ReadingStore: Sendable {
         }
     }
 
-    /// Notes that a reference of `library` was read at `time`.
-    public func recordReading(library: String, key: String, at time: Double) throws {
+    /// Notes that the reference `key` was read at `time` in the document at `path`, whose
+    /// content has `fingerprint`.
+    public func recordReading(fingerprint: String, path: String, key: String, at time: Double) throws {
         try database.write { db in
             try db.execute(sql: """
-                INSERT INTO reading (library, key, last_read) VALUES (?, ?, ?)
-                ON CONFLICT(library, key) DO UPDATE SET last_read = excluded.last_read
-                """, arguments: [library, key, time])
+                INSERT INTO document_read (fingerprint, cite_key, path, last_read) VALUES (?, ?, ?, ?)
+                ON CONFLICT(fingerprint, cite_key) DO UPDATE SET path = excluded.path, last_read = excluded.last_read
+                """, arguments: [fingerprint, key, path, time])
         }
     }
 
-    /// When each reference of `library` was last read.
-    public func lastRead(library: String) throws -> [String: Double] {
-        try database.read { db in
-            var result: [String: Double] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT key, last_read FROM reading WHERE library = ?", arguments: [library]) {
-                result[row["key"]] = row["last_read"]
-            }
-            return result
+    /// When each reference of `library` was last read, by address: a reference counts as read
+    /// when one of its PDFs was read as it (the same path, or the same content, as when a copy
+    /// was moved or downloaded again), whatever set of files was open then; and the history
+    /// kept per set of files before (`reading`) counts for every file of its set.
+    /// `fingerprint` works out a PDF's fingerprint (only for PDFs whose key was read elsewhere).
+    public func lastRead(of library: Library, fingerprint: (String) -> String?) throws -> [String: Double] {
+        let (documents, legacy) = try database.read { db in
+            (try Row.fetchAll(db, sql: "SELECT fingerprint, cite_key, path, last_read FROM document_read"),
+             try Row.fetchAll(db, sql: "SELECT library, key, last_read FROM reading"))
         }
+        // Before: per set of files opened together (paths joined by newlines), by address.
+        var legacyTimes: [String: [String: Double]] = [:]
+        for row in legacy {
+            let set: String = row["library"]
+            let key: String = row["key"]
+            let time: Double = row["last_read"]
+            for file in set.split(separator: "\n") { legacyTimes[String(file), default: [:]][key] = max(time, legacyTimes[String(file)]?[key] ?? 0) }
+        }
+        var byKey: [String: [(fingerprint: String, path: String, time: Double)]] = [:]
+        for row in documents {
+            let key: String = row["cite_key"]
+            byKey[key.lowercased(), default: []].append((row["fingerprint"], row["path"], row["last_read"]))
+        }
+        var times: [String: Double] = [:]
+        for entry in library.entries {
+            var time = legacyTimes[entry.source.path]?[entry.address]
+            if let read = byKey[entry.key.lowercased()] {
+                for file in entry.links.files where file.isPDF {
+                    guard let local = file.localPath else { continue }
+                    var found = read.filter { $0.path == local || $0.path == file.path }
+                    if found.isEmpty, let print = fingerprint(local) { found = read.filter { $0.fingerprint == print } }
+                    if let latest = found.map(\.time).max() { time = max(time ?? 0, latest) }
+                }
+            }
+            if let time { times[entry.address] = time }
+        }
+        return times
     }
 }

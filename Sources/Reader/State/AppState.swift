@@ -40,6 +40,9 @@ public struct GroupRow: Sendable, Equatable {
     public let kind: Group.Kind
     public let hasChildren: Bool
     public let unavailableReason: String?
+    /// The name of a .bib file above the groups it keeps (when several files are open): not a
+    /// group, nothing to show or count.
+    public var isHeading = false
 }
 
 /// A message on the status line.
@@ -61,6 +64,8 @@ public struct ReferenceMarks: OptionSet, Sendable, Hashable {
     public static let hasPDF = ReferenceMarks(rawValue: 1)
     public static let read = ReferenceMarks(rawValue: 2)
     public static let bookmarked = ReferenceMarks(rawValue: 4)
+    /// No PDF on this machine, but the synced library's remote has one (`○`).
+    public static let remoteOnly = ReferenceMarks(rawValue: 8)
 }
 
 /// A list position: the selected row and the first row shown.
@@ -188,6 +193,9 @@ public struct AppState: Sendable {
     public var bookmarksView: BookmarksViewState?
     /// The user's bookmark tree (empty until it is loaded).
     public var bookmarks = SavedBookmarks()
+    /// Where `m` in the reading view files a new bookmark: the folder selected last in the
+    /// bookmarks view, or the one named when asked; nil until then (`m` asks when folders exist).
+    public var bookmarkFolder: BookmarkFolderChoice?
     /// Lower-cased cite keys with a bookmark (the ★ mark).
     public var bookmarkedKeys: Set<String> = []
     public var message: StatusMessage?

@@ -14,12 +14,14 @@ public enum BookmarksPrompt: Sendable, Equatable {
     case newFolder(String)
     /// `r`: a node's new name.
     case rename(id: Int64, text: String)
+    /// `m`: the path of the folder to move a node into (empty: the top level).
+    case moveInto(id: Int64, text: String)
     /// `d`: delete this node (y/n).
     case confirmDelete(id: Int64)
 
     var text: String {
         switch self {
-        case .importSource(let text), .newFolder(let text), .rename(_, let text): return text
+        case .importSource(let text), .newFolder(let text), .rename(_, let text), .moveInto(_, let text): return text
         case .confirmDelete: return ""
         }
     }
@@ -29,8 +31,21 @@ public enum BookmarksPrompt: Sendable, Equatable {
         case .importSource: return .importSource(text)
         case .newFolder: return .newFolder(text)
         case .rename(let id, _): return .rename(id: id, text: text)
+        case .moveInto(let id, _): return .moveInto(id: id, text: text)
         case .confirmDelete: return self
         }
+    }
+}
+
+/// A folder chosen for new bookmarks.
+public enum BookmarkFolderChoice: Sendable, Equatable {
+    case topLevel
+    case folder(Int64)
+
+    /// The folder's id; nil for the top level.
+    public var id: Int64? {
+        if case .folder(let id) = self { return id }
+        return nil
     }
 }
 
@@ -66,8 +81,11 @@ public struct NoteEditor: Sendable, Equatable {
     public var text: [Character]
     /// The insertion point, an index into `text`.
     public var cursor: Int
-    /// Esc was pressed once with unsaved changes: a second Esc discards them.
+    /// Esc was pressed once with unsaved changes: a second Esc discards them. While asked,
+    /// only the answers act (Esc, C-s, Enter back to the note, Ctrl-C).
     public var confirmingDiscard = false
+    /// Ctrl-C was pressed with unsaved changes: a second Ctrl-C quits without them.
+    public var confirmingQuit = false
 
     public init(key: String, page: Int, text: String) {
         self.key = key
@@ -97,14 +115,7 @@ extension SavedBookmarks {
 
     /// The ids of the folders from the top down to the node `id` (not included).
     func ancestors(of id: Int64) -> [Int64] {
-        func search(_ nodes: [SavedNode], path: [Int64]) -> [Int64]? {
-            for node in nodes {
-                if node.id == id { return path }
-                if let found = search(node.children, path: path + [node.id]) { return found }
-            }
-            return nil
-        }
-        return search(nodes, path: []) ?? []
+        ancestorNodes(of: id).map(\.id)
     }
 
     /// The number of bookmarks in a folder and its sub-folders.

@@ -100,7 +100,7 @@ extension AppState {
                 view.pendingImport = nil
                 bookmarksView = view
                 return [.importReadingList(pending.decoded, fallbackName: pending.fallbackName, includeNotes: false)]
-            case .escape, .control("c"), .control("g"):
+            case .escape, .control("g"):
                 view.pendingImport = nil
                 bookmarksView = view
                 message = StatusMessage("Nothing was imported")
@@ -117,7 +117,8 @@ extension AppState {
             return [.cancelReadingList]
         }
         let rows = bookmarkTreeRows
-        let selected = view.cursor.selected < rows.count ? rows[view.cursor.selected] : nil
+        let before = view.cursor.selected
+        let selected = before < rows.count ? rows[before] : nil
         guard let action = keymap.action(for: key, in: .bookmarks) else {
             if case .character(let character) = key { message = StatusMessage("'\(character)' does nothing here; press ? for help") }
             return []
@@ -167,6 +168,8 @@ extension AppState {
             view.prompt = .newFolder("")
         case .renameBookmark:
             if let selected { view.prompt = .rename(id: selected.node.id, text: selected.node.name) }
+        case .moveBookmark:
+            if let selected { view.prompt = .moveInto(id: selected.node.id, text: "") }
         case .deleteBookmark:
             if let selected { view.prompt = .confirmDelete(id: selected.node.id) }
         case .importList:
@@ -176,7 +179,16 @@ extension AppState {
         }
         view.cursor.clamp(count: bookmarks.rows(expanded: view.expanded).count, rows: bookmarkRows)
         bookmarksView = view
+        if view.cursor.selected != before || [.expandFolder, .collapseFolder, .openBookmark].contains(action) { rememberSelectedFolder() }
         return []
+    }
+
+    /// The folder of the selection (the folder itself, or the one holding the bookmark) is
+    /// where `m` in the reading view files new bookmarks from now on.
+    private mutating func rememberSelectedFolder() {
+        guard let row = selectedBookmarkRow else { return }
+        let folder = row.node.kind == .folder ? row.node.id : bookmarks.ancestors(of: row.node.id).last
+        bookmarkFolder = folder.map { .folder($0) } ?? .topLevel
     }
 
     /// The wheel scrolls the tree; a click selects a row, a double click opens it.
@@ -190,6 +202,8 @@ extension AppState {
             let index = view.cursor.top + mouse.y - 1
             guard mouse.y >= 1, mouse.y <= bookmarkRows, index < rows.count else { return [] }
             view.cursor.selected = index
+            bookmarksView = view
+            rememberSelectedFolder()
             if mouse.kind == .doubleClick {
                 bookmarksView = view
                 return handleBookmarks(.enter)
@@ -218,11 +232,20 @@ extension AppState {
             return []
         }
         switch key {
-        case .escape, .control("c"), .control("g"):
+        case .escape, .control("g"):
             view.prompt = nil
         case .enter:
             view.prompt = nil
             let text = prompt.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if case .moveInto(let id, _) = prompt {
+                bookmarksView = view
+                guard !SavedBookmarks.names(inPath: text).isEmpty else { return [.moveBookmarkNode(id: id, folder: nil)] }
+                guard let folder = bookmarks.folder(atPath: text) else {
+                    message = StatusMessage("There is no bookmark folder '\(text)' (a makes one)", isError: true)
+                    return []
+                }
+                return [.moveBookmarkNode(id: id, folder: folder.id)]
+            }
             guard !text.isEmpty else {
                 bookmarksView = view
                 return []
@@ -244,7 +267,7 @@ extension AppState {
             case .rename(let id, _):
                 bookmarksView = view
                 return [.renameBookmarkNode(id: id, name: text)]
-            case .confirmDelete:
+            case .confirmDelete, .moveInto:
                 break
             }
         default:
@@ -277,11 +300,36 @@ extension AppState {
             message = StatusMessage("Removed the bookmark at \(AppState.pageName(view.page, info: view.info))")
             return [.deleteBookmarkNode(id: existing.id)]
         }
+        // Into the folder chosen last (if it is still there); asked when there are folders to choose.
+        if let choice = bookmarkFolder, choice.id.map({ bookmarks.node(id: $0)?.kind == .folder }) ?? true {
+            return addBookmark(in: choice)
+        }
+        guard bookmarks.allNodes.contains(where: { $0.kind == .folder }) else { return addBookmark(in: .topLevel) }
+        reading?.prompt = .bookmarkFolder("")
+        return []
+    }
+
+    /// Bookmarks the page shown in `folder`.
+    mutating func addBookmark(in folder: BookmarkFolderChoice) -> [Effect] {
+        guard let view = reading else { return [] }
         let key = citeKey(of: view)
         let libraryName = libraryPaths.count == 1 ? (libraryPaths[0] as NSString).lastPathComponent : nil
-        message = StatusMessage("Bookmarked \(AppState.pageName(view.page, info: view.info)) (b in the library shows bookmarks)")
+        let place = folder.id.map { " in \(bookmarks.path(of: $0))" } ?? ""
+        message = StatusMessage("Bookmarked \(AppState.pageName(view.page, info: view.info))\(place) (b in the library shows bookmarks)")
         return [.addBookmark(PageReference(citeKey: key, library: libraryName, page: view.page,
-                                           printedPage: view.info?.distinctLabel(ofPage: view.page)), name: view.title)]
+                                           printedPage: view.info?.distinctLabel(ofPage: view.page)), name: view.title, folder: folder.id)]
+    }
+
+    /// Closes the note editor, keeping its text as the page's note.
+    private mutating func saveNote(_ editor: NoteEditor) -> [Effect] {
+        guard var view = reading else { return [] }
+        view.noteEditor = nil
+        let text = editor.string.trimmingCharacters(in: .whitespacesAndNewlines)
+        view.notes[editor.page] = text.isEmpty ? nil : text
+        reading = view
+        guard editor.isChanged else { return [] }
+        message = StatusMessage(text.isEmpty ? "Deleted the note on p. \(editor.page)" : "Saved the note on p. \(editor.page)")
+        return [.saveNote(key: editor.key, page: editor.page, text: text)]
     }
 
     /// The cite key of the paper read (the view holds its address, `key#2` for a duplicate).
@@ -296,22 +344,62 @@ extension AppState {
         reading = view
     }
 
+    /// The question the note editor asks before its changes are lost.
+    static let discardQuestion = "The note has changes: C-s saves them, Esc again discards them, Enter goes back to the note"
+    static let quitQuestion = "The note has changes: C-c again quits without them, C-s saves them and quits, Esc goes back to the note"
+
+    /// Ctrl-C: quits from any view, overlay or prompt; a note with unsaved changes asks first.
+    mutating func quitFromAnywhere() -> [Effect] {
+        if var view = reading, var editor = view.noteEditor, editor.isChanged, !editor.confirmingQuit {
+            editor.confirmingQuit = true
+            editor.confirmingDiscard = false
+            view.noteEditor = editor
+            reading = view
+            message = StatusMessage(AppState.quitQuestion)
+            return []
+        }
+        var effects: [Effect] = []
+        if let view = reading, view.info != nil, view.pageText != nil { effects.append(savePositionEffect(view)) }
+        isQuitting = true
+        return effects + [.saveSession, .quit]
+    }
+
     mutating func handleNoteEditor(_ key: Key) -> [Effect] {
         guard var view = reading, var editor = view.noteEditor else { return [] }
-        if key != .escape { editor.confirmingDiscard = false }
+        let saving = key == .control("s") || key == .function(2)
+        // While a question is shown, only its answers act: typing never goes into the note.
+        if editor.confirmingQuit {
+            if saving { return saveNote(editor) + quitFromAnywhere() }
+            if key == .escape || key == .enter || key == .control("g") {
+                editor.confirmingQuit = false
+            } else {
+                message = StatusMessage(AppState.quitQuestion)
+            }
+            view.noteEditor = editor
+            reading = view
+            return []
+        }
+        if editor.confirmingDiscard && !saving {
+            switch key {
+            case .escape, .control("g"):
+                view.noteEditor = nil
+                message = StatusMessage("The note's changes were discarded")
+            case .enter:
+                editor.confirmingDiscard = false
+                view.noteEditor = editor
+            default:
+                message = StatusMessage(AppState.discardQuestion)
+            }
+            reading = view
+            return []
+        }
         switch key {
         case .control("s"), .function(2):
-            view.noteEditor = nil
-            let text = editor.string.trimmingCharacters(in: .whitespacesAndNewlines)
-            view.notes[editor.page] = text.isEmpty ? nil : text
-            reading = view
-            guard editor.isChanged else { return [] }
-            message = StatusMessage(text.isEmpty ? "Deleted the note on p. \(editor.page)" : "Saved the note on p. \(editor.page)")
-            return [.saveNote(key: editor.key, page: editor.page, text: text)]
+            return saveNote(editor)
         case .escape, .control("g"):
-            if editor.isChanged && !editor.confirmingDiscard {
+            if editor.isChanged {
                 editor.confirmingDiscard = true
-                message = StatusMessage("The note has changes: C-s saves them, Esc again discards them")
+                message = StatusMessage(AppState.discardQuestion)
             } else {
                 view.noteEditor = nil
                 reading = view
@@ -349,12 +437,6 @@ extension AppState {
             let start = NoteEditorLines.lineStart(editor.text, before: editor.cursor)
             editor.text.removeSubrange(start..<editor.cursor)
             editor.cursor = start
-        case .control("c"):
-            // Ctrl-C in the editor closes it (keeping nothing), never quits with a note unsaved.
-            view.noteEditor = nil
-            reading = view
-            message = StatusMessage("The note was not saved")
-            return []
         default:
             break
         }

@@ -19,8 +19,11 @@ public enum Event: Sendable {
     case documentNeedsPassword(path: String, wrong: Bool)
     case pageText(path: String, page: Int, mode: ReadingMode, text: String)
     case documentFailed(path: String, message: String)
-    /// The first page at or after (or before) the start that contains the query; nil if none.
-    case searchResult(path: String, query: String, page: Int?)
+    /// The next page after (or before) the start that contains the query, going round the
+    /// document's end (`wrapped`) when none does before it; nil when no page does.
+    case searchResult(path: String, query: String, page: Int?, wrapped: Bool)
+    /// The loop's periodic wake-up, when nothing else happened for a while.
+    case tick
     case readingRecorded(key: String, time: Double)
     /// A PDF only the remote had is downloading (bytes so far, of total).
     case fetchProgress(path: String, bytes: Int64, total: Int64?)
@@ -70,8 +73,10 @@ public enum Effect: Sendable, Equatable {
     case computeMarks
     case openDocument(path: String, password: String?)
     case extractPage(path: String, page: Int, mode: ReadingMode)
-    /// Find the query in the pages from `fromPage` on (or back, when not `forward`).
-    case findInDocument(path: String, query: String, fromPage: Int, forward: Bool)
+    /// Find the query in the pages after `fromPage` (or before it, when not `forward`), going
+    /// round the end back to `fromPage` itself; a page matches when its lines, as the reading
+    /// view shows them in `mode` at `width` columns, hold the query.
+    case findInDocument(path: String, query: String, fromPage: Int, forward: Bool, mode: ReadingMode, width: Int)
     /// Save where the reader is in a document (page, and 0…1 down the page).
     case savePosition(path: String, page: Int, scroll: Double)
     /// Write the session (library, group, selection, sort) to the state file.
@@ -86,10 +91,15 @@ public enum Effect: Sendable, Equatable {
     case reloadLibrary
     /// Read the bookmark tree from the store.
     case loadBookmarks
-    case addBookmark(PageReference, name: String)
+    /// Add a bookmark at the end of the folder `folder` (nil: the top level).
+    case addBookmark(PageReference, name: String, folder: Int64?)
     case addBookmarkFolder(name: String, parent: Int64?)
     case renameBookmarkNode(id: Int64, name: String)
     case deleteBookmarkNode(id: Int64)
+    /// Move a node to the end of the folder `folder` (nil: the top level).
+    case moveBookmarkNode(id: Int64, folder: Int64?)
+    /// Read the bookmark tree again if another program changed the store since it was read.
+    case checkBookmarks
     case loadNotes(key: String)
     /// Set a page's note (empty text deletes it).
     case saveNote(key: String, page: Int, text: String)

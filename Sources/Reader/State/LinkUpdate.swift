@@ -4,6 +4,20 @@ extension AppState {
     /// The built-in group of the references a link named, in the link's order.
     public static let fromLink = "From link"
 
+    /// Groups that exist only in the session that made them (the references of a link): they
+    /// are never saved as the group to come back to.
+    public static let transientGroups: Set<String> = [fromLink]
+
+    /// The session to save: the group, selection and sort shown. A transient group is not
+    /// saved; the group saved before it (`previous`) stays the one to come back to.
+    public func sessionToSave(previous: LibrarySession) -> LibrarySession {
+        let group = AppState.transientGroups.contains(activeGroup)
+            ? previous.group.flatMap { AppState.transientGroups.contains($0) ? nil : $0 }
+            : activeGroup
+        return LibrarySession(group: group, selection: selectedEntry?.address ?? pendingSelection,
+                              sort: sort.rawValue, descending: sortDescending)
+    }
+
     /// Opens a link: its references become the group "From link", the first is selected and,
     /// when the link is for reading or study, opened at its page. Links for citing or listening
     /// open nothing by themselves: the "open with" menu offers the apps, and the user chooses.

@@ -84,9 +84,6 @@ extension AppState {
         case .escape, .character("q"), .character("o"):
             openWith = nil
             return []
-        case .control("c"):
-            openWith = nil
-            return []
         case .tab, .backTab:
             let all: [Intention?] = [nil] + Intention.allCases.map { Optional($0) }
             let index = all.firstIndex(of: menu.intention) ?? 0

@@ -45,6 +45,18 @@ public struct DocumentInfo: Sendable, Equatable {
     public func label(ofPage page: Int) -> String {
         distinctLabel(ofPage: page) ?? String(page)
     }
+
+    /// The outline entry of the section that holds `page`: the one whose page is the greatest
+    /// not after `page`, the last such in outline order on a tie, whatever order the outline's
+    /// pages come in; nil when every entry starts later (or points nowhere).
+    public func outlineIndex(holding page: Int) -> Int? {
+        var best: (index: Int, page: Int)?
+        for (index, entry) in outline.enumerated() {
+            guard let start = entry.page, start <= page else { continue }
+            if best == nil || start >= best?.page ?? Int.min { best = (index, start) }
+        }
+        return best?.index
+    }
 }
 
 /// A one-line prompt at the bottom of the reading view.
@@ -55,10 +67,12 @@ public enum ReadingPrompt: Sendable, Equatable {
     case search(String)
     /// The document is encrypted; `wrong` after a failed try.
     case password(String, wrong: Bool)
+    /// `m` with folders and none chosen yet: the folder to bookmark the page in (a path).
+    case bookmarkFolder(String)
 
     var text: String {
         switch self {
-        case .goTo(let text), .search(let text), .password(let text, _): return text
+        case .goTo(let text), .search(let text), .password(let text, _), .bookmarkFolder(let text): return text
         }
     }
 
@@ -67,6 +81,7 @@ public enum ReadingPrompt: Sendable, Equatable {
         case .goTo: return .goTo(text)
         case .search: return .search(text)
         case .password(_, let wrong): return .password(text, wrong: wrong)
+        case .bookmarkFolder: return .bookmarkFolder(text)
         }
     }
 }
@@ -93,8 +108,11 @@ public struct ReadingState: Sendable, Equatable {
     public var matchFromEnd = false
     public var error: String?
     public var prompt: ReadingPrompt?
-    /// The search whose matches are highlighted (`n`/`N` find the next).
+    /// The search whose matches are highlighted (`>`/`<` find the next).
     public var search: String?
+    /// Which occurrence of the search on this page `>`/`<` last went to (an index into
+    /// `ReadingText.occurrences`); nil when none was on this page yet.
+    public var currentMatch: Int?
     public var searching = false
     public var showingOutline = false
     public var outlineCursor = ListCursor()

@@ -23,14 +23,7 @@ extension AppState {
     /// The lines of the page shown, as they are drawn.
     func readingLines(_ view: ReadingState) -> [String] {
         guard let text = view.pageText else { return [] }
-        switch view.mode {
-        case .reflow:
-            return ReadingText.lines(of: text, width: readingTextWidth)
-        case .layout:
-            var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0.replacingOccurrences(of: "\u{0C}", with: "")) }
-            while lines.last?.trimmingCharacters(in: .whitespaces).isEmpty == true { lines.removeLast() }
-            return lines
-        }
+        return ReadingText.shownLines(of: text, mode: view.mode, width: readingTextWidth)
     }
 
     // MARK: - Events
@@ -79,8 +72,9 @@ extension AppState {
                 view.pendingScrollFraction = nil
             }
             if view.scrollToMatch, let query = view.search {
-                let matching = lines.indices.filter { !ReadingText.matches(of: query, in: lines[$0]).isEmpty }
-                if let line = view.matchFromEnd ? matching.last : matching.first { view.scroll = max(0, line - readingRows / 3) }
+                let found = ReadingText.occurrences(of: query, in: lines)
+                view.currentMatch = found.isEmpty ? nil : (view.matchFromEnd ? found.count - 1 : 0)
+                if let current = view.currentMatch { view.scroll = max(0, found[current].line - readingRows / 3) }
                 view.scrollToMatch = false
             }
             view.scroll = min(view.scroll, max(0, lines.count - readingRows))
@@ -91,18 +85,20 @@ extension AppState {
             view.error = text
             reading = view
             return []
-        case .searchResult(let path, let query, let page):
-            guard view.path == path, view.search == query else { return [] }
+        case .searchResult(let path, let query, let page, let wrapped):
+            guard view.path == path, view.search == query, view.searching else { return [] }
             view.searching = false
+            if message == AppState.searchingMessage(query) { message = nil }
             guard let page else {
-                message = StatusMessage("'\(query)' is not found \(view.matchFromEnd ? "before" : "after") \(AppState.pageName(view.page, info: view.info))", isError: true)
+                message = StatusMessage("'\(query)' is not in this document", isError: true)
                 reading = view
                 return []
             }
-            if page == view.page, view.pageText != nil {
+            if wrapped { message = StatusMessage(view.matchFromEnd ? "Search wrapped to the last page" : "Search wrapped to the first page") }
+            if page == view.page, let text = view.pageText {
                 view.scrollToMatch = true
                 reading = view
-                return updateReading(.pageText(path: path, page: page, mode: view.mode, text: view.pageText ?? ""))
+                return updateReading(.pageText(path: path, page: page, mode: view.mode, text: text))
             }
             reading = view
             return turn(toPage: page, scrollToMatch: true)
@@ -181,6 +177,7 @@ extension AppState {
             }
         case .toggleLayout:
             let count = lines.count
+            view.currentMatch = nil
             view.pendingScrollFraction = count > 0 ? Double(view.scroll) / Double(count) : 0
             view.mode = view.mode == .reflow ? .layout : .reflow
             view.pageText = nil
@@ -196,7 +193,7 @@ extension AppState {
             view.prompt = .search("")
         case .nextMatch, .previousMatch:
             reading = view
-            return findMatch(forward: action == .nextMatch, includingCurrentLine: false)
+            return findMatch(forward: action == .nextMatch)
         case .bookmarkPage:
             reading = view
             return toggleBookmark()
@@ -217,7 +214,7 @@ extension AppState {
             } else {
                 view.showingOutline = true
                 // Start at the section that holds the current page.
-                let current = info.outline.lastIndex { ($0.page ?? Int.max) <= view.page } ?? 0
+                let current = info.outlineIndex(holding: view.page) ?? 0
                 view.outlineCursor = ListCursor(selected: current, top: max(0, current - readingRows / 2))
             }
         default:
@@ -240,40 +237,52 @@ extension AppState {
         view.page = page
         view.pageText = nil
         view.scroll = 0
+        view.currentMatch = nil
         view.pendingScrollFraction = fromEnd ? 1 : nil
         view.scrollToMatch = scrollToMatch
         reading = view
         return [.extractPage(path: view.path, page: page, mode: view.mode), savePositionEffect(view)]
     }
 
-    /// `n`/`N`: the next match below (or above) on this page, else the search goes on in the
-    /// other pages in the background.
-    private mutating func findMatch(forward: Bool, includingCurrentLine: Bool) -> [Effect] {
+    /// The status line while other pages are searched.
+    static func searchingMessage(_ query: String) -> StatusMessage {
+        StatusMessage("Searching for '\(query)'…")
+    }
+
+    /// `>`/`<`: the next (or previous) occurrence on this page after the current one, else
+    /// the search goes on in the other pages in the background, round the document's end and
+    /// back to this page. With no current occurrence on this page, it starts at the top of the
+    /// screen.
+    private mutating func findMatch(forward: Bool) -> [Effect] {
         guard var view = reading, let query = view.search, !query.isEmpty else {
             message = StatusMessage("No search yet: press / to search the document")
             return []
         }
-        let lines = readingLines(view)
-        let matching = lines.indices.filter { !ReadingText.matches(of: query, in: lines[$0]).isEmpty }
-        let anchor = view.scroll + readingRows / 3
-        let next = forward
-            ? matching.first { includingCurrentLine ? $0 >= view.scroll : $0 > anchor }
-            : matching.last { $0 < anchor }
-        if let next {
-            view.scroll = max(0, min(next - readingRows / 3, max(0, lines.count - readingRows)))
-            reading = view
+        guard !view.searching else {
+            message = AppState.searchingMessage(query)
             return []
         }
-        let start = forward ? view.page + 1 : view.page - 1
-        guard start >= 1, start <= (view.pageCount ?? 0) else {
-            message = StatusMessage("'\(query)' is not found \(forward ? "after" : "before") \(AppState.pageName(view.page, info: view.info))", isError: true)
+        let lines = readingLines(view)
+        let found = ReadingText.occurrences(of: query, in: lines)
+        let next: Int?
+        if let current = view.currentMatch, current < found.count {
+            next = forward ? (current + 1 < found.count ? current + 1 : nil) : (current > 0 ? current - 1 : nil)
+        } else if forward {
+            next = found.firstIndex { $0.line >= view.scroll }
+        } else {
+            next = found.lastIndex { $0.line < view.scroll }
+        }
+        if let next {
+            view.currentMatch = next
+            view.scroll = max(0, min(found[next].line - readingRows / 3, max(0, lines.count - readingRows)))
+            reading = view
             return []
         }
         view.searching = true
         view.matchFromEnd = !forward
-        message = StatusMessage("Searching for '\(query)'…")
+        message = AppState.searchingMessage(query)
         reading = view
-        return [.findInDocument(path: view.path, query: query, fromPage: start, forward: forward)]
+        return [.findInDocument(path: view.path, query: query, fromPage: view.page, forward: forward, mode: view.mode, width: readingTextWidth)]
     }
 
     private mutating func handleReadingPrompt(_ key: Key) -> [Effect] {
@@ -284,7 +293,7 @@ extension AppState {
             return []
         }
         switch key {
-        case .escape, .control("c"), .control("g"):
+        case .escape, .control("g"):
             view.prompt = nil
             reading = view
             if case .password = prompt { reading = nil }
@@ -310,9 +319,23 @@ extension AppState {
             case .search(let text):
                 guard !text.isEmpty else { return [] }
                 view.search = text
+                view.searching = false
+                view.currentMatch = nil
                 view.matchFromEnd = false
                 reading = view
-                return findMatch(forward: true, includingCurrentLine: true)
+                return findMatch(forward: true)
+            case .bookmarkFolder(let text):
+                let choice: BookmarkFolderChoice
+                if SavedBookmarks.names(inPath: text).isEmpty {
+                    choice = .topLevel
+                } else if let folder = bookmarks.folder(atPath: text) {
+                    choice = .folder(folder.id)
+                } else {
+                    message = StatusMessage("There is no bookmark folder '\(text)' (b shows them; a makes one)", isError: true)
+                    return []
+                }
+                bookmarkFolder = choice
+                return addBookmark(in: choice)
             case .password(let text, _):
                 view.error = nil
                 reading = view

@@ -8,9 +8,15 @@ extension AppState {
         rebuildGroupRows()
         var effects: [Effect] = [.loadFieldGroups, .buildSearchIndex, .computeMarks, .computeSort(sort), .loadBookmarks,
                                  .updateFullTextIndex]
-        effects.append(.countGroups(groupRows.map(\.path)))
+        effects.append(.countGroups(countableGroupPaths))
         groupCounts[AppState.recentlyRead] = lastRead.count
-        if activeGroup == AppState.recentlyRead {
+        if AppState.transientGroups.contains(activeGroup) && linkTargets == nil {
+            // Restored from a session that saved it before they were never saved: it is gone.
+            message = StatusMessage("The group \(activeGroup) was only for the session that opened its link; showing All")
+            effects += activateGroup("All")
+        } else if activeGroup == AppState.fromLink {
+            refreshLinkGroup()
+        } else if activeGroup == AppState.recentlyRead {
             refreshRecentlyRead()
         } else if activeGroup != "All" {
             effects.append(.computeGroupMembers(path: activeGroup))
@@ -41,10 +47,10 @@ extension AppState {
         case .groupsReady(let loaded):
             groups = loaded
             rebuildGroupRows()
-            let uncounted = groupRows.map(\.path).filter { groupCounts[$0] == nil }
+            let uncounted = countableGroupPaths.filter { groupCounts[$0] == nil }
             var effects: [Effect] = uncounted.isEmpty ? [] : [.countGroups(uncounted)]
             // A group restored from the last session may only exist now, or not at all.
-            if groupMembers == nil && activeGroup != "All" && activeGroup != AppState.recentlyRead && activeGroup != AppState.fromLink {
+            if groupMembers == nil && activeGroup != "All" && activeGroup != AppState.recentlyRead && !AppState.transientGroups.contains(activeGroup) {
                 if AppState.groupExists(activeGroup, in: groups) {
                     effects.append(.computeGroupMembers(path: activeGroup))
                 } else {
@@ -142,6 +148,9 @@ extension AppState {
             groupCounts[AppState.recentlyRead] = lastRead.count
             if activeGroup == AppState.recentlyRead { refreshRecentlyRead() }
             return []
+        case .tick:
+            // Cheap: one query, and the tree is read again only when another bibread changed it.
+            return library != nil ? [.checkBookmarks] : []
         case .terminate:
             isQuitting = true
             return [.saveSession, .quit]
@@ -174,6 +183,8 @@ extension AppState {
     // MARK: - Keys
 
     private mutating func handle(_ key: Key) -> [Effect] {
+        // Ctrl-C quits from every view, overlay and prompt (the terminal is raw: no SIGINT).
+        if key == .control("c") { return quitFromAnywhere() }
         if showingHelp { return handleHelp(key) }
         if openWith != nil { return handleOpenWith(key) }
         if key == .escape, listening != nil, reading?.prompt == nil, reading?.noteEditor == nil, !searchFocused,
@@ -260,8 +271,8 @@ extension AppState {
                 return []
             }
             syncing = (0, 0, "")
-            let builtIn = ["All", AppState.recentlyRead, AppState.fromLink, "With PDF", "Without PDF", "Unread", "Recently added"]
-            let group = builtIn.contains(activeGroup) ? nil : activeGroup
+            let isBuiltIn = groupRows.first { $0.path == activeGroup }?.kind == .builtin || AppState.transientGroups.contains(activeGroup)
+            let group = isBuiltIn ? nil : activeGroup
             message = StatusMessage(group.map { "Syncing the library and the PDFs of \($0)…" } ?? "Syncing the library…")
             return [.syncLibrary(group: group)]
         case .reverseSort:
@@ -344,9 +355,26 @@ extension AppState {
                 for child in group.children { add(child, parent: path, depth: depth + 1) }
             }
         }
-        for group in groups { add(group, parent: nil, depth: 0) }
+        // With several files open, the groups each file keeps come together under its name,
+        // where the first of them would be.
+        let openFiles = library?.files.map(\.source.path) ?? []
+        let files = openFiles.count > 1 ? openFiles : []
+        var filesShown = false
+        for group in groups {
+            guard group.sourceFile != nil, !files.isEmpty else {
+                add(group, parent: nil, depth: 0)
+                continue
+            }
+            guard !filesShown else { continue }
+            filesShown = true
+            for file in files where groups.contains(where: { $0.sourceFile == file }) {
+                rows.append(GroupRow(path: AppState.headingPrefix + file, name: (file as NSString).lastPathComponent, depth: 0,
+                                     kind: .builtin, hasChildren: false, unavailableReason: nil, isHeading: true))
+                for kept in groups where kept.sourceFile == file { add(kept, parent: nil, depth: 0) }
+            }
+        }
         // bibread's own "Recently read" goes after the other built-in groups.
-        let afterBuiltIns = rows.lastIndex { $0.kind == .builtin && $0.depth == 0 }.map { $0 + 1 } ?? 0
+        let afterBuiltIns = rows.lastIndex { $0.kind == .builtin && $0.depth == 0 && !$0.isHeading }.map { $0 + 1 } ?? 0
         rows.insert(GroupRow(path: AppState.recentlyRead, name: AppState.recentlyRead, depth: 0, kind: .builtin,
                              hasChildren: false, unavailableReason: nil), at: afterBuiltIns)
         if linkTargets != nil {
@@ -389,8 +417,17 @@ extension AppState {
         }
     }
 
+    /// The start of the path of a file's heading in the groups pane (no group's path starts so).
+    static let headingPrefix = "\u{1}file:"
+
+    /// The paths of the rows that are groups (to count), leaving out the files' headings.
+    var countableGroupPaths: [String] {
+        groupRows.filter { !$0.isHeading }.map(\.path)
+    }
+
     /// Shows the members of the group at `path` in the list.
     mutating func activateGroup(_ path: String) -> [Effect] {
+        if path.hasPrefix(AppState.headingPrefix) { return [] }
         if let row = groupRows.first(where: { $0.path == path }), let reason = row.unavailableReason {
             message = StatusMessage(reason, isError: true)
             return []
@@ -421,7 +458,7 @@ extension AppState {
     private mutating func open() -> [Effect] {
         switch focus {
         case .groups:
-            guard let row = selectedGroupRow else { return [] }
+            guard let row = selectedGroupRow, !row.isHeading else { return [] }
             var effects = activateGroup(row.path)
             if row.unavailableReason == nil {
                 focus = .list
@@ -511,14 +548,14 @@ extension AppState {
 
     private mutating func handleHelp(_ key: Key) -> [Effect] {
         let action = keymap.action(for: key, in: .browse)
+        // The help's last line at the bottom of the box is as far as it scrolls.
+        let rows = max(1, height - 4)
+        let lastTop = max(0, HelpOverlay.lines(self, width: max(1, min(width, HelpOverlay.widestBox) - 4)).count - rows)
         switch action {
-        case .moveDown: helpScroll += 1
-        case .moveUp: helpScroll = max(0, helpScroll - 1)
-        case .pageDown: helpScroll += max(1, height - 4)
-        case .pageUp: helpScroll = max(0, helpScroll - max(1, height - 4))
-        case .quit where key == .control("c"):
-            isQuitting = true
-            return [.saveSession, .quit]
+        case .moveDown: helpScroll = min(lastTop, helpScroll + 1)
+        case .moveUp: helpScroll = max(0, min(lastTop, helpScroll) - 1)
+        case .pageDown: helpScroll = min(lastTop, helpScroll + rows)
+        case .pageUp: helpScroll = max(0, min(lastTop, helpScroll) - rows)
         default:
             showingHelp = false
         }
@@ -543,9 +580,6 @@ extension AppState {
         case .enter:
             searchFocused = false
             focus = .list
-        case .control("c"):
-            isQuitting = true
-            return [.saveSession, .quit]
         case .down, .up, .pageDown, .pageUp:
             let saved = focus
             focus = .list
@@ -577,7 +611,12 @@ extension AppState {
             query = try Query(parsing: searchText)
         } catch let error as QueryError {
             searchError = error.description
-            return []
+            // A phrase being typed: its quote is still open. Filter by the phrase so far, as if
+            // closed; any other problem keeps the last good filter.
+            let typedSoFar = searchText.split(separator: "\"", omittingEmptySubsequences: false).last ?? ""
+            guard error.message == QueryError.unclosedQuote, !typedSoFar.allSatisfy(\.isWhitespace),
+                  let phraseSoFar = try? Query(parsing: searchText + "\"") else { return [] }
+            query = phraseSoFar
         } catch {
             searchError = "\(error)"
             return []

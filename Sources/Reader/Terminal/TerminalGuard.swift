@@ -6,7 +6,10 @@ import Foundation
 /// then leaves curses normally. Crashes (SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE) run
 /// a handler that uses only async-signal-safe calls: it writes the escape sequences that leave
 /// the alternate screen and show the cursor, restores the saved terminal modes, replays what
-/// was written to standard error while the screen was up (the crash message), and re-raises.
+/// was written to standard error while the screen was up (the crash message), says what crashed
+/// and where the log is, and re-raises. The last is needed because an optimized build traps on a
+/// failed check (an index out of range) with no message at all: without it, a crash on a
+/// background thread left only the shell's "Illegal instruction".
 public enum TerminalGuard {
     /// Set by a terminating signal; the event loop checks it.
     nonisolated(unsafe) static var pendingSignal: Int32 = 0
@@ -27,6 +30,9 @@ public enum TerminalGuard {
     nonisolated(unsafe) private static var capturedErrors: Int32 = -1
     nonisolated(unsafe) private static var originalErrors: Int32 = -1
     nonisolated(unsafe) private static var replayBuffer: UnsafeMutableRawPointer?
+    /// Per crash signal (by number), the report written after the terminal is restored: made
+    /// beforehand, since a signal handler may not allocate.
+    nonisolated(unsafe) private static var crashReports: [UnsafeMutableBufferPointer<UInt8>?] = []
     private static let replaySize = 4096
 
     /// The handlers that were there before, by signal number (Swift's backtracer among them).
@@ -63,6 +69,35 @@ public enum TerminalGuard {
         capturedErrors = descriptor
         replayBuffer = UnsafeMutableRawPointer.allocate(byteCount: replaySize, alignment: 1)
         dup2(descriptor, 2)
+        prepareCrashReports(logPath: logPath)
+    }
+
+    /// What a crash says after the terminal is back, for each crash signal.
+    static func crashReport(signal: Int32, logPath: String?) -> String {
+        let what: String
+        switch signal {
+        case SIGILL, SIGTRAP: what = "a check failed (\(signal == SIGILL ? "SIGILL" : "SIGTRAP"))"
+        case SIGSEGV: what = "a bad memory access (SIGSEGV)"
+        case SIGBUS: what = "a bad memory access (SIGBUS)"
+        case SIGABRT: what = "it aborted (SIGABRT)"
+        case SIGFPE: what = "an arithmetic error (SIGFPE)"
+        default: what = "signal \(signal)"
+        }
+        var report = "\nbibread crashed: \(what). The terminal was restored."
+        if let logPath {
+            report += " What bibread wrote before the crash is above and in \(logPath)."
+        }
+        return report + " Please report it, with that file, at the project's issue tracker.\n"
+    }
+
+    private static func prepareCrashReports(logPath: String) {
+        crashReports = (0..<32).map { number in
+            guard crashSignals.contains(Int32(number)) else { return nil }
+            let bytes = Array(crashReport(signal: Int32(number), logPath: logPath).utf8)
+            let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+            _ = buffer.initialize(from: bytes)
+            return buffer
+        }
     }
 
     /// Puts standard error back.
@@ -148,6 +183,10 @@ public enum TerminalGuard {
         lseek(capturedErrors, max(0, end - off_t(replaySize)), SEEK_SET)
         let count = read(capturedErrors, replayBuffer, replaySize)
         if count > 0 { _ = write(originalErrors, replayBuffer, count) }
+        if signal >= 0, Int(signal) < crashReports.count, let report = crashReports[Int(signal)] {
+            _ = write(originalErrors, report.baseAddress, report.count)
+            _ = write(capturedErrors, report.baseAddress, report.count)
+        }
         dup2(originalErrors, 2)
     }
 }
