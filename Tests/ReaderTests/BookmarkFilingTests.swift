@@ -87,7 +87,7 @@ struct BookmarkFilingTests {
         #expect(parent(ofBookmarkFor: "goedel1931formal", in: try store.savedBookmarks()) == .some(week))
         #expect(harness.state.selectedBookmarkRow?.node.reference?.citeKey == "goedel1931formal", "the moved bookmark stays selected")
         // The help screen lists it, with its key, under Bookmarks.
-        let help = HelpOverlay.lines(harness.state).map(\.0)
+        let help = HelpOverlay.lines(harness.state, width: 200).map(\.0)
         let bookmarksSection = try #require(help.firstIndex(of: "Bookmarks"))
         #expect(help[bookmarksSection...].contains { $0.hasPrefix("  \(key.description) ") && $0.contains("Move the selected bookmark") })
     }
