@@ -3,7 +3,18 @@ import GRDB
 import PDFText
 
 extension FullTextIndex {
-    /// Brings the index in line with `paths` (the PDFs of a library, local or cached).
+    /// Brings the index in line with `paths`, the PDFs `library` links (local or cached): see
+    /// ``update(libraries:workers:priority:progress:isCancelled:)``.
+    @discardableResult
+    public func update(paths: [String], library: String = "", workers: Int = max(1, ProcessInfo.processInfo.activeProcessorCount),
+                       priority: ExtractionPriority = .normal,
+                       progress: (IndexProgress) -> Void = { _ in },
+                       isCancelled: () -> Bool = { false }) throws -> IndexSummary {
+        try update(libraries: [library: paths], workers: workers, priority: priority, progress: progress, isCancelled: isCancelled)
+    }
+
+    /// Brings the index in line with `libraries`: for each library (the absolute path of a .bib
+    /// file), the PDFs it links now (local or cached).
     ///
     /// - A path whose size and modification time are unchanged is skipped without opening the
     ///   file, so updating an unchanged library reads no PDF (a file that failed stays failed).
@@ -13,8 +24,11 @@ extension FullTextIndex {
     ///   that cannot be read (encrypted, damaged) is remembered with its size and modification
     ///   time and not tried again until it changes. (A file that cannot be opened at all, for
     ///   want of permission, is reported in `failed` each time and not remembered.)
-    /// - Paths not given any more, or gone from disk, are forgotten, and documents no path maps to
-    ///   any more are deleted: their pages drop out of the results.
+    /// - The index is shared by every library on this machine. A path that a library given here
+    ///   linked and links no more is forgotten unless another library links it; a path given
+    ///   that is gone from disk is forgotten; documents no path maps to any more are deleted:
+    ///   their pages drop out of the results. Paths only other libraries link are kept as they
+    ///   are (``prune(libraries:)`` drops those no library links any more).
     ///
     /// Text is extracted on `workers` threads at `priority` (`.background` for a reader that
     /// indexes while it is used), each with its own `PDFDocument`; the database is written on
@@ -28,7 +42,7 @@ extension FullTextIndex {
     ///
     /// - Throws: a `DatabaseError` when the index cannot be written; what was committed stays.
     @discardableResult
-    public func update(paths: [String], workers: Int = max(1, ProcessInfo.processInfo.activeProcessorCount),
+    public func update(libraries: [String: [String]], workers: Int = max(1, ProcessInfo.processInfo.activeProcessorCount),
                        priority: ExtractionPriority = .normal,
                        progress: (IndexProgress) -> Void = { _ in },
                        isCancelled: () -> Bool = { false }) throws -> IndexSummary {
@@ -37,12 +51,13 @@ extension FullTextIndex {
         let started = Date()
         var summary = IndexSummary()
 
-        guard let plan = try plan(paths: paths, summary: &summary, isCancelled: isCancelled) else {
+        guard let plan = try plan(libraries: libraries, summary: &summary, isCancelled: isCancelled) else {
             summary.cancelled = true
             summary.seconds = Date().timeIntervalSince(started)
             return summary
         }
         try database.write { db in
+            try link(libraries, db)
             try forget(plan.forgotten, db)
             for file in plan.mapped { try storeFile(file.path, file.status, fingerprint: file.fingerprint, failure: nil, db) }
         }
@@ -75,21 +90,30 @@ extension FullTextIndex {
         var toRead: [(job: ExtractionPipeline.Job, files: [PlannedFile])] = []
     }
 
-    /// Sorts `paths` into unchanged, forgotten, mapped and to read; nil when cancelled.
-    private func plan(paths: [String], summary: inout IndexSummary, isCancelled: () -> Bool) throws -> UpdatePlan? {
+    /// Sorts the paths of `libraries` into unchanged, forgotten, mapped and to read; nil when
+    /// cancelled.
+    private func plan(libraries: [String: [String]], summary: inout IndexSummary, isCancelled: () -> Bool) throws -> UpdatePlan? {
         struct Known {
             let status: FileStatus
             let fingerprint: String?
             let failed: Bool
         }
-        let (known, indexed) = try database.read { db -> ([String: Known], Set<String>) in
+        let (known, indexed, linkedBefore, linkedElsewhere) = try database.read { db -> ([String: Known], Set<String>, Set<String>, Set<String>) in
             var known: [String: Known] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT path, size, mtime, fingerprint, failure FROM file") {
                 known[row[0]] = Known(status: FileStatus(size: row[1], modified: row[2]), fingerprint: row[3],
                                       failed: row[4] as String? != nil)
             }
-            return (known, Set(try String.fetchAll(db, sql: "SELECT fingerprint FROM document")))
+            // What the libraries given linked, and what the others link.
+            var linkedBefore = Set<String>()
+            var linkedElsewhere = Set<String>()
+            for row in try Row.fetchAll(db, sql: "SELECT library, path FROM link") {
+                let library: String = row[0]
+                if libraries[library] != nil { linkedBefore.insert(row[1]) } else { linkedElsewhere.insert(row[1]) }
+            }
+            return (known, Set(try String.fetchAll(db, sql: "SELECT fingerprint FROM document")), linkedBefore, linkedElsewhere)
         }
+        let paths = libraries.keys.sorted().flatMap { libraries[$0] ?? [] }
         var plan = UpdatePlan()
         var seen = Set<String>()
         var readIndex: [String: Int] = [:] // fingerprint → position in plan.toRead
@@ -123,7 +147,8 @@ extension FullTextIndex {
                 plan.toRead.append((ExtractionPipeline.Job(fingerprint: fingerprint, path: path), [file]))
             }
         }
-        plan.forgotten += known.keys.filter { !seen.contains($0) }.sorted()
+        // A path the libraries given stopped linking, which no other library links.
+        plan.forgotten += linkedBefore.filter { known[$0] != nil && !seen.contains($0) && !linkedElsewhere.contains($0) }.sorted()
         return plan
     }
 
@@ -204,6 +229,58 @@ extension FullTextIndex {
         try db.cachedStatement(sql: """
             INSERT OR REPLACE INTO file (path, size, mtime, fingerprint, failure) VALUES (?, ?, ?, ?, ?)
             """).execute(arguments: [path, status.size, status.modified, fingerprint, failure])
+    }
+
+    /// Records that each library of `libraries` links exactly its paths now.
+    private func link(_ libraries: [String: [String]], _ db: Database) throws {
+        let unlink = try db.cachedStatement(sql: "DELETE FROM link WHERE library = ?")
+        let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO link (library, path) VALUES (?, ?)")
+        for (library, paths) in libraries {
+            try unlink.execute(arguments: [library])
+            for path in paths { try insert.execute(arguments: [library, path]) }
+        }
+    }
+
+    /// The libraries that link files in the index (each a .bib file's absolute path, as given
+    /// to ``update(libraries:workers:priority:progress:isCancelled:)``), sorted.
+    public func libraries() throws -> [String] {
+        try database.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT library FROM link ORDER BY library") }
+    }
+
+    /// The paths `library` linked when it was last given to an update, sorted.
+    public func paths(linkedBy library: String) throws -> [String] {
+        try database.read { db in
+            try String.fetchAll(db, sql: "SELECT path FROM link WHERE library = ? ORDER BY path", arguments: [library])
+        }
+    }
+
+    /// Drops what no library links any more: `libraries` gives, for each library known to the
+    /// index that still exists, the PDFs it links now; a known library it leaves out is gone
+    /// and links nothing. Then every file no library links, or gone from disk, is forgotten,
+    /// and documents no file maps to are deleted. Reads no PDF.
+    ///
+    /// - Throws: a `DatabaseError` when the index cannot be written.
+    @discardableResult
+    public func prune(libraries: [String: [String]]) throws -> IndexSummary {
+        updating.lock()
+        defer { updating.unlock() }
+        let started = Date()
+        var summary = IndexSummary()
+        let known = try self.libraries()
+        let paths = try database.read { db in try String.fetchAll(db, sql: "SELECT path FROM file") }
+        try database.write { db in
+            for library in known where libraries[library] == nil {
+                try db.execute(sql: "DELETE FROM link WHERE library = ?", arguments: [library])
+            }
+            try link(libraries, db)
+            let linked = Set(try String.fetchAll(db, sql: "SELECT DISTINCT path FROM link"))
+            let forgotten = paths.filter { !linked.contains($0) || FileStatus(path: $0) == nil }
+            try forget(forgotten, db)
+            summary.removed = forgotten.count
+            summary.documentsDeleted = try deleteUnmappedDocuments(db)
+        }
+        summary.seconds = Date().timeIntervalSince(started)
+        return summary
     }
 
     private func forget(_ paths: [String], _ db: Database) throws {

@@ -26,7 +26,7 @@ public struct IndexSummary: Sendable, Equatable {
     public var mapped = 0
     /// Files skipped because their size and modification time are unchanged (remembered failures included).
     public var unchanged = 0
-    /// Paths forgotten because they were not given any more or are gone from disk.
+    /// Paths forgotten because no library links them any more or they are gone from disk.
     public var removed = 0
     /// Documents deleted from the index because no path maps to them any more.
     public var documentsDeleted = 0

@@ -10,6 +10,9 @@ import GRDB
 ///   FTS rowid tells its document without a lookup and a document's pages are one id range.
 /// - `page_text`: the FTS5 index over `page.text` (external content: the text is stored once),
 ///   kept in step by triggers, so deleting a `page` row removes its words from the index.
+/// - `link`: which library (a .bib file's absolute path) links which file path. The index is
+///   shared by every library on the machine: a file is forgotten when the last library that
+///   linked it stops linking it (or on a prune), not when another library does not link it.
 enum IndexSchema {
     /// Bits of a page id that hold the page number (documents have fewer than 2^20 pages).
     static let pageBits: Int64 = 20
@@ -69,6 +72,18 @@ enum IndexSchema {
                     INSERT INTO page_text (page_text, rowid, text) VALUES ('delete', old.id, old.text);
                 END;
                 CREATE TABLE setting (name TEXT PRIMARY KEY NOT NULL, value) WITHOUT ROWID;
+                """)
+        }
+        // Files indexed before this migration are linked by no library: updates keep them,
+        // a prune drops those no library links by then.
+        migrator.registerMigration("v2 links") { db in
+            try db.execute(sql: """
+                CREATE TABLE link (
+                    library TEXT NOT NULL,
+                    path TEXT NOT NULL,
+                    PRIMARY KEY (library, path)
+                ) WITHOUT ROWID;
+                CREATE INDEX link_path ON link (path);
                 """)
         }
         return migrator

@@ -167,6 +167,33 @@ struct SyncCommandTests {
         #expect(typo.standardError.contains("(remotes: lab)"), "\(typo.standardError)")
     }
 
+    /// The cache folder also holds the full-text index (`fulltext.sqlite` and its `-wal` and
+    /// `-shm`): those files are not remotes, so `cache status` does not list them and `cache
+    /// purge` refuses them as it refuses any unknown name.
+    @Test func theFullTextIndexFilesAreNotRemotes() throws {
+        let setup = try Setup(config: Self.labRemote)
+        let cacheRoot = setup.root.appendingPathComponent("cache/bibread")
+        try FileManager.default.createDirectory(at: cacheRoot, withIntermediateDirectories: true)
+        for name in ["fulltext.sqlite", "fulltext.sqlite-wal", "fulltext.sqlite-shm"] {
+            try Data("not a remote".utf8).write(to: cacheRoot.appendingPathComponent(name))
+        }
+        let sync = try setup.bibread(["sync", "lab", "--group", "Typesetting"])
+        #expect(sync.status == 0, "\(sync.standardError)")
+        let status = try setup.bibread(["cache", "status"])
+        #expect(status.status == 0, "\(status.standardError)")
+        #expect(status.standardOutput.hasPrefix("lab: "), "\(status.standardOutput)")
+        #expect(!status.standardOutput.contains("fulltext"), "\(status.standardOutput)")
+        let json = try setup.bibread(["cache", "status", "--json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
+        #expect(report.compactMap { $0["remote"] as? String } == ["lab"])
+        for name in ["fulltext.sqlite", "fulltext.sqlite-wal"] {
+            let purge = try setup.bibread(["cache", "purge", name, "--all"])
+            #expect(purge.status == 64, "\(name): \(purge.standardOutput)")
+            #expect(purge.standardError.contains("bibread: no remote named '\(name)' (remotes: lab)"), "\(purge.standardError)")
+        }
+        #expect(FileManager.default.fileExists(atPath: cacheRoot.appendingPathComponent("fulltext.sqlite").path))
+    }
+
     /// A sync that ends at once (its help, a bad option) exits cleanly every time: libcurl is
     /// set up on the thread that uses it, so an exit never runs OpenSSL's clean-up while it is
     /// being set up (when it was loaded on another thread, about 1 run in 30 crashed so).
@@ -198,6 +225,112 @@ struct SyncCommandTests {
         #expect(planned?["files"] as? Int == 5)
         let status = try setup.bibread(["cache", "status", "--json"])
         #expect(!status.standardOutput.contains("papers/"), "a dry run downloads nothing")
+    }
+
+    /// The JSON events of a sync, one object a line.
+    private func events(_ result: ProcessResult) -> [[String: Any]] {
+        result.standardOutput.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    /// The remote paths a sync downloaded, from its JSON events.
+    private func downloaded(_ result: ProcessResult) -> Set<String> {
+        Set(events(result).filter { $0["event"] as? String == "file-finished" }.compactMap { $0["path"] as? String })
+    }
+
+    /// A dry run fetches the remote's current .bib into a place of its own, plans from it and
+    /// changes nothing here; the real run that follows downloads exactly what it planned. On a
+    /// first sync (no .bib here yet) and after the remote's .bib changed alike.
+    @Test func aDryRunPlansFromTheRemotesCurrentLibraryAndChangesNothing() throws {
+        let setup = try Setup(config: Self.labRemote)
+        func tree(_ folder: String) -> [String] {
+            let url = setup.root.appendingPathComponent(folder)
+            return (FileManager.default.enumerator(atPath: url.path)?.allObjects as? [String] ?? []).sorted()
+        }
+        let dry = try setup.bibread(["sync", "lab", "--group", "Typesetting", "--dry-run", "--json"])
+        #expect(dry.status == 0, "\(dry.standardError)")
+        let planned = try #require(events(dry).first { $0["event"] as? String == "planned" }, "\(dry.standardOutput)\n\(dry.standardError)")
+        #expect(events(dry).contains { $0["event"] as? String == "library" && $0["outcome"] as? String == "would-update" })
+        #expect(tree("data").isEmpty && tree("cache").isEmpty, "a dry run left \(tree("data")) \(tree("cache"))")
+        let first = try setup.bibread(["sync", "lab", "--group", "Typesetting", "--json"])
+        #expect(first.status == 0, "\(first.standardError)")
+        let firstDownloads = downloaded(first)
+        #expect(planned["files"] as? Int == firstDownloads.count && !firstDownloads.isEmpty, "planned \(planned), downloaded \(firstDownloads)")
+
+        // The remote's .bib now links two more PDFs in the group.
+        let remote = setup.root.appendingPathComponent("remote")
+        let papers = remote.appendingPathComponent("papers")
+        try FileManager.default.copyItem(at: papers.appendingPathComponent("shortest-paths.pdf"), to: papers.appendingPathComponent("added-one.pdf"))
+        try FileManager.default.copyItem(at: papers.appendingPathComponent("incompleteness.pdf"), to: papers.appendingPathComponent("added-two.pdf"))
+        let handle = try FileHandle(forWritingTo: remote.appendingPathComponent("library.bib"))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("""
+
+            @misc{addedOne, title = {Added one}, keywords = {typesetting}, file = {:papers/added-one.pdf:PDF}}
+            @misc{addedTwo, title = {Added two}, keywords = {typesetting}, file = {:papers/added-two.pdf:PDF}}
+
+            """.utf8))
+        try handle.close()
+        let before = (tree("data"), tree("cache"))
+        let library = setup.root.appendingPathComponent("data/bibread/remotes/lab/library.bib")
+        let libraryBefore = try Data(contentsOf: library)
+        let dryAgain = try setup.bibread(["sync", "lab", "--group", "Typesetting", "--dry-run", "--json"])
+        #expect(dryAgain.status == 0, "\(dryAgain.standardError)")
+        let plannedAgain = try #require(events(dryAgain).first { $0["event"] as? String == "planned" })
+        #expect(try Data(contentsOf: library) == libraryBefore, "a dry run replaced the library")
+        #expect(tree("data") == before.0 && tree("cache") == before.1)
+        let second = try setup.bibread(["sync", "lab", "--group", "Typesetting", "--json"])
+        #expect(second.status == 0, "\(second.standardError)")
+        #expect(downloaded(second) == ["papers/added-one.pdf", "papers/added-two.pdf"], "\(second.standardOutput)")
+        #expect(plannedAgain["files"] as? Int == 2, "the dry run planned \(plannedAgain)")
+        #expect(plannedAgain["current"] as? Int == firstDownloads.count)
+    }
+
+    /// Names that are not in the library are usage errors (status 1, as for `list --group`),
+    /// not a sync of nothing that says it succeeded; a .bib download that is refused is a
+    /// failure; `open --print` of a key that is not there fails; `cache purge --keep-group`
+    /// with a group that is not there purges nothing.
+    @Test func unknownNamesAndRefusedDownloadsAreFailures() throws {
+        let setup = try Setup(config: Self.labRemote)
+        let group = try setup.bibread(["sync", "lab", "--group", "NoSuchGroup"])
+        #expect(group.status == 1, "\(group.standardError)")
+        #expect(group.standardError.contains("bibread: no group named 'NoSuchGroup' (groups: "), "\(group.standardError)")
+        let field = try setup.bibread(["sync", "lab", "--field", "NoSuchField"])
+        #expect(field.status == 1, "\(field.standardError)")
+        #expect(field.standardError.contains("bibread: no reference has a field named 'NoSuchField'"), "\(field.standardError)")
+        let dryField = try setup.bibread(["sync", "lab", "--field", "NoSuchField", "--dry-run"])
+        #expect(dryField.status == 1, "\(dryField.standardError)")
+        let good = try setup.bibread(["sync", "lab", "--group", "Typesetting"])
+        #expect(good.status == 0, "\(good.standardError)")
+
+        let keep = try setup.bibread(["cache", "purge", "lab", "--keep-group", "NoSuchGroup"])
+        #expect(keep.status == 1, "\(keep.standardOutput)")
+        #expect(keep.standardError.contains("no group named 'NoSuchGroup'"), "\(keep.standardError)")
+        let status = try setup.bibread(["cache", "status", "lab"])
+        #expect(!status.standardOutput.hasPrefix("lab: 0 PDFs"), "a purge keeping an unknown group removed everything: \(status.standardOutput)")
+
+        // The remote's .bib gets an error the copy here does not have: refused, status 1.
+        let handle = try FileHandle(forWritingTo: setup.root.appendingPathComponent("remote/library.bib"))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("\n@article{broken, title = {Unclosed\n".utf8))
+        try handle.close()
+        let refused = try setup.bibread(["sync", "lab"])
+        #expect(refused.status == 1, "\(refused.standardError)")
+        #expect(refused.standardError.contains("library.bib: NOT replaced"), "\(refused.standardError)")
+        let refusedDry = try setup.bibread(["sync", "lab", "--dry-run"])
+        #expect(refusedDry.status == 1, "\(refusedDry.standardError)")
+        #expect(refusedDry.standardError.contains("library.bib: would NOT be replaced"), "\(refusedDry.standardError)")
+
+        let samples = Fixtures.samples.appendingPathComponent("library.bib").path
+        let open = try setup.bibread(["open", "--print", "--library", samples, "[@knuth1984texbook, p. 3; @nosuchkey]"])
+        #expect(open.status == 1, "\(open.standardOutput)")
+        #expect(open.standardOutput.contains("nosuchkey  (not in the library)"), "\(open.standardOutput)")
+        #expect(open.standardError.contains("bibread: no reference with key 'nosuchkey'"), "\(open.standardError)")
+        let openJSON = try setup.bibread(["open", "--print", "--json", "--library", samples, "nosuchkey:3"])
+        #expect(openJSON.status == 1, "\(openJSON.standardOutput)")
+        let found = try setup.bibread(["open", "--print", "--library", samples, "knuth1984texbook:3"])
+        #expect(found.status == 0, "\(found.standardError)")
     }
 
     /// A stand-in for NetworkManager's `nmcli` (NetworkManager cannot run here): it answers

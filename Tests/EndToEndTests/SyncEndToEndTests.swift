@@ -7,20 +7,8 @@ import Testing
 struct SyncEndToEndTests {
     @Test("After syncing only the .bib, Enter on a reference downloads its PDF, shows progress, then opens it")
     func openingARemoteOnlyPDFDownloadsIt() async throws {
-        let remoteRoot = try Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: remoteRoot) }
-        try FileManager.default.copyItem(at: Fixtures.samples.appendingPathComponent("library.bib"), to: remoteRoot.appendingPathComponent("library.bib"))
-        try FileManager.default.copyItem(at: Fixtures.samples.appendingPathComponent("papers"), to: remoteRoot.appendingPathComponent("papers"))
-        let server = try WebDAVServer.start(root: remoteRoot)
-        defer { server.stop() }
         let helper = ReaderEndToEndTests()
-        try await helper.withSession(command: { sandbox in
-            // The sandbox's XDG folders; sync the .bib alone first, in the same environment.
-            let cache = sandbox.root.appendingPathComponent("cache").path
-            let data = sandbox.root.appendingPathComponent("data").path
-            let script = "'\(ProcessRunner.bibreadExecutable.path)' sync '\(server.baseURL.absoluteString)' --name remote >/dev/null 2>&1 && exec '\(ProcessRunner.bibreadExecutable.path)' remote"
-            return sandbox.environment(["XDG_CACHE_HOME": cache, "XDG_DATA_HOME": data]) + ["/bin/sh", "-c", script]
-        }) { tmux, sandbox in
+        try await withSyncedSamples(helper) { tmux, sandbox, remoteRoot in
             try await tmux.waitFor("25 of 25")
             try await tmux.sendKeys("/")
             try await tmux.type("key:knuth1984texbook")
@@ -39,12 +27,61 @@ struct SyncEndToEndTests {
             try handle.write(contentsOf: Data("\n@misc{added2026, title = {Added on the remote}, year = 2026}\n".utf8))
             try handle.close()
             try await tmux.sendKeys("F5")
-            try await tmux.waitFor("Synced 'remote': 0 downloaded", "the library was read again")
+            // It says why no PDF was chosen.
+            try await tmux.waitFor("Synced 'remote', no PDFs: All is not a synced group (pick one, or sync remote --all-pdfs)",
+                                   "the library was read again")
             // Any key clears the message; the status line counts the new reference.
             try await tmux.sendKeys("j")
             try await tmux.waitFor("1 of 26")
             try await tmux.sendKeys("q")
             try await helper.expectCleanExit(tmux)
+        }
+    }
+
+    @Test("F5 on a group whose PDFs fail says the first reason and the command that shows them all")
+    func aFailedF5SaysWhy() async throws {
+        let helper = ReaderEndToEndTests()
+        try await withSyncedSamples(helper, width: 220) { tmux, sandbox, remoteRoot in
+            let screen = Screen(try await tmux.waitFor("25 of 25"))
+            // Nothing can be put in place: a folder stands where each PDF goes.
+            let papers = sandbox.root.appendingPathComponent("cache/bibread/remote/papers")
+            for name in try FileManager.default.contentsOfDirectory(atPath: remoteRoot.appendingPathComponent("papers").path) where name.hasSuffix(".pdf") {
+                try FileManager.default.createDirectory(at: papers.appendingPathComponent(name), withIntermediateDirectories: true)
+            }
+            let index = try #require(screen.groupIndex("Typesetting"))
+            let all = try #require(screen.groupIndex("All"))
+            try await tmux.sendKeys("Tab")
+            try await tmux.sendKeys("Tab")
+            try await tmux.sendKeys("g")
+            for _ in all..<index { try await tmux.sendKeys("j") }
+            try await tmux.sendKeys("Enter")
+            try await tmux.waitUntil("the group Typesetting") { Screen($0).statusLine.contains("· Typesetting") }
+            try await tmux.sendKeys("F5")
+            let failed = try await tmux.waitFor("failed, first papers/", "cannot put it in place")
+            #expect(failed.contains("(all: bibread sync remote --group 'Typesetting')"), "\(failed)")
+            try await tmux.sendKeys("q")
+            try await helper.expectCleanExit(tmux)
+        }
+    }
+
+    /// The sample library served over WebDAV and synced (the .bib alone) as the remote
+    /// `remote`, then opened in the reader, in the sandbox's XDG folders.
+    private func withSyncedSamples(_ helper: ReaderEndToEndTests, width: Int = 120,
+                                   _ body: (Tmux, Sandbox, URL) async throws -> Void) async throws {
+        let remoteRoot = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: remoteRoot) }
+        try FileManager.default.copyItem(at: Fixtures.samples.appendingPathComponent("library.bib"), to: remoteRoot.appendingPathComponent("library.bib"))
+        try FileManager.default.copyItem(at: Fixtures.samples.appendingPathComponent("papers"), to: remoteRoot.appendingPathComponent("papers"))
+        let server = try WebDAVServer.start(root: remoteRoot)
+        defer { server.stop() }
+        try await helper.withSession(width: width, command: { sandbox in
+            // The sandbox's XDG folders; sync the .bib alone first, in the same environment.
+            let cache = sandbox.root.appendingPathComponent("cache").path
+            let data = sandbox.root.appendingPathComponent("data").path
+            let script = "'\(ProcessRunner.bibreadExecutable.path)' sync '\(server.baseURL.absoluteString)' --name remote >/dev/null 2>&1 && exec '\(ProcessRunner.bibreadExecutable.path)' remote"
+            return sandbox.environment(["XDG_CACHE_HOME": cache, "XDG_DATA_HOME": data]) + ["/bin/sh", "-c", script]
+        }) { tmux, sandbox in
+            try await body(tmux, sandbox, remoteRoot)
         }
     }
 }

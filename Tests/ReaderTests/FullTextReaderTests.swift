@@ -1,6 +1,7 @@
 import BibModel
 import BibreadTestSupport
 import Foundation
+import FullText
 import Testing
 @testable import Reader
 
@@ -44,5 +45,22 @@ struct FullTextReaderTests {
         harness.press("C-u")
         harness.type("text:zzyzxnotaword")
         #expect(harness.state.visible.isEmpty)
+    }
+
+    /// The reader's background indexer shares the index with every library: opening the
+    /// sample library keeps the PDFs another library indexed (it used to drop every PDF the
+    /// library open does not link).
+    @Test func theBackgroundIndexerKeepsAnotherLibrarysPDFs() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("fulltext.sqlite")
+        let other = folder.appendingPathComponent("other.pdf").path
+        try FileManager.default.copyItem(atPath: Fixtures.samples.appendingPathComponent("papers/incompleteness.pdf").path, toPath: other)
+        #expect(try FullTextIndex(url: url).update(paths: [other]).read == 1)
+        let harness = ReaderHarness.samples(width: 120, height: 40, fullTextURL: url)
+        #expect(harness.state.indexing == nil, "indexing finished")
+        let index = try FullTextIndex(url: url)
+        #expect(try index.isIndexed(path: other), "the reader's indexer dropped another library's PDF")
+        #expect(try index.isIndexed(path: Fixtures.samples.appendingPathComponent("papers/tex-tour.pdf").path))
     }
 }

@@ -191,6 +191,39 @@ struct SyncTests {
         #expect(resumed.downloadedBytes <= 3_000_000 - partial + Int64(samples), "\(resumed.downloadedBytes) bytes fetched")
     }
 
+    /// A resumed download reports the rate of the bytes that arrive in this run over this run's
+    /// time: the bytes of the `.part` kept from the last run are not counted (a server throttled
+    /// to 300 KB/s was reported at 600 MB/s). The server cannot send faster than its throttle,
+    /// so no progress event may report much more, however slow the machine.
+    @Test func aResumedDownloadReportsOnlyTheRateOfThisRun() throws {
+        let sandbox = try Sandbox()
+        let big = sandbox.remoteRoot.appendingPathComponent("papers/big.pdf")
+        try Data((0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }).write(to: big)
+        try appendEntry("@misc{big, title = {Big}, wanted = {yes}, file = {:papers/big.pdf:PDF}}", to: sandbox)
+        let server = try FaultServer.start(root: sandbox.remoteRoot)
+        defer { server.stop() }
+        let throttle = 300_000.0
+        try server.setFault(.slow(bytesPerSecond: Int(throttle)), for: "papers/big.pdf")
+        let remote = try Self.plainHTTPRemote(server)
+        let onlyBig = SyncSelection(field: "wanted")
+        let (cancelled, _) = try sandbox.sync(remote, onlyBig, cancelAfter: 10)
+        #expect(cancelled.cancelled)
+        let part = sandbox.locations(remote.name).cache.appendingPathComponent("papers/big.pdf.part")
+        let partial = (try? FileManager.default.attributesOfItem(atPath: part.path)[.size] as? Int64) ?? 0
+        #expect(partial > 100_000, "the first run left \(partial) bytes to resume")
+
+        let (resumed, events) = try sandbox.sync(remote, onlyBig)
+        #expect(resumed.succeeded)
+        #expect(resumed.downloadedBytes == 1_000_000 - partial)
+        let rates = events.compactMap { event -> Double? in
+            if case .progress(let progress) = event { return progress.rate }
+            return nil
+        }
+        #expect(!rates.isEmpty)
+        let fastest = rates.max() ?? 0
+        #expect(fastest <= 2.5 * throttle, "reported \(Int(fastest)) bytes/s for a server throttled to \(Int(throttle)) (\(partial) bytes resumed)")
+    }
+
     @Test func transientFailuresAreRetriedAndPermanentOnesLeaveTheCacheConsistent() throws {
         let sandbox = try Sandbox()
         let server = try FaultServer.start(root: sandbox.remoteRoot)

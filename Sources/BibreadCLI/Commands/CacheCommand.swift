@@ -95,16 +95,28 @@ struct CachePurgeCommand: ParsableCommand {
     func run() throws {
         let cutoff = olderThan.flatMap(Age.seconds).map { Date().timeIntervalSince1970 - $0 }
         let config = Config.load(from: Directories().config)
-        for name in try remotes.remoteNames(config: config) {
+        let names = try remotes.remoteNames(config: config)
+        // Every group to keep is looked up before anything is removed: a group that is not
+        // there would keep nothing, so a typo is an error (status 1, as for list --group).
+        var keepingByName: [String: Set<String>] = [:]
+        var unknown: [String] = []
+        for name in names where !keepGroup.isEmpty {
             let locations = RemoteLocations(name: name)
-            var keeping = Set<String>()
-            if !keepGroup.isEmpty {
-                let library = LibraryLoader.load(paths: locations.libraryFiles).library
-                let mapping = config.remotes.first { $0.name == name }?.pathMapping ?? [:]
-                let (files, problems) = SyncPlanner.plan(library, selection: SyncSelection(groups: keepGroup), locations: locations, mapping: mapping)
-                for problem in problems { Console.error("bibread: \(problem)") }
-                keeping = Set(files.map(\.remotePath))
-            }
+            let library = LibraryLoader.load(paths: locations.libraryFiles).library
+            let selection = SyncSelection(groups: keepGroup)
+            unknown += SyncPlanner.unknownNames(in: selection, library: library).map { "\(name): \($0)" }
+            let mapping = config.remotes.first { $0.name == name }?.pathMapping ?? [:]
+            let (files, problems) = SyncPlanner.plan(library, selection: selection, locations: locations, mapping: mapping)
+            for problem in problems { Console.error("bibread: \(problem)") }
+            keepingByName[name] = Set(files.map(\.remotePath))
+        }
+        if !unknown.isEmpty {
+            for message in unknown { Console.error("bibread: \(message); nothing was purged") }
+            throw ExitStatus.problems
+        }
+        for name in names {
+            let locations = RemoteLocations(name: name)
+            let keeping = keepingByName[name] ?? []
             let (paths, bytes) = CachePolicy.purge(locations, keeping: keeping, where: { item in
                 if all || !keepGroup.isEmpty && cutoff == nil { return true }
                 if let cutoff { return item.lastUsed < cutoff }

@@ -59,11 +59,16 @@ struct LoadedLibrary {
     func entry(addressedBy key: String, paths: [String]) throws -> Entry {
         if let entry = library.entry(addressedBy: key) { return entry }
         try exitIfSomeFilesFailed()
+        Console.error(Self.noReferenceMessage(key: key, in: library, paths: paths))
+        throw ExitStatus.problems
+    }
+
+    /// "bibread: no reference with key 'KEY' in FILES", with up to three similar keys.
+    static func noReferenceMessage(key: String, in library: Library, paths: [String]) -> String {
         var message = "bibread: no reference with key '\(key)' in \(paths.joined(separator: ", "))"
         let similar = ShowCommand.similarKeys(to: key, in: library)
         if !similar.isEmpty { message += "; did you mean \(similar.map { "'\($0)'" }.joined(separator: ", "))?" }
-        Console.error(message)
-        throw ExitStatus.problems
+        return message
     }
 
     /// Exits with status 2 when a file could not be read (after the command printed what it could).

@@ -132,6 +132,7 @@ struct OpenCommand: ParsableCommand {
             report["libraryFiles"] = paths
             let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys, .withoutEscapingSlashes])
             Console.print(String(decoding: data, as: UTF8.self))
+            try Self.failIfKeysAreMissing(parsed, in: library, paths: paths)
             return
         }
         Console.print("\(parsed.intention.rawValue): \(parsed.papers.count) reference\(parsed.papers.count == 1 ? "" : "s")"
@@ -153,6 +154,17 @@ struct OpenCommand: ParsableCommand {
             Console.print(line)
             if let problem { Console.print("    \(problem)") }
         }
+        try Self.failIfKeysAreMissing(parsed, in: library, paths: paths)
+    }
+
+    /// Says which keys of the link `library` does not have (with similar keys, as `show` does)
+    /// and exits with status 1, after the targets were printed; nothing when there is no library.
+    private static func failIfKeysAreMissing(_ parsed: ReferenceLink, in library: Library?, paths: [String]) throws {
+        guard let library else { return }
+        let missing = parsed.papers.map(\.key).filter { library.entries(withKey: $0).isEmpty }
+        guard !missing.isEmpty else { return }
+        for key in missing { Console.error(LoadedLibrary.noReferenceMessage(key: key, in: library, paths: paths)) }
+        throw ExitStatus.problems
     }
 
     /// What is wrong with the pages `paper` names in the PDF of `entry` (a page past the end, by

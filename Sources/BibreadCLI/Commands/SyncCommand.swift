@@ -30,7 +30,7 @@ struct SyncCommand: ParsableCommand {
     @Flag(help: "Download every linked PDF.")
     var allPdfs = false
 
-    @Flag(help: "Say what would be downloaded; download nothing.")
+    @Flag(help: "Say what would be downloaded, planned from the remote's current .bib files (fetched to a temporary folder); change nothing here.")
     var dryRun = false
 
     @Flag(help: "One JSON object per event on standard output.")

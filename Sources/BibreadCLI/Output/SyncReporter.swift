@@ -26,6 +26,7 @@ final class SyncReporter {
             case .updated(let entries): Console.error("\(file): updated (\(entries) references)")
             case .unchanged: Console.error("\(file): up to date")
             case .wouldUpdate: Console.error("\(file): would be updated")
+            case .wouldBeRejected(let reason): Console.error("\(file): would NOT be replaced: \(reason)")
             case .rejected(let reason, let kept): Console.error("\(file): NOT replaced: \(reason); the download is kept at \(kept)")
             }
         case .planned(let files, let bytes, let current):
@@ -78,6 +79,7 @@ final class SyncReporter {
             case .updated(let entries): object["outcome"] = "updated"; object["references"] = entries
             case .unchanged: object["outcome"] = "unchanged"
             case .wouldUpdate: object["outcome"] = "would-update"
+            case .wouldBeRejected(let reason): object["outcome"] = "would-reject"; object["reason"] = reason
             case .rejected(let reason, let kept): object["outcome"] = "rejected"; object["reason"] = reason; object["keptAt"] = kept
             }
         case .planned(let files, let bytes, let current):
@@ -98,7 +100,7 @@ final class SyncReporter {
         case .finished(let summary):
             object = ["event": "finished", "downloaded": summary.downloaded, "downloadedBytes": summary.downloadedBytes,
                       "current": summary.current, "failed": summary.failed, "missing": summary.missing, "problems": summary.problems,
-                      "cancelled": summary.cancelled, "seconds": summary.seconds]
+                      "cancelled": summary.cancelled, "seconds": summary.seconds, "rejected": summary.rejectedLibraries]
         }
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return "{}" }
         return String(decoding: data, as: UTF8.self)

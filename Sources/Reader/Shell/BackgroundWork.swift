@@ -118,8 +118,8 @@ public final class BackgroundWork: @unchecked Sendable {
             fetch(path, post: post)
         case .cancelFetch:
             cancelFetch()
-        case .syncLibrary(let group):
-            syncLibrary(group: group, post: post)
+        case .syncLibrary(let group, let shownGroup):
+            syncLibrary(group: group, shownGroup: shownGroup, post: post)
         case .loadBookmarks, .addBookmark, .addBookmarkFolder, .renameBookmarkNode, .deleteBookmarkNode, .moveBookmarkNode,
              .checkBookmarks, .loadNotes, .saveNote, .importReadingList:
             performBookmarkWork(effect, post: post)
@@ -171,13 +171,14 @@ public final class BackgroundWork: @unchecked Sendable {
     /// Reads the new and changed PDFs into the index on every core at low priority, posting
     /// progress a few times a second.
     private func updateFullTextIndex(post: (Event) -> Void) {
-        let paths = libraryPDFs().paths
-        guard !paths.isEmpty else { return }
+        let pdfs = libraryPDFs()
+        guard !pdfs.paths.isEmpty else { return }
         do {
             let index = try openFullTextIndex()
             var lastPost = Date.distantPast
-            // Every core, niced, so that the reader answers first.
-            _ = try index.update(paths: paths, priority: .background, progress: { progress in
+            // Every core, niced, so that the reader answers first. The index is shared with
+            // other libraries: their PDFs stay.
+            _ = try index.update(libraries: pdfs.pathsByLibrary, priority: .background, progress: { progress in
                 let now = Date()
                 guard now.timeIntervalSince(lastPost) > 0.2 || progress.done == progress.total else { return }
                 lastPost = now
@@ -291,7 +292,7 @@ public final class BackgroundWork: @unchecked Sendable {
         return (locations, remote)
     }
 
-    private func syncLibrary(group: String?, post: (Event) -> Void) {
+    private func syncLibrary(group: String?, shownGroup: String, post: (Event) -> Void) {
         guard let (locations, remote) = libraryRemote() else {
             post(.syncFinished(summary: "This library was not synced from a remote: use bibread sync URL first", libraryChanged: false, failed: true))
             return
@@ -300,6 +301,7 @@ public final class BackgroundWork: @unchecked Sendable {
         options.selection = SyncSelection(groups: group.map { [$0] } ?? [])
         lock.withLock { fetchCancelled = false }
         var changed = false
+        var refused: String?
         do {
             let session = try CurlSession()
             let summary = try Syncer(remote: remote, locations: locations, transport: try TransportFactory.make(remote, session: session), session: session)
@@ -309,16 +311,41 @@ public final class BackgroundWork: @unchecked Sendable {
                         post(.syncProgress(done: progress.doneBytes, total: progress.totalBytes, file: progress.path))
                     case .library(_, .updated):
                         changed = true
+                    case .library(let file, .rejected(let reason, _)):
+                        refused = refused ?? "\(file) was not replaced: \(reason)"
                     default:
                         break
                     }
                 }, isCancelled: { lock.withLock { fetchCancelled } })
-            var text = "\(summary.cancelled ? "Stopped syncing" : "Synced") '\(remote.name)': \(summary.downloaded) downloaded, \(summary.current) already here"
-            if !summary.failed.isEmpty { text += ", \(summary.failed.count) failed" }
-            post(.syncFinished(summary: text, libraryChanged: changed, failed: !summary.failed.isEmpty))
+            let text = Self.syncMessage(summary, remote: remote.name, group: group, shownGroup: shownGroup, refused: refused)
+            post(.syncFinished(summary: text, libraryChanged: changed, failed: !summary.succeeded && !summary.cancelled))
         } catch {
             post(.syncFinished(summary: "Sync of '\(remote.name)' failed: \(error)", libraryChanged: false, failed: true))
         }
+    }
+
+    /// What an F5 sync says: what it synced and, when it chose no PDF, why; the first failure
+    /// and the command that shows them all.
+    static func syncMessage(_ summary: SyncSummary, remote: String, group: String?, shownGroup: String, refused: String?) -> String {
+        let verb = summary.cancelled ? "Stopped syncing" : "Synced"
+        var text: String
+        if let group {
+            text = "\(verb) '\(remote)': \(summary.downloaded) downloaded, \(summary.current) already here"
+            if let unknown = summary.unknownNames.first {
+                text += "; \(unknown)"
+            } else if summary.selected.isEmpty && !summary.cancelled {
+                text += " (no reference of \(group) links a PDF on the remote)"
+            }
+        } else {
+            // F5 fetches the PDFs of the group shown, and a built-in group is not one to sync.
+            text = "\(verb) '\(remote)', no PDFs: \(shownGroup) is not a synced group (pick one, or sync \(remote) --all-pdfs)"
+        }
+        if let first = summary.failed.first {
+            text += "; \(summary.failed.count) failed, first \(first): \(summary.failureReasons[first] ?? "it failed")"
+            if summary.failed.count > 1 { text += " (all: bibread sync \(remote)\(group.map { " --group '\($0)'" } ?? ""))" }
+        }
+        if let refused { text += "; \(refused)" }
+        return text
     }
 
     private func fetch(_ path: String, post: (Event) -> Void) {

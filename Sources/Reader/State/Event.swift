@@ -85,8 +85,9 @@ public enum Effect: Sendable, Equatable {
     /// Download a linked file that only the library's remote has.
     case fetchFile(path: String)
     case cancelFetch
-    /// Sync the library's remote in the background: the .bib, and the PDFs of `group` (nil: none).
-    case syncLibrary(group: String?)
+    /// Sync the library's remote in the background: the .bib, and the PDFs of `group` (nil:
+    /// none, since `shownGroup`, the group on screen, is a built-in one).
+    case syncLibrary(group: String?, shownGroup: String)
     /// Read the library's files again (a sync changed them).
     case reloadLibrary
     /// Read the bookmark tree from the store.

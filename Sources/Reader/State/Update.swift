@@ -274,7 +274,7 @@ extension AppState {
             let isBuiltIn = groupRows.first { $0.path == activeGroup }?.kind == .builtin || AppState.transientGroups.contains(activeGroup)
             let group = isBuiltIn ? nil : activeGroup
             message = StatusMessage(group.map { "Syncing the library and the PDFs of \($0)…" } ?? "Syncing the library…")
-            return [.syncLibrary(group: group)]
+            return [.syncLibrary(group: group, shownGroup: activeGroup)]
         case .reverseSort:
             sortDescending.toggle()
             refreshVisible()

@@ -85,12 +85,16 @@ public struct RemoteLocations: Sendable, Equatable {
 extension RemoteLocations {
     /// The names of the remotes `remotes` configures and of those this machine holds a library
     /// folder or a cache for (a sync makes both, even one that failed, so that the next one can
-    /// be started by name).
+    /// be started by name). Only folders count: the caches' folder also holds files that are
+    /// not remotes (the full-text index, `fulltext.sqlite` and its `-wal` and `-shm`).
     public static func knownNames(configured remotes: [Remote],
                                   environment: [String: String] = ProcessInfo.processInfo.environment) -> Set<String> {
         var names = Set(remotes.map(\.name))
         for root in [librariesRoot(environment: environment), cachesRoot(environment: environment)] {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [] where !name.hasPrefix(".") {
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: root.appendingPathComponent(name).path, isDirectory: &isFolder),
+                      isFolder.boolValue else { continue }
                 names.insert(name)
             }
         }

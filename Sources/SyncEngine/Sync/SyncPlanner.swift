@@ -25,8 +25,57 @@ public struct PlannedFile: Sendable, Equatable {
 
 /// Works out the remote paths of the chosen references' PDFs.
 public enum SyncPlanner {
+    /// What `selection` names that `library` does not have, one message each: a group of no
+    /// such name (with the groups there are), a field no reference has (with the yes/no fields
+    /// there are). A sync or a purge that names one of them stops: it is a typo, not a choice
+    /// of nothing.
+    public static func unknownNames(in selection: SyncSelection, library: Library) -> [String] {
+        var messages: [String] = []
+        if !selection.groups.isEmpty {
+            let groups = GroupCatalog.groups(of: library)
+            for name in selection.groups where Group.find(name, in: groups) == nil {
+                let known = groups.filter { $0.kind != .field && $0.kind != .builtin }.map(\.name)
+                messages.append("no group named '\(name)'\(known.isEmpty ? "" : " (groups: \(known.joined(separator: ", ")))")")
+            }
+        }
+        if let field = selection.field {
+            let wanted = field.lowercased()
+            let hasField = library.entries.contains { entry in entry.fields.contains { entry.name(of: $0) == wanted } }
+            if !hasField {
+                let known = yesNoFields(of: library)
+                messages.append("no reference has a field named '\(field)'\(known.isEmpty ? "" : " (yes/no fields: \(known.joined(separator: ", ")))")")
+            }
+        }
+        return messages
+    }
+
+    /// The fields of `library` that hold only yes/no values (`yes`, `1`, `true`, `no`, `0`…),
+    /// one set at least, as first spelled; a field that also holds other values (a number,
+    /// a volume) is not one.
+    static func yesNoFields(of library: Library) -> [String] {
+        let no: Set<String> = ["0", "n", "no", "false", "non", ""]
+        var spelling: [String: String] = [:]
+        var anyTrue = Set<String>()
+        var other = Set<String>()
+        for entry in library.entries {
+            for item in entry.fields {
+                let name = entry.name(of: item)
+                if other.contains(name) { continue }
+                let value = entry.decodedText(of: item)
+                if SmartCondition.isTrue(value) {
+                    anyTrue.insert(name)
+                    if spelling[name] == nil { spelling[name] = entry.spelledName(of: item) }
+                } else if !no.contains(value.trimmingCharacters(in: .whitespaces).lowercased()) {
+                    other.insert(name)
+                }
+            }
+        }
+        return anyTrue.subtracting(other).compactMap { spelling[$0] }.sorted()
+    }
+
     /// The PDFs `selection` chooses in `library` (synced into `locations`), with one message
-    /// per problem (an unknown group, a link outside the remote, an unsafe path).
+    /// per problem (a link outside the remote, an unsafe path, a group that cannot be
+    /// worked out). Names the library does not have choose nothing: see ``unknownNames(in:library:)``.
     public static func plan(_ library: Library, selection: SyncSelection, locations: RemoteLocations,
                             mapping: [String: String]) -> (files: [PlannedFile], problems: [String]) {
         var problems: [String] = []
@@ -36,11 +85,7 @@ public enum SyncPlanner {
             let groups = GroupCatalog.groups(of: library)
             let context = GroupContext(library: library)
             for name in selection.groups {
-                guard let group = Group.find(name, in: groups) else {
-                    let known = groups.filter { $0.kind != .field && $0.kind != .builtin }.map(\.name)
-                    problems.append("no group named '\(name)'\(known.isEmpty ? "" : " (groups: \(known.joined(separator: ", ")))")")
-                    continue
-                }
+                guard let group = Group.find(name, in: groups) else { continue }
                 if let reason = group.unavailableReason {
                     problems.append("group '\(name)': \(reason)")
                     continue

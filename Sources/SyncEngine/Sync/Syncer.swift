@@ -22,7 +22,10 @@ public enum LibraryOutcome: Sendable, Equatable {
     case updated(entries: Int)
     case unchanged
     case rejected(reason: String, keptAt: String)
+    /// A dry run fetched a newer copy, which a sync would put in place.
     case wouldUpdate
+    /// A dry run fetched a newer copy, which a sync would refuse (and keep aside).
+    case wouldBeRejected(reason: String)
 }
 
 /// Bytes so far, for one file and for the whole sync.
@@ -32,7 +35,8 @@ public struct SyncProgress: Sendable, Equatable {
     public var fileTotal: Int64?
     public var doneBytes: Int64
     public var totalBytes: Int64
-    /// Bytes a second over the sync so far.
+    /// Bytes a second that arrived in this run, over this run's downloads so far: the bytes of
+    /// a `.part` kept from an earlier run and resumed are not counted.
     public var rate: Double
 }
 
@@ -42,6 +46,8 @@ public struct SyncSummary: Sendable, Equatable {
     public var downloadedBytes: Int64 = 0
     public var current = 0
     public var failed: [String] = []
+    /// Why each file of `failed` failed, by path.
+    public var failureReasons: [String: String] = [:]
     public var missing: [String] = []
     public var problems: [String] = []
     /// The remote paths of the PDFs the selection chose (kept when the cache is trimmed).
@@ -54,8 +60,16 @@ public struct SyncSummary: Sendable, Equatable {
     /// True when PDFs were wanted but no .bib of the remote is on this machine (the first
     /// one fetched was set aside): nothing could be chosen.
     public var libraryMissing = false
+    /// What the selection names that the library does not have (a group, a field), one
+    /// message each: nothing was chosen for them.
+    public var unknownNames: [String] = []
+    /// The .bib files whose download was refused (or, in a dry run, would be): the copy in use
+    /// stays.
+    public var rejectedLibraries: [String] = []
 
-    public var succeeded: Bool { failed.isEmpty && !cancelled && !libraryMissing }
+    public var succeeded: Bool {
+        failed.isEmpty && !cancelled && !libraryMissing && unknownNames.isEmpty && rejectedLibraries.isEmpty
+    }
 }
 
 /// How a sync runs.
@@ -106,16 +120,29 @@ public final class Syncer: @unchecked Sendable {
         let wantsPDFs = !options.selection.isEmpty && options.fetchPDFs
         // The cache manifest is opened (or created) on another thread while the .bib files
         // come and the remote is listed.
-        let manifestOpening = wantsPDFs ? Self.openManifest(locations) : nil
+        // A dry run changes nothing on this machine: it opens the manifest only if there is one.
+        let manifestOpening = wantsPDFs && !options.dryRun ? Self.openManifest(locations) : nil
         // Not left running under the process's exit when the sync ends early.
         defer { _ = try? manifestOpening?.get() }
-        try FileManager.default.createDirectory(at: locations.library, withIntermediateDirectories: true)
+        // A dry run fetches the .bib files that changed into a folder of its own, removed at
+        // the end, and plans from them.
+        let staging = options.dryRun ? FileManager.default.temporaryDirectory.appendingPathComponent("bibread-dry-run-\(UUID().uuidString)") : nil
+        defer { if let staging { try? FileManager.default.removeItem(at: staging) } }
+        if !options.dryRun { try FileManager.default.createDirectory(at: locations.library, withIntermediateDirectories: true) }
         // The remote's settings are written (and flushed to disk) while the sync goes on.
         let remoteRecording = options.dryRun ? nil : BackgroundValue { [self] in recordRemote() }
         defer { _ = try? remoteRecording?.get() }
         var state = readState()
-        let (fetched, listings) = try syncLibraries(options, state: &state, prefetchListings: wantsPDFs,
-                                                    events: events, isCancelled: isCancelled)
+        var rejected: [String] = []
+        let (fetched, listings) = try syncLibraries(options, state: &state, staging: staging, prefetchListings: wantsPDFs,
+                                                    events: { event in
+            switch event {
+            case .library(let file, .rejected), .library(let file, .wouldBeRejected): rejected.append(file)
+            default: break
+            }
+            events(event)
+        }, isCancelled: isCancelled)
+        summary.rejectedLibraries = rejected
         // No transfer may still run on another thread when the process exits (libcurl's and
         // OpenSSL's clean-up would run under it); those listings end long before the PDFs do.
         // A cancelled sync gives them a moment only: Ctrl-C must not wait for a stalled server.
@@ -130,7 +157,8 @@ public final class Syncer: @unchecked Sendable {
             events(.notice("PDFs were not downloaded: the connection is metered (set sync_on_metered = true to allow it)"))
             return finish(summary, started, events)
         }
-        let paths = locations.libraryFiles
+        // A dry run reads the copies it fetched in place of those they would replace.
+        let paths = Set(locations.libraryFiles).union(fetched.staged.keys).sorted()
         guard !paths.isEmpty else {
             summary.problems.append("no .bib file of remote '\(remote.name)' is on this machine yet")
             summary.libraryMissing = true
@@ -138,8 +166,16 @@ public final class Syncer: @unchecked Sendable {
         }
         // A library of one file that was just downloaded was parsed to check it: that parse
         // is the library (a file of several parts shares `@string`s and is read again).
-        let library = (paths.count == 1 ? fetched[paths[0]] : nil) ?? LibraryLoader.load(paths: paths).library
+        let library = (paths.count == 1 ? fetched.libraries[paths[0]] : nil)
+            ?? LibraryLoader.load(paths: paths, reading: paths.map { fetched.staged[$0] ?? $0 }).library
         timer.lap("sync: load the library")
+        // A name the library does not have is a mistake to fix, not a choice of nothing: no
+        // PDF is planned or fetched.
+        summary.unknownNames = SyncPlanner.unknownNames(in: options.selection, library: library)
+        guard summary.unknownNames.isEmpty else {
+            summary.problems += summary.unknownNames
+            return finish(summary, started, events)
+        }
         let (planned, problems) = SyncPlanner.plan(library, selection: options.selection, locations: locations, mapping: remote.pathMapping)
         timer.lap("sync: plan \(planned.count) PDFs")
         summary.problems += problems
@@ -149,10 +185,11 @@ public final class Syncer: @unchecked Sendable {
         let folderNoting = options.dryRun ? nil : noteFolders(of: planned.map(\.remotePath), in: state)
         defer { _ = try? folderNoting?.get() }
         timer.lap("sync: list the remote folders")
-        let manifest = try (manifestOpening ?? Self.openManifest(locations)).get()
+        let manifest = options.dryRun ? nil : try (manifestOpening ?? Self.openManifest(locations)).get()
         timer.lap("sync: wait for the cache manifest")
         var wanted: [RemoteFile] = []
-        let records = Dictionary(try manifest.all().map { ($0.path, $0) }, uniquingKeysWith: { $1 })
+        let recorded = try manifest?.all() ?? existingManifestRecords()
+        let records = Dictionary(recorded.map { ($0.path, $0) }, uniquingKeysWith: { $1 })
         for file in planned {
             guard let described = remoteFiles[file.remotePath] else {
                 summary.missing.append(file.remotePath)
@@ -168,7 +205,7 @@ public final class Syncer: @unchecked Sendable {
         timer.lap("sync: compare with the cache")
         events(.planned(files: wanted.count, bytes: bytes, alreadyCurrent: summary.current))
         for path in summary.missing { events(.notice("\(path) is linked but not on the remote")) }
-        guard !options.dryRun else { return finish(summary, started, events) }
+        guard let manifest else { return finish(summary, started, events) }
         try download(wanted, options: options, manifest: manifest, summary: &summary, events: events, isCancelled: isCancelled)
         summary.recordedBytes = try? manifest.recordedBytes()
         timer.lap("sync: download \(wanted.count) PDFs")
@@ -182,6 +219,12 @@ public final class Syncer: @unchecked Sendable {
         encoder.outputFormatting = [.sortedKeys]
         guard let data = try? encoder.encode(remote), (try? Data(contentsOf: locations.remoteFile)) != data else { return }
         try? AtomicFile.write(data, to: locations.remoteFile)
+    }
+
+    /// The records of the cache manifest when there is one, without creating it (a dry run).
+    private func existingManifestRecords() throws -> [CacheManifest.Record] {
+        guard FileManager.default.fileExists(atPath: locations.manifest.path) else { return [] }
+        return try CacheManifest(url: locations.manifest).all()
     }
 
     /// Starts opening the cache manifest of `locations` (creating the cache folder) on another thread.
@@ -281,13 +324,13 @@ public final class Syncer: @unchecked Sendable {
     /// started ahead: with `prefetchListings`, the folders where the PDFs likely are (see
     /// ``listAhead(_:remembered:)``) are listed on other threads while the .bib files download,
     /// so the PDFs can start without another round trip once the library is read.
-    private func syncLibraries(_ options: SyncOptions, state: inout LibraryState, prefetchListings: Bool,
+    private func syncLibraries(_ options: SyncOptions, state: inout LibraryState, staging: URL?, prefetchListings: Bool,
                                events: (SyncEvent) -> Void,
-                               isCancelled: () -> Bool) throws -> (fetched: [String: Library], listings: Listings) {
+                               isCancelled: () -> Bool) throws -> (fetched: FetchedLibraries, listings: Listings) {
         var listings: Listings = [:]
         do {
-            let fetched = try fetchLibraries(options, state: &state, prefetchListings: prefetchListings, listings: &listings,
-                                             events: events, isCancelled: isCancelled)
+            let fetched = try fetchLibraries(options, state: &state, staging: staging, prefetchListings: prefetchListings,
+                                             listings: &listings, events: events, isCancelled: isCancelled)
             return (fetched, listings)
         } catch {
             // The listings started ahead end here, not under the process's exit (unless they
@@ -297,11 +340,20 @@ public final class Syncer: @unchecked Sendable {
         }
     }
 
-    /// ``syncLibraries(_:state:prefetchListings:events:isCancelled:)`` but for waiting on the
-    /// listings it starts (`listings`) when it throws.
-    private func fetchLibraries(_ options: SyncOptions, state: inout LibraryState, prefetchListings: Bool, listings: inout Listings,
-                                events: (SyncEvent) -> Void, isCancelled: () -> Bool) throws -> [String: Library] {
-        var fetched: [String: Library] = [:]
+    /// The .bib files a sync brought, by local path: each library as parsed to check it, and,
+    /// in a dry run, where the copy that would replace the local one was fetched to.
+    struct FetchedLibraries {
+        var libraries: [String: Library] = [:]
+        var staged: [String: String] = [:]
+    }
+
+    /// ``syncLibraries(_:state:staging:prefetchListings:events:isCancelled:)`` but for waiting on
+    /// the listings it starts (`listings`) when it throws. With `staging` (a dry run), a newer
+    /// .bib is fetched and checked there, and nothing of this machine's library changes.
+    private func fetchLibraries(_ options: SyncOptions, state: inout LibraryState, staging: URL?, prefetchListings: Bool,
+                                listings: inout Listings,
+                                events: (SyncEvent) -> Void, isCancelled: () -> Bool) throws -> FetchedLibraries {
+        var fetched = FetchedLibraries()
         let files: [RemoteFile]
         if remote.libraries.isEmpty {
             let root = try transport.list("")
@@ -318,12 +370,9 @@ public final class Syncer: @unchecked Sendable {
                 events(.library(file: file.path, outcome: .unchanged))
                 continue
             }
-            if options.dryRun {
-                events(.library(file: file.path, outcome: .wouldUpdate))
-                continue
-            }
-            try FileManager.default.createDirectory(at: local.deletingLastPathComponent(), withIntermediateDirectories: true)
-            let download = local.deletingLastPathComponent().appendingPathComponent(".\(local.lastPathComponent).download")
+            let download = try staging.map { try RemotePath.local(file.path, under: $0) }
+                ?? local.deletingLastPathComponent().appendingPathComponent(".\(local.lastPathComponent).download")
+            try FileManager.default.createDirectory(at: download.deletingLastPathComponent(), withIntermediateDirectories: true)
             try? FileManager.default.removeItem(at: download)
             let outcome = try fetchWithRetries(file, to: download, options: options, isCancelled: isCancelled)
             guard case .completed = outcome else {
@@ -331,18 +380,32 @@ public final class Syncer: @unchecked Sendable {
                 if case .failed(let failure) = outcome { throw failure }
                 return fetched
             }
+            // A dry run says what the sync would refuse, and keeps nothing aside.
+            func refuse(_ reason: String) throws {
+                if staging != nil {
+                    events(.library(file: file.path, outcome: .wouldBeRejected(reason: reason)))
+                } else {
+                    try keepAside(download, file: file, reason: reason, events: events)
+                }
+            }
             if let problem = transport.verify(download, against: file) {
-                try keepAside(download, file: file, reason: problem, events: events)
+                try refuse(problem)
                 continue
             }
             let (fresh, failures) = LibraryLoader.load(paths: [local.path], reading: [download.path])
             let previousErrors = errorCount(ofCopyAt: local.path, recorded: state.copies?[file.path])
             if let failure = failures.first {
-                try keepAside(download, file: file, reason: "\(failure.reason)", events: events)
+                try refuse("\(failure.reason)")
                 continue
             }
             if fresh.errorCount > previousErrors {
-                try keepAside(download, file: file, reason: "it has \(fresh.errorCount) errors where the copy in use has \(previousErrors)", events: events)
+                try refuse("it has \(fresh.errorCount) errors where the copy in use has \(previousErrors)")
+                continue
+            }
+            if staging != nil {
+                fetched.staged[local.path] = download.path
+                fetched.libraries[local.path] = fresh
+                events(.library(file: file.path, outcome: .wouldUpdate))
                 continue
             }
             guard rename(download.path, local.path) == 0 else {
@@ -352,7 +415,7 @@ public final class Syncer: @unchecked Sendable {
             state.copies = state.copies ?? [:]
             state.copies?[file.path] = CopyFacts(path: local.path, errors: fresh.errorCount)
             try AtomicFile.write(try JSONEncoder().encode(state), to: libraryStateURL)
-            fetched[local.path] = fresh
+            fetched.libraries[local.path] = fresh
             events(.library(file: file.path, outcome: .updated(entries: fresh.entries.count)))
         }
         return fetched
@@ -480,6 +543,9 @@ public final class Syncer: @unchecked Sendable {
         var attempt = 1
         let totalBytes = files.reduce(Int64(0)) { $0 + ($1.size ?? 0) }
         var finishedBytes: Int64 = 0
+        // The bytes that arrived in this run in the rounds before this one: the rate counts
+        // them, not those of a `.part` resumed from an earlier run.
+        var arrivedBefore: Int64 = 0
         let started = clock()
         while !pending.isEmpty {
             let subTimer = PhaseTimer()
@@ -512,6 +578,9 @@ public final class Syncer: @unchecked Sendable {
             // Which version each `.part` belongs to, so that the next sync resumes only those.
             try manifest.startPartials(Dictionary(pending.map { ($0.path, Self.partKey($0)) }, uniquingKeysWith: { $1 }))
             var onDisk = offsets
+            // The bytes of each transfer that arrived in this round.
+            var arrived = [Int64](repeating: 0, count: jobs.count)
+            defer { arrivedBefore += arrived.reduce(0, +) }
             var lastReport = 0.0
             var retry: [RemoteFile] = []
             // Files put in place and not yet recorded. They are recorded in one transaction
@@ -527,23 +596,31 @@ public final class Syncer: @unchecked Sendable {
             // cache, is written with a flush.)
             let outcomes = session.download(jobs, parallel: options.parallel, progress: { index, bytes, total in
                 onDisk[index] = bytes
+                arrived[index] = max(0, bytes - offsets[index])
                 let now = clock()
                 guard now - lastReport >= 0.1 else { return }
                 lastReport = now
                 let done = finishedBytes + onDisk.reduce(0, +)
+                let transferred = arrivedBefore + arrived.reduce(0, +)
                 events(.progress(SyncProgress(path: pending[index].path, fileBytes: bytes, fileTotal: pending[index].size ?? total,
-                                              doneBytes: done, totalBytes: totalBytes, rate: Double(done) / max(0.001, now - started))))
+                                              doneBytes: done, totalBytes: totalBytes, rate: Double(transferred) / max(0.001, now - started))))
             }, isCancelled: isCancelled, finished: { index, outcome in
                 let file = pending[index]
                 // Tries the file again next round when the failure may pass and tries are left.
                 func failed(_ reason: String, transient: Bool) {
                     let again = transient && attempt < options.attempts
-                    if again { retry.append(file) } else { summary.failed.append(file.path) }
+                    if again {
+                        retry.append(file)
+                    } else {
+                        summary.failed.append(file.path)
+                        summary.failureReasons[file.path] = reason
+                    }
                     events(.fileFailed(path: file.path, reason: reason, retrying: again))
                 }
                 switch outcome {
                 case .completed(_, _, let bytes):
                     onDisk[index] = 0
+                    arrived[index] = max(0, bytes - offsets[index])
                     if let problem = transport.verify(jobs[index].destination, against: file) {
                         unlink(parts[index])
                         failed(problem, transient: true)
