@@ -1,8 +1,15 @@
 import CPoppler
+import Foundation
 
 extension PDFDocument {
+    /// The longest page label kept, in characters (a longer one is cut).
+    public static let maxLabelLength = 64
+
     /// The label of every page, in order: the document's page label (such as "iv" or "A-3"), or
-    /// the page number as text where the document gives none.
+    /// the page number as text where the document gives none. Labels are shown and printed, so
+    /// they come without control characters or white space around them, at most
+    /// `maxLabelLength` characters. Which page a typed or cited label names is decided by one
+    /// rule, `DocumentInfo.resolve` in the reader.
     public var pageLabels: [String] {
         withLabelCache { cache in
             if let cache { return cache }
@@ -14,13 +21,20 @@ extension PDFDocument {
                 let label = try? withPageLocked(number) { page -> String? in
                     guard let label = cpoppler_page_label(page) else { return nil }
                     defer { cpoppler_free(label) }
-                    return String(cString: label)
+                    return Self.cleanedLabel(String(cString: label))
                 }
                 labels.append(label.flatMap { $0.isEmpty ? nil : $0 } ?? String(number))
             }
             cache = labels
             return labels
         }
+    }
+
+    /// `label` without control characters or white space around it, cut to `maxLabelLength`.
+    static func cleanedLabel(_ label: String) -> String {
+        let scalars = label.unicodeScalars.filter { $0.properties.generalCategory != .control }
+        let cleaned = String(String.UnicodeScalarView(scalars)).trimmingCharacters(in: .whitespaces)
+        return String(cleaned.prefix(maxLabelLength))
     }
 
     /// The label of page `number` (1-based) when it is not just the page number, such as "ii"
@@ -30,31 +44,5 @@ extension PDFDocument {
         guard number >= 1 && number <= pageCount else { return nil }
         let label = pageLabels[number - 1]
         return label == String(number) ? nil : label
-    }
-
-    /// The page (1-based) that `label` names: the first page with exactly that label; else, for a
-    /// roman numeral, the first page whose label is the same numeral in any case ("IV", "iv");
-    /// else, for a plain number that is no page's label, the page with that number. Nil when
-    /// none of these is found.
-    public func page(forLabel label: String) -> Int? {
-        let wanted = label.trimmingCharacters(in: .whitespaces)
-        guard !wanted.isEmpty else { return nil }
-        let labels = pageLabels
-        if let index = labels.firstIndex(of: wanted) { return index + 1 }
-        if Self.isRomanNumeral(wanted) {
-            let folded = wanted.lowercased()
-            if let index = labels.firstIndex(where: { Self.isRomanNumeral($0) && $0.lowercased() == folded }) {
-                return index + 1
-            }
-        }
-        if wanted.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(wanted), number >= 1, number <= pageCount {
-            return number
-        }
-        return nil
-    }
-
-    /// Whether `text` is made only of the letters of roman numerals (i, v, x, l, c, d, m).
-    static func isRomanNumeral(_ text: String) -> Bool {
-        !text.isEmpty && text.allSatisfy { "ivxlcdmIVXLCDM".contains($0) }
     }
 }

@@ -400,4 +400,26 @@ struct ReferenceLinkTests {
         #expect(error.pointing(at: text) == text + "\n" + String(repeating: " ", count: 34) + "^")
         #expect(Array(text)[error.column - 1] == "l")
     }
+
+    // MARK: - Pages of the file (#N)
+
+    @Test func hashNamesAPageOfTheFileAndTheLinkWritesItEscaped() throws {
+        let target = try ReferenceLink.parseTarget("knuth84:#12")
+        #expect(target.key == "knuth84")
+        #expect(ReferenceLink(papers: [target]).url == "bibread://open?refs=[knuth84:%2312]")
+        let range = try ReferenceLink.parseTarget("knuth84:#12-14")
+        #expect(ReferenceLink(papers: [range]).url == "bibread://open?refs=[knuth84:%2312-14]")
+        let link = "bibread://open?refs=[knuth84:%2312-14,knuth84:%2320],[lamport94:5]"
+        #expect(try ReferenceLink.parse(link).url == link)
+        #expect(try ReferenceLink.parse("knuth84:#12") == ReferenceLink.parse("bibread://open?refs=[knuth84:%2312]"))
+        #expect(try ReferenceLink.parse("knuth84:#12") != ReferenceLink.parse("knuth84:12"), "a printed page is not a page of the file")
+    }
+
+    @Test func aGroupCountsItsPagesOneWay() throws {
+        let text = "bibread://open?refs=[knuth84:%2312,knuth84:13]"
+        let error = try #require(throws: ReferenceLinkError.self) { try ReferenceLink.parse(text) }
+        #expect(error.message.contains("printed pages or pages of the file"), "\(error.message)")
+        #expect(throws: ReferenceLinkError.self) { try ReferenceLink.parseTarget("knuth84:#") }
+        #expect(throws: ReferenceLinkError.self) { try ReferenceLink.parseTarget("knuth84:#0") }
+    }
 }

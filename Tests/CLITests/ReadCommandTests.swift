@@ -48,7 +48,8 @@ struct ReadCommandTests {
 
     @Test(arguments: [
         (["cook1971complexity"], "has no linked PDF"),
-        (["knuth1984texbook", "--page", "99"], "no page '99'"),
+        (["knuth1984texbook", "--page", "99"], "p. 99 is past the end of the PDF (5 pages)"),
+        (["knuth1984texbook", "--page", "xlii"], "No page 'xlii' in the PDF"),
         (["knuth1984texbook", "--file", "3"], "--file 3 is out of range"),
         (["nosuchkey"], "no reference with key 'nosuchkey'"),
     ])
@@ -83,5 +84,92 @@ struct ReadCommandTests {
         #expect(result.standardError.contains("no saved position"))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         #expect(object["page"] as? Int == 1)
+    }
+}
+
+/// `read --page` and `open --print` follow the reader's rule for page numbers: a number is the
+/// printed page (its label), `#N` the Nth page of the file, and a number that is no label falls
+/// back to the page of the file with that number, saying so.
+@Suite("bibread read and open: page numbers")
+struct PageNumberCommandTests {
+    /// A library of one reference, `key`, whose PDF is `pdf`, in a fresh folder.
+    final class Library {
+        let folder: URL
+        let bib: URL
+
+        init(key: String, pdf: URL) throws {
+            folder = try Fixtures.temporaryDirectory()
+            bib = folder.appendingPathComponent("one.bib")
+            try "@manual{\(key), title = {Title}, file = {:\(pdf.path):PDF}}".write(to: bib, atomically: true, encoding: .utf8)
+        }
+
+        /// XDG folders inside `folder`, so that nothing touches the user's state.
+        var environment: [String: String] {
+            Dictionary(uniqueKeysWithValues: ["STATE", "CONFIG", "CACHE", "DATA"].map {
+                ("XDG_\($0)_HOME", folder.appendingPathComponent($0.lowercased()).path)
+            })
+        }
+
+        deinit { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    static var manual: URL { Fixtures.corpus("pdfs/R-exts.pdf") }
+
+    static func json(_ result: ProcessResult) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    }
+
+    @Test func aNumberIsThePrintedPageAndHashIsThePageOfTheFile() throws {
+        let library = try Library(key: "rexts", pdf: Self.manual)
+        let printed = try ProcessRunner.bibread(["read", library.bib.path, "rexts", "--page", "229", "--json"], environment: library.environment)
+        #expect(printed.status == 0, "\(printed.standardError)")
+        #expect(try Self.json(printed)["page"] as? Int == 236)
+        #expect(try Self.json(printed)["pageLabel"] as? String == "229")
+        let physical = try ProcessRunner.bibread(["read", library.bib.path, "rexts", "--page", "#5", "--json"], environment: library.environment)
+        #expect(physical.status == 0, "\(physical.standardError)")
+        #expect(try Self.json(physical)["page"] as? Int == 5)
+        #expect(try Self.json(physical)["pageLabel"] as? String == "iii")
+        let fallback = try ProcessRunner.bibread(["read", library.bib.path, "rexts", "--page", "230", "--json"], environment: library.environment)
+        #expect(fallback.status == 0, "\(fallback.standardError)")
+        #expect(try Self.json(fallback)["page"] as? Int == 230)
+        #expect(fallback.standardError.contains("No page is labelled 230"), "\(fallback.standardError)")
+        let past = try ProcessRunner.bibread(["read", library.bib.path, "rexts", "--page", "#237"], environment: library.environment)
+        #expect(past.status == 1)
+        #expect(past.standardError.contains("p. #237 is past the end of the PDF (236 pages)"), "\(past.standardError)")
+    }
+
+    @Test func openPrintSaysACitedPageIsPastTheEnd() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let onePage = folder.appendingPathComponent("one-page.pdf")
+        try LabelledPDF.write(pageCount: 1, ranges: [], to: onePage)
+        let library = try Library(key: "Key", pdf: onePage)
+        let text = try ProcessRunner.bibread(["open", "--print", "[@Key, p. 3]", "--library", library.bib.path], environment: library.environment)
+        #expect(text.status == 0, "\(text.standardError)")
+        #expect(text.standardOutput.contains("p. 3 is past the end of the PDF (1 page)"), "\(text.standardOutput)")
+        let json = try ProcessRunner.bibread(["open", "--print", "--json", "[@Key, p. 3]", "--library", library.bib.path], environment: library.environment)
+        let targets = try #require(try Self.json(json)["targets"] as? [[String: Any]])
+        #expect((targets.first?["pageProblem"] as? String)?.contains("p. 3 is past the end") == true, "\(json.standardOutput)")
+    }
+
+    @Test func bookmarksAddTakesThePrintedPageAndStoresThePageOfTheFileWithIt() throws {
+        let library = try Library(key: "rexts", pdf: Self.manual)
+        func add(_ target: String) throws -> ProcessResult {
+            try ProcessRunner.bibread(["bookmarks", "add", target, "--library", library.bib.path], environment: library.environment)
+        }
+        let printed = try add("rexts:1")
+        #expect(printed.status == 0, "\(printed.standardError)")
+        #expect(printed.standardOutput.contains("Bookmarked rexts p. 1 (#8)"), "\(printed.standardOutput)")
+        let physical = try add("rexts:#3-4")
+        #expect(physical.status == 0, "\(physical.standardError)")
+        let past = try add("rexts:300")
+        #expect(past.status == 1)
+        #expect(past.standardError.contains("p. 300 is past the end of the PDF (236 pages)"), "\(past.standardError)")
+        let listed = try ProcessRunner.bibread(["bookmarks", "list", "--json"], environment: library.environment)
+        let root = try Self.json(listed)
+        let references = try #require(root["Children"] as? [[String: Any]]).compactMap { $0["Reference"] as? [String: Any] }
+        #expect(references.map { $0["Page"] as? Int } == [8, 3])
+        #expect(references.map { $0["LastPage"] as? Int } == [nil, 4])
+        #expect(references.map { $0["PageLabel"] as? String } == ["1", "i"])
     }
 }

@@ -83,6 +83,36 @@ struct LinkEndToEndTests {
         }
     }
 
+    @Test("A citation opens the printed page (p. 153 of an article printed 151–161 is its 3rd); :#1 the first of the file; past the end says so")
+    func aCitationOpensThePrintedPage() async throws {
+        let helper = ReaderEndToEndTests()
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let article = folder.appendingPathComponent("article.pdf")
+        try LabelledPDF.write(pageCount: 11, ranges: [.init(firstPage: 1, start: 151)], to: article)
+        let onePage = folder.appendingPathComponent("one.pdf")
+        try LabelledPDF.write(pageCount: 1, ranges: [], to: onePage)
+        let bib = folder.appendingPathComponent("articles.bib")
+        try """
+            @article{art, title = {An article}, pages = {151--161}, file = {:\(article.path):PDF}}
+            @article{Key, title = {One page}, file = {:\(onePage.path):PDF}}
+            """.write(to: bib, atomically: true, encoding: .utf8)
+        try await helper.withSession(command: { $0.bibread(["open", "[@art, p. 153]", "--library", bib.path]) }) { tmux, _ in
+            try await tmux.waitFor("p. 153 (3 of 11) · 27% · An article", "Page 3 of the file")
+            try await tmux.sendKeys(":")
+            try await tmux.type("#1")
+            try await tmux.sendKeys("Enter")
+            try await tmux.waitFor("p. 151 (1 of 11)", "Page 1 of the file")
+            try await tmux.sendKeys("q", "q")
+            try await helper.expectCleanExit(tmux)
+        }
+        try await helper.withSession(command: { $0.bibread(["open", "[@Key, p. 3]", "--library", bib.path]) }) { tmux, _ in
+            try await tmux.waitFor("p. 3 is past the end of the PDF (1 page)", "p. 1 / 1 · 100% · One page")
+            try await tmux.sendKeys("q", "q")
+            try await helper.expectCleanExit(tmux)
+        }
+    }
+
     @Test("The group From link lasts one session: the next plain start shows All, not an empty From link")
     func theLinkGroupIsNotRestoredNextTime() async throws {
         let library = SampleLibrary.path

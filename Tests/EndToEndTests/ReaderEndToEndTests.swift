@@ -563,12 +563,15 @@ extension ReaderEndToEndTests {
     }
 
     /// Whether a status line is the reading view's for page `page` of The TeXbook's PDF:
-    /// `p. 1 / 5 · 20% · knuth1984texbook`, also with the page label (`p. 1 (i) / 5`) and the
-    /// title in place of the cite key (`· The TeXbook`), as the reading view now shows them.
+    /// `p. 1 / 5 · 20% · knuth1984texbook`, also with the printed page first where it differs
+    /// (`p. i (1 of 5)`) and the title in place of the cite key (`· The TeXbook`), as the reading
+    /// view now shows them.
     static func isReadingStatus(_ line: String, page: Int, of pages: Int, percent: Int) -> Bool {
-        guard let match = line.firstMatch(of: /^ p\. (\d+)(?: \([^)]*\))? \/ (\d+) · (\d+)% · (.+?)\s{2,}/) else { return false }
-        return Int(match.1) == page && Int(match.2) == pages && Int(match.3) == percent
-            && ["knuth1984texbook", "The TeXbook"].contains(String(match.4))
+        let plain = line.firstMatch(of: /^ p\. (\d+) \/ (\d+) · (\d+)% · (.+?)\s{2,}/).map { ($0.1, $0.2, $0.3, $0.4) }
+        let labelled = line.firstMatch(of: /^ p\. [^ ]+ \((\d+) of (\d+)\) · (\d+)% · (.+?)\s{2,}/).map { ($0.1, $0.2, $0.3, $0.4) }
+        guard let match = plain ?? labelled else { return false }
+        return Int(match.0) == page && Int(match.1) == pages && Int(match.2) == percent
+            && ["knuth1984texbook", "The TeXbook"].contains(String(match.3))
     }
 
     /// The colour parameters (foreground, background: 30–38, 40–48, 90–97, 100–107) of the SGR

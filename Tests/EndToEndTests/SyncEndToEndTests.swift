@@ -15,7 +15,7 @@ struct SyncEndToEndTests {
             try await tmux.sendKeys("Enter")
             try await tmux.waitFor("1 of 25", "remote only")
             try await tmux.sendKeys("Enter")
-            try await tmux.waitFor("p. 1 (i) / 5")
+            try await tmux.waitFor("p. i (1 of 5)")
             let cached = sandbox.root.appendingPathComponent("cache/bibread/remote/papers/tex-tour.pdf")
             #expect(FileManager.default.fileExists(atPath: cached.path))
             try await tmux.sendKeys("q")

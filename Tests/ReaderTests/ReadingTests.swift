@@ -16,11 +16,11 @@ struct ReadingTests {
         harness.type("ii")
         harness.press("Enter")
         #expect(harness.state.reading?.page == 2)
-        #expect(harness.screen.contains("p. 2 (ii) / 5"))
+        #expect(harness.screen.contains("p. ii (2 of 5)"))
         harness.press(":")
         harness.type("3")
         harness.press("Enter")
-        // A label wins over a page number: "3" is the body's page 3, the fifth page.
+        // A number is the printed page: "3" is the body's page 3, the fifth page of the file.
         #expect(harness.state.reading?.page == 5)
         harness.press(":")
         harness.type("xlii")

@@ -83,7 +83,7 @@ struct ScreenTests {
         let reading = try #require(harness.state.reading)
         #expect(reading.pageCount == 5)
         #expect(harness.screen.contains("A Short Tour of the TeX Typesetting"))
-        #expect(harness.screen.contains("p. 1 (i) / 5 · 20% · The TeXbook"))
+        #expect(harness.screen.contains("p. i (1 of 5) · 20% · The TeXbook"))
         harness.press("]")
         #expect(harness.state.reading?.page == 2)
         harness.press("q")

@@ -196,7 +196,14 @@ enum LinkSyntax {
             } else {
                 paper = PaperReference(key: entry.key)
             }
-            if let pages = entry.pages { paper?.pages.append(pages) }
+            if let pages = entry.pages {
+                if paper?.pages.isEmpty == false, paper?.numbering != entry.numbering {
+                    throw text.error("a group's pages are all printed pages or pages of the file (%23N): write a group for each",
+                                     at: entry.keyIndex)
+                }
+                paper?.numbering = entry.numbering
+                paper?.pages.append(pages)
+            }
             guard end < range.upperBound else { break }
             start = end + 1
         }

@@ -3,7 +3,8 @@ extension ReferenceLink {
     ///
     /// `bibread://open?refs=` and the papers as groups joined by `,`: each group is `[`, its
     /// references joined by `,`, then `]`; a reference is `KEY` (the whole paper), `KEY:N` or
-    /// `KEY:N-M`. Then `&library=NAME` when a library is set and `&intention=NAME` when it is not
+    /// `KEY:N-M` (printed pages), or `KEY:%23N` or `KEY:%23N-M` (pages of the file: `#` escaped,
+    /// as a URL's `#` would start its fragment). Then `&library=NAME` when a library is set and `&intention=NAME` when it is not
     /// `read`. Keys and the library name are percent-encoded (UTF-8) for every character that is
     /// not an RFC 3986 unreserved character or one of `! $ * ; @`, so `[ ] , : & # % ? = + /`,
     /// white space, non-ASCII text and controls are escaped, while the brackets, commas, colons
@@ -24,7 +25,7 @@ extension ReferenceLink {
             } else {
                 for (pageIndex, pages) in paper.pages.enumerated() {
                     if pageIndex > 0 { text += "," }
-                    text += key + ":" + String(pages.lowerBound)
+                    text += key + ":" + (paper.numbering == .physical ? "%23" : "") + String(pages.lowerBound)
                     if pages.upperBound != pages.lowerBound { text += "-" + String(pages.upperBound) }
                 }
             }

@@ -28,6 +28,9 @@ extension ReferenceLink {
 
     /// Reads a single target as written on the command line: KEY, KEY:12, KEY:12-14 (used by `bibread link KEY:12-14…`).
     ///
+    /// The numbers are printed pages (page labels); `KEY:#12` and `KEY:#12-14` are pages of the
+    /// file, counted from 1.
+    ///
     /// Also `KEY:12-KEY:14` (the same key twice). The page part follows the LAST colon, so
     /// `Knuth:1984:TeXbook:12` is page 12 of `Knuth:1984:TeXbook`, while `Knuth:1984` is page 1984
     /// of `Knuth`: a key that itself ends in `:digits` cannot be written as a bare target (use a
@@ -59,6 +62,6 @@ extension ReferenceLink {
             throw text.error("a target names one reference: write KEY, KEY:12 or KEY:12-14 (use a link for several)", at: comma)
         }
         let entry = try ReferenceSyntax.entry(in: text, 0..<text.count, decoding: false)
-        return PaperReference(key: entry.key, pages: entry.pages.map { [$0] } ?? [])
+        return PaperReference(key: entry.key, pages: entry.pages.map { [$0] } ?? [], numbering: entry.numbering)
     }
 }

@@ -9,6 +9,10 @@
 /// colons in keys (`ReferenceLink.url` does, so its links read back exactly); in a link an
 /// escaped `%3A` is part of the key, never a page separator.
 ///
+/// The numbers are printed pages (page labels). A `#` right after the colon (`KEY:#12`,
+/// `KEY:#12-14`; in a link the escaped `%23`, as in `KEY:%2312`) makes them pages of the file,
+/// counted from 1.
+///
 /// `KEY:12-KEY:14` is recognised when the text before the last `:digits` itself ends in
 /// `:digits-KEY`; both keys must then be the same (compared without regard to case).
 enum ReferenceSyntax {
@@ -17,6 +21,7 @@ enum ReferenceSyntax {
         var key: String
         var keyIndex: Int
         var pages: ClosedRange<Int>?
+        var numbering: PageNumbering = .printed
     }
 
     /// Reads the reference in `text[range]`, percent-decoding the key when `decoding` (links) or
@@ -31,6 +36,23 @@ enum ReferenceSyntax {
         }
         let tail = (colon + 1)..<range.upperBound
         let prefix = range.lowerBound..<colon
+        let marker = physicalMarkerLength(in: text, at: tail.lowerBound, end: tail.upperBound, decoding: decoding)
+        if marker > 0 {
+            // KEY:#12 or KEY:#12-14: pages of the file.
+            let numbers = (tail.lowerBound + marker)..<tail.upperBound
+            let pages: ClosedRange<Int>
+            if let dash = dashInPageRange(text, numbers) {
+                pages = try pageRange(try page(in: text, numbers.lowerBound..<dash), try page(in: text, (dash + 1)..<numbers.upperBound),
+                                      in: text, at: numbers.lowerBound)
+            } else {
+                guard !numbers.isEmpty, numbers.allSatisfy({ text[$0].isASCIIDigit }) else {
+                    throw text.error("expected a page of the file after '#' (KEY:#12 or KEY:#12-14)", at: numbers.lowerBound)
+                }
+                let number = try page(in: text, numbers)
+                pages = number...number
+            }
+            return Entry(key: try key(prefix), keyIndex: prefix.lowerBound, pages: pages, numbering: .physical)
+        }
         if let dash = dashInPageRange(text, tail) {
             // KEY:12-14
             let first = try page(in: text, tail.lowerBound..<dash)
@@ -69,6 +91,13 @@ enum ReferenceSyntax {
                              at: mismatch.index)
         }
         return Entry(key: try key(prefix), keyIndex: prefix.lowerBound, pages: last...last)
+    }
+
+    /// The length of the mark of pages of the file at `index`: `#` in a bare target, its escape
+    /// `%23` in a link (`decoding`); 0 when there is none.
+    private static func physicalMarkerLength(in text: ScannedText, at index: Int, end: Int, decoding: Bool) -> Int {
+        if decoding { return index + 3 <= end && text.hasPrefix("%23", at: index) ? 3 : 0 }
+        return index < end && text[index] == "#" ? 1 : 0
     }
 
     /// The index of the `-` when `text[range]` is digits, `-`, digits.

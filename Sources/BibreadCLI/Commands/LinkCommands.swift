@@ -14,11 +14,13 @@ struct LinkCommand: ParsableCommand {
         commandName: "link", abstract: "Print a bibread:// link to references and pages.",
         discussion: """
         Each target is a cite key, with a page or a page range: knuth84, knuth84:12, \
-        knuth84:12-14. Several targets to the same paper in a row form one group. Anyone can \
+        knuth84:12-14. Pages are printed pages (page labels), as in a citation; knuth84:#12 is \
+        the 12th page of the file (written %23 in the link). Several targets to the same paper in a row form one group. Anyone can \
         build these links: bibread://open?refs=[KEY:12-14,KEY:20],[KEY2]&library=NAME&intention=read.
         """)
 
-    @Argument(help: ArgumentHelp("Cite keys with optional pages: KEY, KEY:12, KEY:12-14.", valueName: "key[:pages]"))
+    @Argument(help: ArgumentHelp("Cite keys with optional printed pages: KEY, KEY:12, KEY:12-14; KEY:#12 for the 12th page of the file.",
+                                 valueName: "key[:pages]"))
     var targets: [String]
 
     @Option(help: "What the link is for: read, study, cite or listen.")
@@ -36,7 +38,8 @@ struct LinkCommand: ParsableCommand {
         for target in targets {
             do {
                 let paper = try ReferenceLink.parseTarget(target)
-                if let last = papers.last, last.key.lowercased() == paper.key.lowercased(), !paper.pages.isEmpty, !last.pages.isEmpty {
+                if let last = papers.last, last.key.lowercased() == paper.key.lowercased(), !paper.pages.isEmpty, !last.pages.isEmpty,
+                   last.numbering == paper.numbering {
                     papers[papers.count - 1].pages += paper.pages
                 } else {
                     papers.append(paper)
@@ -111,13 +114,15 @@ struct OpenCommand: ParsableCommand {
         let library: Library? = paths.isEmpty ? nil : LoadedLibrary.load(paths: paths).library
         if json {
             let targets: [[String: Any]] = parsed.papers.map { paper in
-                var object: [String: Any] = ["key": paper.key, "pages": paper.pages.map { [$0.lowerBound, $0.upperBound] }]
+                var object: [String: Any] = ["key": paper.key, "pages": paper.pages.map { [$0.lowerBound, $0.upperBound] },
+                                             "numbering": paper.numbering.rawValue]
                 if let library {
                     let entry = library.entries(withKey: paper.key).first
                     object["found"] = entry != nil
                     if let entry {
                         object["title"] = entry.title
                         object["pdf"] = entry.links.files.first(where: \.isPDF).flatMap { FileLocation.of($0).path } as Any
+                        object["pageProblem"] = Self.pageProblem(of: paper, in: entry)
                     }
                 }
                 return object
@@ -133,17 +138,21 @@ struct OpenCommand: ParsableCommand {
         Console.print("\(parsed.intention.rawValue): \(parsed.papers.count) reference\(parsed.papers.count == 1 ? "" : "s")"
                       + (paths.isEmpty ? " (no library to look them up in)" : " in \(paths.joined(separator: ", "))"))
         for paper in parsed.papers {
-            let pages = paper.pages.map { $0.lowerBound == $0.upperBound ? "\($0.lowerBound)" : "\($0.lowerBound)–\($0.upperBound)" }
+            let mark = paper.numbering == .physical ? "#" : ""
+            let pages = paper.pages.map { mark + ($0.lowerBound == $0.upperBound ? "\($0.lowerBound)" : "\($0.lowerBound)–\($0.upperBound)") }
             var line = "  \(paper.key)"
             if !pages.isEmpty { line += " p. " + pages.joined(separator: ", ") }
+            var problem: String?
             if let library {
                 if let entry = library.entries(withKey: paper.key).first {
                     line += " · \(entry.creators.display) (\(entry.year ?? "n.d.")) \(entry.title)"
+                    problem = Self.pageProblem(of: paper, in: entry)
                 } else {
                     line += "  (not in the library)"
                 }
             }
             Console.print(line)
+            if let problem { Console.print("    \(problem)") }
         }
         try Self.failIfKeysAreMissing(parsed, in: library, paths: paths)
     }
@@ -156,6 +165,17 @@ struct OpenCommand: ParsableCommand {
         guard !missing.isEmpty else { return }
         for key in missing { Console.error(LoadedLibrary.noReferenceMessage(key: key, in: library, paths: paths)) }
         throw ExitStatus.problems
+    }
+
+    /// What is wrong with the pages `paper` names in the PDF of `entry` (a page past the end, by
+    /// the reader's rule for page numbers), if the PDF is on this machine and can be read.
+    static func pageProblem(of paper: PaperReference, in entry: Entry) -> String? {
+        guard !paper.pages.isEmpty, let info = PDFPageNumbers.info(of: entry) else { return nil }
+        for number in paper.pages.flatMap({ [$0.lowerBound, $0.upperBound] }) {
+            let resolution = info.resolve(PageRequest(number, numbering: paper.numbering))
+            if case .pastTheEnd = resolution { return info.note(on: resolution) }
+        }
+        return nil
     }
 }
 

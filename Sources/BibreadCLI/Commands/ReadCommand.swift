@@ -11,9 +11,10 @@ struct ReadCommand: ParsableCommand {
         abstract: "Print one page of a reference's PDF as text.",
         discussion: """
         The page is reflowed to the width (paragraphs rewrapped, hyphenated words joined, \
-        ligatures expanded), or printed in its physical layout with --layout. --page takes a \
-        number or a page label (xii). --resume prints the page where the full-screen reader \
-        last was in this document.
+        ligatures expanded), or printed in its physical layout with --layout. --page takes the \
+        printed page (its label: 151, xii), or #N for the Nth page of the file; a number that \
+        no page is printed with is the page of the file with that number (a note says so). \
+        --resume prints the page where the full-screen reader last was in this document.
         """)
 
     @Argument(help: ArgumentHelp("BibTeX files, then the cite key.", valueName: "library.bib... key"))
@@ -22,7 +23,7 @@ struct ReadCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Which of the reference's PDFs (1 is the first).", valueName: "n"))
     var file: Int?
 
-    @Option(help: ArgumentHelp("The page: a number or a page label.", valueName: "page"))
+    @Option(help: ArgumentHelp("The printed page (151, xii), or #N: the Nth page of the file.", valueName: "page"))
     var page: String?
 
     @Flag(help: "The page where the reader last was in this document.")
@@ -37,7 +38,7 @@ struct ReadCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The password of an encrypted PDF.", valueName: "password"))
     var password: String?
 
-    @Flag(help: "Print page count, page labels, outline and the text as JSON.")
+    @Flag(help: "Print page count, the page (of the file) and its printed label, the labels, outline and the text as JSON.")
     var json = false
 
     func validate() throws {
@@ -76,7 +77,8 @@ struct ReadCommand: ParsableCommand {
             return
         }
         if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            Console.error("bibread: page \(pageNumber) of \(path) has no text layer (a scan or an image)")
+            let printed = document.pageLabel(ofPage: pageNumber).map { "p. \($0) (#\(pageNumber))" } ?? "page \(pageNumber)"
+            Console.error("bibread: \(printed) of \(path) has no text layer (a scan or an image)")
             return
         }
         if layout {
@@ -115,14 +117,16 @@ struct ReadCommand: ParsableCommand {
         return local
     }
 
-    /// `--page` (a number or label), `--resume`, else page 1.
+    /// `--page` (a printed page, or `#N`: the reader's rule for page numbers), `--resume`, else page 1.
     private func choosePage(_ document: PDFDocument) throws -> Int {
         let info = DocumentInfo(pageCount: document.pageCount, title: nil, labels: document.pageLabels, outline: [])
         if let page {
-            guard let number = info.page(named: page) else {
-                Console.error("bibread: no page '\(page)' in \(document.path): give a number from 1 to \(document.pageCount) or a page label")
+            let resolution = PageRequest(typed: page).map { info.resolve($0) } ?? .notFound(page)
+            guard let number = resolution.page else {
+                Console.error("bibread: \(document.path): \(info.note(on: resolution))")
                 throw ExitStatus.problems
             }
+            if case .noSuchLabel = resolution { Console.error("bibread: note: \(info.note(on: resolution))") }
             return number
         }
         if resume {
@@ -152,8 +156,13 @@ struct ReadCommand: ParsableCommand {
         writer.key("page")
         writer.integer(page)
         let labels = document.pageLabels
+        // `page` counts pages of the file (as before); `pageLabel` is the printed page
+        // (`label`, its older name, stays).
+        let label: String? = page <= labels.count ? labels[page - 1] : nil
+        writer.key("pageLabel")
+        writer.optionalString(label)
         writer.key("label")
-        writer.optionalString(page <= labels.count ? labels[page - 1] : nil)
+        writer.optionalString(label)
         writer.key("labels")
         writer.beginArray()
         for label in labels { writer.string(label) }

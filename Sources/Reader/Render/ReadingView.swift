@@ -107,7 +107,7 @@ enum ReadingView {
             let label: String
             var shown = prompt.text
             switch prompt {
-            case .goTo: label = "Go to page (number or label): "
+            case .goTo: label = "Go to page (as printed: xii, 151; #N: the Nth of the file): "
             case .search: label = "Search the document: "
             case .bookmarkFolder: label = "Bookmark in folder (a path such as Course/Week 1; Enter alone: the top level): "
             case .password(let text, let wrong):
@@ -135,10 +135,14 @@ enum ReadingView {
         let status = Style(.status)
         let y = screen.height - 1
         screen.fill(x: 0, y: y, width: width, height: 1, style: status)
+        // The printed page first: `p. 1000 (1031 of 2415)`, or `p. 7 / 11` where they are the same.
         var left = AppState.pageName(view.page, info: view.info)
         if !state.bookmarks.bookmarks(citeKey: state.citeKey(of: view), page: view.page).isEmpty { left = "★ " + left }
         if view.pageNote != nil { left = "✎ " + left }
-        if let count = view.pageCount, count > 0 { left += " / \(count) · \(view.page * 100 / count)%" }
+        if let count = view.pageCount, count > 0 {
+            if view.info?.distinctLabel(ofPage: view.page) == nil { left += " / \(count)" }
+            left += " · \(view.page * 100 / count)%"
+        }
         left += " · \(view.title)"
         let hints = "[ ] page  : go to  / find  m mark  n note  o open with  q back"
         let showHints = DisplayWidth.of(hints) + 30 < width

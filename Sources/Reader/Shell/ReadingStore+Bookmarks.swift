@@ -69,7 +69,8 @@ extension ReadingStore {
                 let kind = SavedNode.Kind(rawValue: row["kind"]) ?? .notemark
                 var reference: PageReference?
                 if kind == .bookmark, let key = row["cite_key"] as String?, let page = row["page"] as Int? {
-                    reference = PageReference(citeKey: key, library: row["library"], page: page, lastPage: row["last_page"])
+                    reference = PageReference(citeKey: key, library: row["library"], page: page, lastPage: row["last_page"],
+                                              printedPage: row["page_label"])
                 }
                 return SavedNode(id: id, kind: kind, name: row["name"], reference: reference, text: row["text"],
                                  children: kind == .folder ? build(id) : [])
@@ -144,10 +145,10 @@ extension ReadingStore {
                                text: String? = nil, parent: Int64?, time: Double) throws -> Int64 {
         let position = try endPosition(db, in: parent)
         try db.execute(sql: """
-            INSERT INTO bookmark_node (parent_id, position, kind, name, cite_key, library, page, last_page, text, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO bookmark_node (parent_id, position, kind, name, cite_key, library, page, last_page, page_label, text, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [parent, position, kind.rawValue, name, reference?.citeKey, reference?.library, reference?.page,
-                             reference?.lastPage, text, time])
+                             reference?.lastPage, reference?.printedPage, text, time])
         return db.lastInsertedRowID
     }
 

@@ -107,6 +107,10 @@ public final class ReadingStore: Sendable {
                 CREATE INDEX document_read_path ON document_read (path);
                 """)
         }
+        // A bookmark stores the page of the file (as before) and, when known, its printed label.
+        migrator.registerMigration("v4: printed page of bookmarks") { db in
+            try db.execute(sql: "ALTER TABLE bookmark_node ADD COLUMN page_label TEXT")
+        }
         return migrator
     }
 

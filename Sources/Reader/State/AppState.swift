@@ -110,8 +110,8 @@ public struct FetchState: Sendable, Equatable {
     public let path: String
     public let key: String
     public let title: String
-    /// The page to open it at (from a bookmark); nil resumes where it was read.
-    public var page: Int? = nil
+    /// The page to open it at (a bookmark's, a link's); nil resumes where it was read.
+    public var page: PageRequest? = nil
     public var bytes: Int64 = 0
     public var total: Int64?
 }
@@ -120,8 +120,8 @@ public struct FetchState: Sendable, Equatable {
 public struct FileChooser: Sendable, Equatable {
     public let key: String
     public let files: [LinkedFile]
-    /// The page to open the chosen file at (from a bookmark).
-    public var page: Int? = nil
+    /// The page to open the chosen file at (a bookmark's, a link's).
+    public var page: PageRequest? = nil
     public var selected = 0
 }
 

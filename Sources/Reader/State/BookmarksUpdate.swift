@@ -285,7 +285,7 @@ extension AppState {
             message = StatusMessage("\(reference.citeKey) is not in this library\(elsewhere)", isError: true)
             return []
         }
-        return openEntry(entry, atPage: reference.page)
+        return openEntry(entry, atPage: .physical(reference.page))
     }
 
     // MARK: - Bookmarks and notes in the reading view
@@ -316,7 +316,8 @@ extension AppState {
         let libraryName = libraryPaths.count == 1 ? (libraryPaths[0] as NSString).lastPathComponent : nil
         let place = folder.id.map { " in \(bookmarks.path(of: $0))" } ?? ""
         message = StatusMessage("Bookmarked \(AppState.pageName(view.page, info: view.info))\(place) (b in the library shows bookmarks)")
-        return [.addBookmark(PageReference(citeKey: key, library: libraryName, page: view.page), name: view.title, folder: folder.id)]
+        return [.addBookmark(PageReference(citeKey: key, library: libraryName, page: view.page,
+                                           printedPage: view.info?.distinctLabel(ofPage: view.page)), name: view.title, folder: folder.id)]
     }
 
     /// Closes the note editor, keeping its text as the page's note.

@@ -48,9 +48,10 @@ extension AppState {
         return effects
     }
 
-    /// The first page the link points at in a reference, if any.
-    func linkPage(of entry: Entry) -> Int? {
-        linkTargets?.first { $0.key.lowercased() == entry.key.lowercased() }?.firstPage
+    /// The first page the link points at in a reference, if any: a printed page, unless the
+    /// link says `#N`.
+    func linkPage(of entry: Entry) -> PageRequest? {
+        linkTargets?.first { $0.key.lowercased() == entry.key.lowercased() }.flatMap(PageRequest.init(firstPageOf:))
     }
 
     /// Shows the link's references, in its order.

@@ -17,22 +17,38 @@ extension AppState {
         values[.bibtex] = entry.bibTeX
         if let url = entry.decoded("url"), !url.isEmpty { values[.url] = url }
         if let doi = entry.decoded("doi"), !doi.isEmpty { values[.doi] = doi }
+        // Apps take the page of the file; the link names the printed page when it is a number
+        // (what a reader cites), else the page of the file (`#12` for a page printed xii).
         var page: Int?
+        var linked: PaperReference?
+        var subject = entry.key
         if let view = reading {
             values[.file] = view.path
             page = view.page
+            let label = view.info?.label(ofPage: view.page) ?? String(view.page)
+            if let printed = Int(label), printed >= 1, label == String(printed) {
+                linked = PaperReference(key: entry.key, pages: [printed...printed])
+            } else {
+                linked = PaperReference(key: entry.key, pages: [view.page...view.page], numbering: .physical)
+            }
+            subject += " " + AppState.pageName(view.page, info: view.info)
             if let text = view.pageText {
                 values[.pageText] = ReadingText.paragraphs(of: text).joined(separator: "\n\n")
             }
         } else if let file = entry.links.files.filter(\.isPDF).lazy.compactMap({ self.locate($0).path }).first {
             values[.file] = file
-            page = activeGroup == AppState.fromLink ? linkPage(of: entry) : nil
+            // Not open, so its labels are unknown: apps get the link's number as the page of the
+            // file (the same in a PDF without labels), the link keeps what the link said.
+            if activeGroup == AppState.fromLink, let target = linkTargets?.first(where: { $0.key.lowercased() == entry.key.lowercased() }),
+               let first = target.firstPage {
+                linked = PaperReference(key: entry.key, pages: [first...first], numbering: target.numbering)
+                page = first
+                subject += " p. " + (target.numbering == .physical ? "#" : "") + String(first)
+            }
         }
         if values[.file] != nil { values[.page] = String(page ?? 1) }
-        let link = ReferenceLink(papers: [PaperReference(key: entry.key, pages: page.map { [$0...$0] } ?? [])],
-                                 library: linkLibraryName)
+        let link = ReferenceLink(papers: [linked ?? PaperReference(key: entry.key)], library: linkLibraryName)
         values[.link] = link.url
-        let subject = entry.key + (page.map { " p. \($0)" } ?? "")
         return (values, subject)
     }
 

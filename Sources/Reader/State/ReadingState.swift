@@ -41,6 +41,11 @@ public struct DocumentInfo: Sendable, Equatable {
         return label == String(page) || label.isEmpty ? nil : label
     }
 
+    /// The printed label of a page: its label, else its number.
+    public func label(ofPage page: Int) -> String {
+        distinctLabel(ofPage: page) ?? String(page)
+    }
+
     /// The outline entry of the section that holds `page`: the one whose page is the greatest
     /// not after `page`, the last such in outline order on a tie, whatever order the outline's
     /// pages come in; nil when every entry starts later (or points nowhere).
@@ -52,21 +57,11 @@ public struct DocumentInfo: Sendable, Equatable {
         }
         return best?.index
     }
-
-    /// The page a typed target names: a page label first (`xii`, `A-3`), else a page number.
-    public func page(named text: String) -> Int? {
-        let wanted = text.trimmingCharacters(in: .whitespaces)
-        if let index = labels.firstIndex(where: { $0 == wanted }) ?? labels.firstIndex(where: { $0.lowercased() == wanted.lowercased() }) {
-            return index + 1
-        }
-        if let number = Int(wanted), number >= 1, number <= pageCount { return number }
-        return nil
-    }
 }
 
 /// A one-line prompt at the bottom of the reading view.
 public enum ReadingPrompt: Sendable, Equatable {
-    /// `:` go to a page number or label.
+    /// `:` go to a printed page (label), or `#N` a page of the file.
     case goTo(String)
     /// `/` search the document.
     case search(String)
@@ -121,8 +116,9 @@ public struct ReadingState: Sendable, Equatable {
     public var searching = false
     public var showingOutline = false
     public var outlineCursor = ListCursor()
-    /// Opened at a chosen page (a bookmark): the remembered position does not override it.
-    public var pageRequested = false
+    /// Opened at a chosen page (a bookmark, a link): the remembered position does not override
+    /// it. A printed page is found once the document's labels are known.
+    public var requestedPage: PageRequest?
     /// The paper's page notes, by page.
     public var notes: [Int: String] = [:]
     /// The page-note editor, while open.

@@ -37,7 +37,20 @@ extension AppState {
             view.error = nil
             view.prompt = nil
             if let title = info.title, !title.isEmpty, view.title.isEmpty { view.title = title }
-            if !view.pageRequested, let resumePage, resumePage >= 1, resumePage <= info.pageCount, resumePage != 1 || resumeScroll > 0 {
+            if let request = view.requestedPage {
+                let resolution = info.resolve(request)
+                switch resolution {
+                case .page(let page):
+                    view.page = page
+                case .noSuchLabel(_, let page):
+                    view.page = page
+                    message = StatusMessage(info.note(on: resolution))
+                case .pastTheEnd, .notFound:
+                    // Past the end: the last page, and say so.
+                    view.page = info.pageCount
+                    message = StatusMessage(info.note(on: resolution) + ": showing \(info.pageName(info.pageCount))", isError: true)
+                }
+            } else if let resumePage, resumePage >= 1, resumePage <= info.pageCount, resumePage != 1 || resumeScroll > 0 {
                 view.page = resumePage
                 view.pendingScrollFraction = resumeScroll
                 message = StatusMessage("Resumed at \(AppState.pageName(resumePage, info: info))")
@@ -94,10 +107,9 @@ extension AppState {
         }
     }
 
-    /// `12 (xii)` or `12`.
+    /// `p. xii (12 of 300)` where the printed page differs from the page of the file, else `p. 12`.
     static func pageName(_ page: Int, info: DocumentInfo?) -> String {
-        if let label = info?.distinctLabel(ofPage: page) { return "p. \(page) (\(label))" }
-        return "p. \(page)"
+        info?.pageName(page) ?? "p. \(page)"
     }
 
     // MARK: - Keys
@@ -291,12 +303,19 @@ extension AppState {
             reading = view
             switch prompt {
             case .goTo(let text):
-                guard !text.isEmpty else { return [] }
-                guard let page = view.info?.page(named: text) else {
-                    message = StatusMessage("No page '\(text)': give a number from 1 to \(view.pageCount ?? 1) or a page label such as xii", isError: true)
+                guard !text.isEmpty, let info = view.info else { return [] }
+                guard let request = PageRequest(typed: text) else {
+                    message = StatusMessage("No page '\(text)': give a printed page (xii, 151) or #N for the Nth page of the file", isError: true)
                     return []
                 }
-                return turn(toPage: page)
+                let resolution = info.resolve(request, from: view.page)
+                guard let page = resolution.page else {
+                    message = StatusMessage(info.note(on: resolution), isError: true)
+                    return []
+                }
+                let effects = turn(toPage: page)
+                if case .noSuchLabel = resolution { message = StatusMessage(info.note(on: resolution)) }
+                return effects
             case .search(let text):
                 guard !text.isEmpty else { return [] }
                 view.search = text

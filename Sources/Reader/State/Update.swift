@@ -94,8 +94,8 @@ extension AppState {
                 message = StatusMessage("\((path as NSString).lastPathComponent) is in the cache now")
                 return []
             }
-            var view = ReadingState(path: local, key: fetch.key, title: fetch.title, page: fetch.page ?? 1)
-            view.pageRequested = fetch.page != nil
+            var view = ReadingState(path: local, key: fetch.key, title: fetch.title)
+            view.requestedPage = fetch.page
             reading = view
             let citeKey = library?.entry(addressedBy: fetch.key)?.key ?? fetch.key
             return [.openDocument(path: local, password: nil), .recordReading(key: fetch.key), .computeMarks, .loadNotes(key: citeKey)]
@@ -469,7 +469,7 @@ extension AppState {
             guard let entry = selectedEntry else { return [] }
             if let position = selectedEntryPosition, let best = fullText?.pages[position]?.first {
                 // Found in the PDF's text: open at the best page, the words highlighted.
-                let effects = openEntry(entry, atPage: best.page)
+                let effects = openEntry(entry, atPage: .physical(best.page))
                 if var view = reading {
                     view.search = fullText?.highlightWords.first
                     view.scrollToMatch = true
@@ -483,7 +483,7 @@ extension AppState {
 
     /// Opens a reference's PDF (downloading it first when only the remote has it), at `page`
     /// or where it was last read.
-    mutating func openEntry(_ entry: Entry, atPage page: Int?) -> [Effect] {
+    mutating func openEntry(_ entry: Entry, atPage page: PageRequest?) -> [Effect] {
         let files = entry.links.files.filter(\.isPDF)
         let local = files.compactMap { file -> LinkedFile? in
             locate(file).path.map { LinkedFile(path: $0, label: file.label, fileType: file.fileType, field: file.field) }
@@ -511,9 +511,9 @@ extension AppState {
         return openDocument(local[0], entry: entry, page: page)
     }
 
-    private mutating func openDocument(_ file: LinkedFile, entry: Entry, page: Int?) -> [Effect] {
-        var view = ReadingState(path: file.path, key: entry.address, title: entry.title.isEmpty ? entry.address : entry.title, page: page ?? 1)
-        view.pageRequested = page != nil
+    private mutating func openDocument(_ file: LinkedFile, entry: Entry, page: PageRequest?) -> [Effect] {
+        var view = ReadingState(path: file.path, key: entry.address, title: entry.title.isEmpty ? entry.address : entry.title)
+        view.requestedPage = page
         reading = view
         return [.openDocument(path: file.path, password: nil), .recordReading(key: entry.address), .loadNotes(key: entry.key)]
     }
