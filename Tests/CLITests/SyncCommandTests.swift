@@ -227,6 +227,48 @@ struct SyncCommandTests {
         #expect(!status.standardOutput.contains("papers/"), "a dry run downloads nothing")
     }
 
+    /// A PDF a sync looked for and the remote does not have is not "on the remote only" (which
+    /// means "can be fetched"): its reference is Without PDF. A PDF no sync has looked for (the
+    /// .bib alone was synced) stays remote only; a dry run records nothing; a sync that finds
+    /// the file on the remote takes it back.
+    @Test func aPDFTheRemoteLacksIsWithoutPDFNotRemoteOnly() throws {
+        let setup = try Setup(config: Self.labRemote)
+        let key = "turing1936computable"
+        func members(_ group: String) throws -> [String] {
+            let list = try setup.bibread(["list", "lab", "--group", group])
+            #expect(list.status == 0, "\(list.standardError)")
+            return list.standardOutput.split(separator: "\n").compactMap { $0.split(separator: "\t").first.map(String.init) }
+        }
+        func count(_ group: String) throws -> Int? {
+            let groups = try setup.bibread(["groups", "lab", "--json"])
+            let tree = try JSONSerialization.jsonObject(with: Data(groups.standardOutput.utf8)) as? [[String: Any]]
+            return tree?.first { $0["name"] as? String == group }?["count"] as? Int
+        }
+        // A dry run with every PDF records nothing; then the .bib alone: no PDF was looked for.
+        let dry = try setup.bibread(["sync", "lab", "--all-pdfs", "--dry-run"])
+        #expect(dry.status == 0, "\(dry.standardError)")
+        let bibOnly = try setup.bibread(["sync", "lab"])
+        #expect(bibOnly.status == 0, "\(bibOnly.standardError)")
+        #expect(try members("On the remote only").contains(key))
+
+        let all = try setup.bibread(["sync", "lab", "--all-pdfs"])
+        #expect(all.status == 0, "\(all.standardError)")
+        #expect(all.standardError.contains("papers/missing.pdf is linked but not on the remote"), "\(all.standardError)")
+        #expect(try count("On the remote only") == 0)
+        #expect(try !members("On the remote only").contains(key))
+        #expect(try members("Without PDF").contains(key))
+
+        // Now the remote has it: a dry run still records nothing; a sync brings it.
+        let papers = setup.root.appendingPathComponent("remote/papers")
+        try FileManager.default.copyItem(at: papers.appendingPathComponent("incompleteness.pdf"), to: papers.appendingPathComponent("missing.pdf"))
+        #expect(try setup.bibread(["sync", "lab", "--all-pdfs", "--dry-run"]).status == 0)
+        #expect(try members("Without PDF").contains(key))
+        let found = try setup.bibread(["sync", "lab", "--all-pdfs"])
+        #expect(found.status == 0, "\(found.standardError)")
+        #expect(try members("With PDF").contains(key))
+        #expect(try !members("Without PDF").contains(key))
+    }
+
     /// The JSON events of a sync, one object a line.
     private func events(_ result: ProcessResult) -> [[String: Any]] {
         result.standardOutput.split(separator: "\n").compactMap {

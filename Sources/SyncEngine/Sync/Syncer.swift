@@ -206,6 +206,10 @@ public final class Syncer: @unchecked Sendable {
         events(.planned(files: wanted.count, bytes: bytes, alreadyCurrent: summary.current))
         for path in summary.missing { events(.notice("\(path) is linked but not on the remote")) }
         guard let manifest else { return finish(summary, started, events) }
+        // The reader then counts a PDF the remote lacks as nowhere, not as one to fetch. Only
+        // that is lost when it cannot be written (a full disk): the downloads still go on.
+        let missing = Set(summary.missing)
+        try? manifest.noteLooked(absent: summary.missing, present: planned.map(\.remotePath).filter { !missing.contains($0) })
         try download(wanted, options: options, manifest: manifest, summary: &summary, events: events, isCancelled: isCancelled)
         summary.recordedBytes = try? manifest.recordedBytes()
         timer.lap("sync: download \(wanted.count) PDFs")
@@ -247,7 +251,10 @@ public final class Syncer: @unchecked Sendable {
     public func fetch(_ remotePath: String, options: SyncOptions, events: (SyncEvent) -> Void, isCancelled: () -> Bool) throws -> URL? {
         try FileManager.default.createDirectory(at: locations.cache, withIntermediateDirectories: true)
         let manifest = try CacheManifest(url: locations.manifest)
-        guard let file = try describe([remotePath])[remotePath] else { throw TransportError.notFound(remotePath) }
+        guard let file = try describe([remotePath])[remotePath] else {
+            try? manifest.noteLooked(absent: [remotePath], present: [])
+            throw TransportError.notFound(remotePath)
+        }
         var summary = SyncSummary()
         var reason = "it failed"
         try download([file], options: options, manifest: manifest, summary: &summary, events: { event in
