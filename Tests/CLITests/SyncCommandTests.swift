@@ -227,6 +227,70 @@ struct SyncCommandTests {
         #expect(!status.standardOutput.contains("papers/"), "a dry run downloads nothing")
     }
 
+    /// A PDF a sync looked for and the remote does not have is not "on the remote only" (which
+    /// means "can be fetched"): its reference is Without PDF. A PDF no sync has looked for (the
+    /// .bib alone was synced) stays remote only; a dry run records nothing; a sync that finds
+    /// the file on the remote takes it back.
+    @Test func aPDFTheRemoteLacksIsWithoutPDFNotRemoteOnly() throws {
+        let setup = try Setup(config: Self.labRemote)
+        let key = "turing1936computable"
+        func members(_ group: String) throws -> [String] {
+            let list = try setup.bibread(["list", "lab", "--group", group])
+            #expect(list.status == 0, "\(list.standardError)")
+            return list.standardOutput.split(separator: "\n").compactMap { $0.split(separator: "\t").first.map(String.init) }
+        }
+        func count(_ group: String) throws -> Int? {
+            let groups = try setup.bibread(["groups", "lab", "--json"])
+            let tree = try JSONSerialization.jsonObject(with: Data(groups.standardOutput.utf8)) as? [[String: Any]]
+            return tree?.first { $0["name"] as? String == group }?["count"] as? Int
+        }
+        // A dry run with every PDF records nothing; then the .bib alone: no PDF was looked for.
+        let dry = try setup.bibread(["sync", "lab", "--all-pdfs", "--dry-run"])
+        #expect(dry.status == 0, "\(dry.standardError)")
+        let bibOnly = try setup.bibread(["sync", "lab"])
+        #expect(bibOnly.status == 0, "\(bibOnly.standardError)")
+        #expect(try members("On the remote only").contains(key))
+
+        let all = try setup.bibread(["sync", "lab", "--all-pdfs"])
+        #expect(all.status == 0, "\(all.standardError)")
+        #expect(all.standardError.contains("papers/missing.pdf is linked but not on the remote"), "\(all.standardError)")
+        #expect(try count("On the remote only") == 0)
+        #expect(try !members("On the remote only").contains(key))
+        #expect(try members("Without PDF").contains(key))
+
+        // Now the remote has it: a dry run still records nothing; a sync brings it.
+        let papers = setup.root.appendingPathComponent("remote/papers")
+        try FileManager.default.copyItem(at: papers.appendingPathComponent("incompleteness.pdf"), to: papers.appendingPathComponent("missing.pdf"))
+        #expect(try setup.bibread(["sync", "lab", "--all-pdfs", "--dry-run"]).status == 0)
+        #expect(try members("Without PDF").contains(key))
+        let found = try setup.bibread(["sync", "lab", "--all-pdfs"])
+        #expect(found.status == 0, "\(found.standardError)")
+        #expect(try members("With PDF").contains(key))
+        #expect(try !members("Without PDF").contains(key))
+    }
+
+    /// A dry run's last line says what a sync would do and that nothing changed (not "Done"),
+    /// and its JSON says `"dryRun": true`.
+    @Test func aDryRunSaysWhatItWouldDoAndThatNothingChanged() throws {
+        let setup = try Setup(config: Self.labRemote)
+        let dry = try setup.bibread(["sync", "lab", "--all-pdfs", "--dry-run"])
+        #expect(dry.status == 0, "\(dry.standardError)")
+        let last = dry.standardError.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(last == "Dry run: 5 PDFs would be downloaded (276 kB), 0 already current, 2 not on the remote; nothing was changed",
+                "\(dry.standardError)")
+        #expect(!dry.standardError.contains("Done"), "\(dry.standardError)")
+        let json = try setup.bibread(["sync", "lab", "--all-pdfs", "--dry-run", "--json"])
+        let finished = try #require(events(json).last { $0["event"] as? String == "finished" }, "\(json.standardOutput)")
+        #expect(finished["dryRun"] as? Bool == true, "\(finished)")
+        #expect(finished["wouldDownload"] as? Int == 5, "\(finished)")
+        let real = try setup.bibread(["sync", "lab", "--all-pdfs", "--json"])
+        let realFinished = try #require(events(real).last { $0["event"] as? String == "finished" })
+        #expect(realFinished["dryRun"] as? Bool == false, "\(realFinished)")
+        let again = try setup.bibread(["sync", "lab", "--all-pdfs", "--dry-run"])
+        #expect(again.standardError.hasSuffix("Dry run: 0 PDFs would be downloaded (0 B), 5 already current, 2 not on the remote; nothing was changed\n"),
+                "\(again.standardError)")
+    }
+
     /// The JSON events of a sync, one object a line.
     private func events(_ result: ProcessResult) -> [[String: Any]] {
         result.standardOutput.split(separator: "\n").compactMap {
@@ -296,11 +360,14 @@ struct SyncCommandTests {
         let group = try setup.bibread(["sync", "lab", "--group", "NoSuchGroup"])
         #expect(group.status == 1, "\(group.standardError)")
         #expect(group.standardError.contains("bibread: no group named 'NoSuchGroup' (groups: "), "\(group.standardError)")
+        // Only the error: no "Done: 0 downloaded" before it, as if the sync had run.
+        #expect(!group.standardError.contains("Done"), "\(group.standardError)")
         let field = try setup.bibread(["sync", "lab", "--field", "NoSuchField"])
         #expect(field.status == 1, "\(field.standardError)")
         #expect(field.standardError.contains("bibread: no reference has a field named 'NoSuchField'"), "\(field.standardError)")
         let dryField = try setup.bibread(["sync", "lab", "--field", "NoSuchField", "--dry-run"])
         #expect(dryField.status == 1, "\(dryField.standardError)")
+        #expect(!field.standardError.contains("Done") && !dryField.standardError.contains("Dry run:"), "\(field.standardError)\n\(dryField.standardError)")
         let good = try setup.bibread(["sync", "lab", "--group", "Typesetting"])
         #expect(good.status == 0, "\(good.standardError)")
 

@@ -64,9 +64,27 @@ struct SyncEndToEndTests {
         }
     }
 
-    /// The sample library served over WebDAV and synced (the .bib alone) as the remote
-    /// `remote`, then opened in the reader, in the sandbox's XDG folders.
-    private func withSyncedSamples(_ helper: ReaderEndToEndTests, width: Int = 120,
+    @Test("After sync --all-pdfs, a reference whose PDF the remote lacks is Without PDF, not marked remote only")
+    func aPDFTheRemoteLacksIsNotRemoteOnly() async throws {
+        let helper = ReaderEndToEndTests()
+        try await withSyncedSamples(helper, width: 160, syncing: ["--all-pdfs"]) { tmux, _, _ in
+            try await tmux.waitFor("25 of 25")
+            // papers/missing.pdf, Turing's only PDF, is linked but not on the remote.
+            let screen = Screen(try await tmux.waitUntil("the groups counted") { Screen($0).groupCount("Without PDF") != nil })
+            #expect(screen.groupCount("Without PDF") == 20, "\(screen.groupRows)")
+            #expect(screen.groupCount("On the remote only") ?? 0 == 0, "\(screen.groupRows)")
+            let turing = try #require(screen.rows.first { $0.contains("Turing") }, "\(screen.rows)")
+            #expect(!turing.contains("○"), "\(turing)")
+            #expect(screen.rows.contains { $0.contains("Knuth") && $0.contains("●") }, "a downloaded PDF is marked")
+            try await tmux.sendKeys("q")
+            try await helper.expectCleanExit(tmux)
+        }
+    }
+
+    /// The sample library served over WebDAV and synced (the .bib alone, or with the PDFs that
+    /// `syncing` chooses) as the remote `remote`, then opened in the reader, in the sandbox's
+    /// XDG folders.
+    private func withSyncedSamples(_ helper: ReaderEndToEndTests, width: Int = 120, syncing: [String] = [],
                                    _ body: (Tmux, Sandbox, URL) async throws -> Void) async throws {
         let remoteRoot = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: remoteRoot) }
@@ -78,7 +96,7 @@ struct SyncEndToEndTests {
             // The sandbox's XDG folders; sync the .bib alone first, in the same environment.
             let cache = sandbox.root.appendingPathComponent("cache").path
             let data = sandbox.root.appendingPathComponent("data").path
-            let script = "'\(ProcessRunner.bibreadExecutable.path)' sync '\(server.baseURL.absoluteString)' --name remote >/dev/null 2>&1 && exec '\(ProcessRunner.bibreadExecutable.path)' remote"
+            let script = "'\(ProcessRunner.bibreadExecutable.path)' sync '\(server.baseURL.absoluteString)' --name remote\(syncing.map { " " + $0 }.joined()) >/dev/null 2>&1 && exec '\(ProcessRunner.bibreadExecutable.path)' remote"
             return sandbox.environment(["XDG_CACHE_HOME": cache, "XDG_DATA_HOME": data]) + ["/bin/sh", "-c", script]
         }) { tmux, sandbox in
             try await body(tmux, sandbox, remoteRoot)

@@ -337,7 +337,9 @@ struct SyncTests {
         let sandbox = try Sandbox()
         let cache = sandbox.root.appendingPathComponent("cache")
         try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
-        let mount = try ProcessRunner.run(URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=100k", "tmpfs", cache.path])
+        // Room for the cache manifest (its migrations and log) and a PDF or so, not for the
+        // 276 kB of sample PDFs.
+        let mount = try ProcessRunner.run(URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=140k", "tmpfs", cache.path])
         try #require(mount.status == 0, "the test mounts a small tmpfs (it needs root): \(mount.standardError)")
         defer { _ = try? ProcessRunner.run(URL(fileURLWithPath: "/bin/umount"), [cache.path]) }
         let server = try WebDAVServer.start(root: sandbox.remoteRoot)

@@ -37,8 +37,12 @@ public struct LinkedFile: Sendable, Hashable {
         return LinkedFileAliases.shared.alias(of: path).flatMap { LinkedFile.isRegularFile($0) ? $0 : nil }
     }
 
-    /// Whether the file belongs to a synced remote library (so that a missing copy can be fetched).
-    public var isRemote: Bool { LinkedFileAliases.shared.alias(of: path) != nil }
+    /// Whether the file belongs to a synced remote library and may be fetched from it: false
+    /// when a sync looked for it and the remote did not have it (`LinkedFileAliases.setAbsent`).
+    public var isRemote: Bool {
+        guard let alias = LinkedFileAliases.shared.alias(of: path) else { return false }
+        return !LinkedFileAliases.shared.isAbsent(alias)
+    }
 
     static func isRegularFile(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
@@ -75,6 +79,7 @@ public final class LinkedFileAliases: @unchecked Sendable {
 
     private let lock = NSLock()
     private var folders: [(from: String, to: String)] = []
+    private var absent: Set<String> = []
 
     /// Files under `folder` are found under `target` (same relative path).
     public func register(folder: String, as target: String) {
@@ -85,6 +90,20 @@ public final class LinkedFileAliases: @unchecked Sendable {
             folders.append((from, to))
             folders.sort { $0.from.count > $1.from.count }
         }
+    }
+
+    /// Notes the aliased paths under `folder` whose files the remote does not have (a sync
+    /// looked for them), in place of those noted for that folder before.
+    public func setAbsent(_ paths: some Sequence<String>, under folder: String) {
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        lock.withLock {
+            absent = absent.filter { !$0.hasPrefix(prefix) }.union(paths)
+        }
+    }
+
+    /// Whether `aliasPath` (a path `alias(of:)` gave) is a file the remote does not have.
+    public func isAbsent(_ aliasPath: String) -> Bool {
+        lock.withLock { absent.contains(aliasPath) }
     }
 
     /// The aliased path of `path`, if it is under a registered folder.

@@ -55,11 +55,25 @@ final class SyncReporter {
             Console.error(text)
         case .finished(let summary):
             finishLine()
-            var parts = ["\(summary.downloaded) downloaded (\(ByteCount.format(summary.downloadedBytes)))", "\(summary.current) already current"]
-            if !summary.failed.isEmpty { parts.append("\(summary.failed.count) failed") }
-            if !summary.missing.isEmpty { parts.append("\(summary.missing.count) not on the remote") }
-            Console.error("\(summary.cancelled ? "Cancelled" : "Done"): \(parts.joined(separator: ", ")) in \(String(format: "%.1f", summary.seconds)) s\(summary.cancelled ? "; the next sync resumes" : "")")
+            // A sync stopped by what it was asked for says only why (the command prints it).
+            guard !summary.stoppedBeforeChoosing else { return }
+            Console.error(Self.lastLine(summary))
         }
+    }
+
+    /// The line that ends a sync: what it did, or for a dry run what a sync would do and that
+    /// nothing changed.
+    static func lastLine(_ summary: SyncSummary) -> String {
+        var rest = ["\(summary.current) already current"]
+        if !summary.failed.isEmpty { rest.append("\(summary.failed.count) failed") }
+        if !summary.missing.isEmpty { rest.append("\(summary.missing.count) not on the remote") }
+        if summary.dryRun {
+            let files = "\(summary.wouldDownload) PDF\(summary.wouldDownload == 1 ? "" : "s")"
+            let would = "\(files) would be downloaded (\(ByteCount.format(summary.wouldDownloadBytes)))"
+            return "Dry run: \(([would] + rest).joined(separator: ", ")); nothing was changed"
+        }
+        let parts = ["\(summary.downloaded) downloaded (\(ByteCount.format(summary.downloadedBytes)))"] + rest
+        return "\(summary.cancelled ? "Cancelled" : "Done"): \(parts.joined(separator: ", ")) in \(String(format: "%.1f", summary.seconds)) s\(summary.cancelled ? "; the next sync resumes" : "")"
     }
 
     /// Ends a progress bar line before other output.
@@ -100,7 +114,12 @@ final class SyncReporter {
         case .finished(let summary):
             object = ["event": "finished", "downloaded": summary.downloaded, "downloadedBytes": summary.downloadedBytes,
                       "current": summary.current, "failed": summary.failed, "missing": summary.missing, "problems": summary.problems,
-                      "cancelled": summary.cancelled, "seconds": summary.seconds, "rejected": summary.rejectedLibraries]
+                      "cancelled": summary.cancelled, "seconds": summary.seconds, "rejected": summary.rejectedLibraries,
+                      "dryRun": summary.dryRun]
+            if summary.dryRun {
+                object["wouldDownload"] = summary.wouldDownload
+                object["wouldDownloadBytes"] = summary.wouldDownloadBytes
+            }
         }
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return "{}" }
         return String(decoding: data, as: UTF8.self)

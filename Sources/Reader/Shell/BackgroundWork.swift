@@ -317,6 +317,8 @@ public final class BackgroundWork: @unchecked Sendable {
                         break
                     }
                 }, isCancelled: { lock.withLock { fetchCancelled } })
+            // PDFs this sync found missing on the remote are no longer "remote only".
+            locations.registerAbsentFiles()
             let text = Self.syncMessage(summary, remote: remote.name, group: group, shownGroup: shownGroup, refused: refused)
             post(.syncFinished(summary: text, libraryChanged: changed, failed: !summary.succeeded && !summary.cancelled))
         } catch {

@@ -59,7 +59,27 @@ public final class CacheManifest: Sendable {
         migrator.registerMigration("v2 partial downloads") { db in
             try db.execute(sql: "CREATE TABLE partial (path TEXT PRIMARY KEY NOT NULL, version TEXT NOT NULL)")
         }
+        migrator.registerMigration("v3 absent files") { db in
+            try db.execute(sql: "CREATE TABLE absent (path TEXT PRIMARY KEY NOT NULL)")
+        }
         try migrator.migrate(database)
+    }
+
+    /// The remote paths a sync looked for and the remote did not have (linked, not there).
+    public func absentPaths() throws -> [String] {
+        try database.read { db in try String.fetchAll(db, sql: "SELECT path FROM absent ORDER BY path") }
+    }
+
+    /// Records what a sync found (one transaction): `absent` the remote does not have, `present`
+    /// it has (no longer absent).
+    public func noteLooked(absent: [String], present: [String]) throws {
+        guard !absent.isEmpty || !present.isEmpty else { return }
+        try database.write { db in
+            let found = try db.makeStatement(sql: "DELETE FROM absent WHERE path = ?")
+            for path in present { try found.execute(arguments: [path]) }
+            let missing = try db.makeStatement(sql: "INSERT OR IGNORE INTO absent (path) VALUES (?)")
+            for path in absent { try missing.execute(arguments: [path]) }
+        }
     }
 
     /// The remote version each `.part` file belongs to.
@@ -107,7 +127,11 @@ public final class CacheManifest: Sendable {
         guard !records.isEmpty else { return }
         try database.write { db in
             let finished = try db.makeStatement(sql: "DELETE FROM partial WHERE path = ?")
-            for record in records { try finished.execute(arguments: [record.path]) }
+            let found = try db.makeStatement(sql: "DELETE FROM absent WHERE path = ?")
+            for record in records {
+                try finished.execute(arguments: [record.path])
+                try found.execute(arguments: [record.path])
+            }
             let statement = try db.makeStatement(sql: """
                 INSERT INTO file (path, size, version, modified, fetched_at, last_read) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT(path) DO UPDATE SET size = excluded.size, version = excluded.version,

@@ -66,6 +66,15 @@ public struct SyncSummary: Sendable, Equatable {
     /// The .bib files whose download was refused (or, in a dry run, would be): the copy in use
     /// stays.
     public var rejectedLibraries: [String] = []
+    /// True for a dry run: nothing was downloaded or changed on this machine.
+    public var dryRun = false
+    /// In a dry run, the PDFs a sync would download and their bytes (as far as the remote says).
+    public var wouldDownload = 0
+    public var wouldDownloadBytes: Int64 = 0
+
+    /// True when the sync stopped before choosing any PDF because what it was asked for cannot
+    /// be chosen: a name the library does not have, or no .bib of the remote here.
+    public var stoppedBeforeChoosing: Bool { libraryMissing || !unknownNames.isEmpty }
 
     public var succeeded: Bool {
         failed.isEmpty && !cancelled && !libraryMissing && unknownNames.isEmpty && rejectedLibraries.isEmpty
@@ -117,6 +126,7 @@ public final class Syncer: @unchecked Sendable {
         let started = clock()
         let timer = PhaseTimer()
         var summary = SyncSummary()
+        summary.dryRun = options.dryRun
         let wantsPDFs = !options.selection.isEmpty && options.fetchPDFs
         // The cache manifest is opened (or created) on another thread while the .bib files
         // come and the remote is listed.
@@ -204,8 +214,16 @@ public final class Syncer: @unchecked Sendable {
         let bytes = wanted.reduce(Int64(0)) { $0 + ($1.size ?? 0) }
         timer.lap("sync: compare with the cache")
         events(.planned(files: wanted.count, bytes: bytes, alreadyCurrent: summary.current))
+        if options.dryRun {
+            summary.wouldDownload = wanted.count
+            summary.wouldDownloadBytes = bytes
+        }
         for path in summary.missing { events(.notice("\(path) is linked but not on the remote")) }
         guard let manifest else { return finish(summary, started, events) }
+        // The reader then counts a PDF the remote lacks as nowhere, not as one to fetch. Only
+        // that is lost when it cannot be written (a full disk): the downloads still go on.
+        let missing = Set(summary.missing)
+        try? manifest.noteLooked(absent: summary.missing, present: planned.map(\.remotePath).filter { !missing.contains($0) })
         try download(wanted, options: options, manifest: manifest, summary: &summary, events: events, isCancelled: isCancelled)
         summary.recordedBytes = try? manifest.recordedBytes()
         timer.lap("sync: download \(wanted.count) PDFs")
@@ -247,7 +265,10 @@ public final class Syncer: @unchecked Sendable {
     public func fetch(_ remotePath: String, options: SyncOptions, events: (SyncEvent) -> Void, isCancelled: () -> Bool) throws -> URL? {
         try FileManager.default.createDirectory(at: locations.cache, withIntermediateDirectories: true)
         let manifest = try CacheManifest(url: locations.manifest)
-        guard let file = try describe([remotePath])[remotePath] else { throw TransportError.notFound(remotePath) }
+        guard let file = try describe([remotePath])[remotePath] else {
+            try? manifest.noteLooked(absent: [remotePath], present: [])
+            throw TransportError.notFound(remotePath)
+        }
         var summary = SyncSummary()
         var reason = "it failed"
         try download([file], options: options, manifest: manifest, summary: &summary, events: { event in
