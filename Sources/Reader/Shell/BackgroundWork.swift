@@ -365,9 +365,9 @@ public final class BackgroundWork: @unchecked Sendable {
     /// A page's text from the cache, else from poppler (then cached).
     func text(of path: String, page: Int, mode: ReadingMode) throws -> String {
         guard let open = lock.withLock({ documents[path] }) else { throw PDFError.cannotOpen(path: path, reason: "not open") }
-        let key = PageTextCache.Key(document: open.fingerprint, page: page, mode: mode == .layout ? .layout : .reading)
+        let key = PageTextCache.Key(document: open.fingerprint, page: page, mode: mode == .layout ? .layout : .reflow)
         if let cached = pages.text(for: key) { return cached }
-        let text = mode == .layout ? try open.document.layoutText(ofPage: page) : try open.document.text(ofPage: page)
+        let text = try open.document.text(ofPage: page, mode: key.mode)
         pages.insert(text, for: key)
         return text
     }

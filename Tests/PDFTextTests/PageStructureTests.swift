@@ -1,0 +1,140 @@
+@testable import PDFText
+import Testing
+
+/// `PageGlyphs.reflowText` on made-up pages: characters 5 pt wide and 10 pt high, lines 12 pt
+/// apart, in named fonts ("Roman" unless said otherwise).
+@Suite("reflow text from boxes and fonts")
+struct PageStructureTests {
+    struct Line {
+        var text: String
+        var x: Double
+        var y: Double
+        var font = "ABCDEF+CMR10"
+        var size = 10.0
+    }
+
+    /// Boxes and font runs for `lines`; a line feed (a zero-width box) ends every line but the
+    /// last. Characters of a font larger than 10 pt are wider and taller in proportion.
+    static func page(_ lines: [Line]) -> PageGlyphs {
+        var text = ""
+        var boxes: [GlyphBox] = []
+        var fonts: [FontRun] = []
+        for (index, line) in lines.enumerated() {
+            var position = line.x
+            let scale = line.size / 10
+            let first = boxes.count
+            for scalar in line.text.unicodeScalars {
+                text.unicodeScalars.append(scalar)
+                boxes.append(GlyphBox(x1: position, y1: line.y, x2: position + 5 * scale, y2: line.y + 10 * scale))
+                position += 5 * scale
+            }
+            fonts.append(FontRun(name: line.font, size: line.size, first: first, last: boxes.count - 1))
+            if index < lines.count - 1 {
+                text += "\n"
+                boxes.append(GlyphBox(x1: position, y1: line.y + 10, x2: position, y2: line.y + 10))
+            }
+        }
+        return PageGlyphs(utf8: Array(text.utf8), boxes: boxes, fonts: fonts)
+    }
+
+    static let mono = "XYZABC+CMTT10"
+
+    @Test func fontNamesTellMonospaceAndBold() {
+        for name in ["ABCDEF+CMTT10", "CMSLTT10", "LMMono10-Regular", "LMMonoLt10-Bold", "CourierNewPSMT", "Courier", "NimbusMonoPS-Regular", "txtt"] {
+            #expect(FontTraits(fontNamed: name).isMonospace, "\(name)")
+        }
+        for name in ["ABCDEF+CMR10", "CMBX12", "LMRoman10-Regular", "LinLibertineO", "Helvetica-Bold", "LMSans10-Regular"] {
+            #expect(!FontTraits(fontNamed: name).isMonospace, "\(name)")
+        }
+        for name in ["CMBX12", "ABCDEF+CMB10", "LMRoman10-Bold", "Helvetica-Bold", "LinBiolinumOB", "CourierNewPS-BoldMT"] {
+            #expect(FontTraits(fontNamed: name).isBold, "\(name)")
+        }
+        for name in ["CMR10", "CMTT10", "LMRoman10-Regular", "LinBiolinumO", "LinLibertineOI"] {
+            #expect(!FontTraits(fontNamed: name).isBold, "\(name)")
+        }
+    }
+
+    @Test func linesOfAParagraphAreJoinedAndAShortLineEndsIt() {
+        let glyphs = Self.page([
+            Line(text: "The first paragraph goes on and on", x: 0, y: 0),
+            Line(text: "until it ends here.", x: 0, y: 12),
+            Line(text: "The second one is also a long line", x: 0, y: 24),
+            Line(text: "and so on.", x: 0, y: 36),
+        ])
+        #expect(glyphs.reflowText == "The first paragraph goes on and on until it ends here.\n\nThe second one is also a long line and so on.")
+    }
+
+    @Test func hyphenatedWordsAreJoined() {
+        #expect(Self.page([Line(text: "an environ-", x: 0, y: 0), Line(text: "ment here", x: 0, y: 12)]).reflowText == "an environment here")
+        // Before a capital the hyphen stays ("S-Plus", "Jean-Paul").
+        #expect(Self.page([Line(text: "the Jean-", x: 0, y: 0), Line(text: "Paul text", x: 0, y: 12)]).reflowText == "the Jean-Paul text")
+    }
+
+    /// A code line with a comment beside it in another font (poppler gives the comment as a line
+    /// of its own) swallowed the next code line.
+    @Test func codeLinesStayLinesWithTheirCommentsAndIndentation() {
+        let glyphs = Self.page([
+            Line(text: "In this case we need a subscript array as in this", x: 0, y: 0),
+            Line(text: "> x <- array(1:20)", x: 20, y: 14, font: Self.mono),
+            Line(text: "# Generate an array.", x: 140, y: 14),
+            Line(text: "> x[i]", x: 20, y: 26, font: Self.mono),
+            Line(text: "[1] 9 6 3", x: 30, y: 38, font: Self.mono),
+            Line(text: "Negative indices are not allowed in index matrices.", x: 0, y: 52),
+        ])
+        #expect(glyphs.reflowText == """
+            In this case we need a subscript array as in this
+
+            > x <- array(1:20)      # Generate an array.
+            > x[i]
+              [1] 9 6 3
+
+            Negative indices are not allowed in index matrices.
+            """)
+    }
+
+    /// "References" was merged into the paragraph before it.
+    @Test func aHeadingStandsAlone() {
+        let glyphs = Self.page([
+            Line(text: "the last line of a paragraph that is full", x: 0, y: 0),
+            Line(text: "References", x: 0, y: 12, font: "CMBX12", size: 12),
+            Line(text: "The first reference is this one here.", x: 0, y: 28),
+        ])
+        #expect(glyphs.reflowText == "the last line of a paragraph that is full\n\nReferences\n\nThe first reference is this one here.")
+        // A heading on two lines is one heading.
+        let twoLines = Self.page([
+            Line(text: "A long title", x: 0, y: 0, font: "LMRoman12-Bold", size: 14),
+            Line(text: "on two lines", x: 0, y: 16, font: "LMRoman12-Bold", size: 14),
+            Line(text: "Text.", x: 0, y: 34),
+        ])
+        #expect(twoLines.reflowText == "A long title on two lines\n\nText.")
+    }
+
+    @Test func leaderLinesListItemsAndDefinitionsStayLines() {
+        let contents = Self.page([
+            Line(text: "1.1 The R environment . . . . . . . 2", x: 0, y: 0),
+            Line(text: "1.2 Related software . . . . . . . . 2", x: 0, y: 12),
+            Line(text: "1.3 R and statistics . . . . . . . . 3", x: 0, y: 24),
+        ])
+        #expect(contents.reflowText == "1.1 The R environment . . . . . . . 2\n1.2 Related software . . . . . . . . 2\n1.3 R and statistics . . . . . . . . 3")
+        let list = Self.page([
+            Line(text: "we wish to do the following things now:", x: 0, y: 0),
+            Line(text: "• Extract elements as a vector and", x: 10, y: 12),
+            Line(text: "then go on with the item", x: 20, y: 24),
+            Line(text: "• Replace these entries by zeroes.", x: 10, y: 36),
+        ])
+        #expect(list.reflowText == "we wish to do the following things now:\n• Extract elements as a vector and then go on with the item\n• Replace these entries by zeroes.")
+        // A term and its definition, columns apart: each term is a line.
+        let definitions = Self.page([
+            Line(text: "x", x: 10, y: 0, font: Self.mono),
+            Line(text: "a numeric vector of values", x: 60, y: 0),
+            Line(text: "na.rm", x: 10, y: 12, font: Self.mono),
+            Line(text: "whether to remove missing values", x: 60, y: 12),
+        ])
+        #expect(definitions.reflowText == "x a numeric vector of values\nna.rm whether to remove missing values")
+    }
+
+    @Test func withoutBoxesTheTextIsPopplers() {
+        let glyphs = PageGlyphs(utf8: Array("one\ntwo".utf8), boxes: [])
+        #expect(glyphs.reflowText == "one\ntwo")
+    }
+}
