@@ -102,6 +102,9 @@ public final class BackgroundWork: @unchecked Sendable {
         case .savePosition(let path, let page, let scroll):
             guard let store, let fingerprint = lock.withLock({ documents[path]?.fingerprint }) else { return }
             try? store.save(ReadingPosition(fingerprint: fingerprint, path: path, page: page, scroll: scroll, updatedAt: clock()))
+        case .saveReadingMode(let path, let mode):
+            guard let store, let fingerprint = lock.withLock({ documents[path]?.fingerprint }) else { return }
+            try? store.saveMode(mode, fingerprint: fingerprint, path: path, at: clock())
         case .recordReading(let key):
             let time = clock()
             lock.withLock { lastRead[key] = time }
@@ -341,7 +344,8 @@ public final class BackgroundWork: @unchecked Sendable {
                                     outline: document.outline.map { OutlineEntry(title: $0.title, level: $0.level, page: $0.page) })
             let position = try? store?.position(fingerprint: fingerprint)
             noteCachedFileRead(path)
-            post(.documentOpened(path: path, info: info, resumePage: position?.page, resumeScroll: position?.scroll ?? 0))
+            post(.documentOpened(path: path, info: info, resumePage: position?.page, resumeScroll: position?.scroll ?? 0,
+                                 mode: position?.mode))
         } catch PDFError.encrypted {
             post(.documentNeedsPassword(path: path, wrong: false))
         } catch PDFError.wrongPassword {

@@ -327,7 +327,7 @@ final class EffectRunner: Sendable {
         case .searchFullText, .loadFullTextPages: queue = interactive
         case .computeGroupMembers, .computeSort: queue = interactive
         case .buildSearchIndex: queue = index
-        case .openDocument, .extractPage, .findInDocument, .savePosition: queue = documents
+        case .openDocument, .extractPage, .findInDocument, .savePosition, .saveReadingMode: queue = documents
         default: queue = bulk
         }
         let mailbox = self.mailbox

@@ -38,8 +38,9 @@ extension AppState {
     mutating func updateReading(_ event: Event) -> [Effect] {
         guard var view = reading else { return [] }
         switch event {
-        case .documentOpened(let path, let info, let resumePage, let resumeScroll):
+        case .documentOpened(let path, let info, let resumePage, let resumeScroll, let savedMode):
             guard view.path == path else { return [] }
+            if let savedMode { view.mode = savedMode }
             view.info = info
             view.error = nil
             view.prompt = nil
@@ -175,7 +176,8 @@ extension AppState {
             view.column = 0
             message = StatusMessage(view.mode == .layout ? "Layout: the page as printed (h/l scroll sideways)" : "Reflow: paragraphs rewrapped to the window")
             reading = view
-            return [.extractPage(path: view.path, page: view.page, mode: view.mode)]
+            let remember: [Effect] = view.info != nil ? [.saveReadingMode(path: view.path, mode: view.mode)] : []
+            return [.extractPage(path: view.path, page: view.page, mode: view.mode)] + remember
         case .goToPage:
             guard view.info != nil else { return [] }
             view.prompt = .goTo("")
