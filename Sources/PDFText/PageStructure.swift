@@ -292,10 +292,16 @@ extension PageGlyphs {
         ["#", "%", "//", "/*", "--", ";"].contains { word.hasPrefix($0) }
     }
 
-    /// The font size of most of the page's characters (0 without fonts).
+    /// The font size of most of the characters of the page's long lines of prose (at least half
+    /// as wide as the widest line, no column gap; 0 without fonts): code in a smaller font, or
+    /// the small print of examples side by side, does not make the prose around it all headings.
     static func bodyFontSize(of lines: [TextLine]) -> Double {
         var sizes: [Double: Int] = [:]
-        for line in lines where line.fontSize > 0 { sizes[line.fontSize, default: 0] += line.text.count }
+        let widest = lines.map(\.box.width).max() ?? 0
+        for line in lines where line.fontSize > 0 && !line.isMonospace && line.box.width >= widest / 2
+            && line.widestGap <= tabularGap * line.height {
+            sizes[line.fontSize, default: 0] += line.text.count
+        }
         return sizes.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key ?? 0
     }
 
@@ -315,8 +321,10 @@ extension PageGlyphs {
     ///   than `tabularGap` character heights stay lines;
     /// - a line under the text of a list item, or indented as the line after it (a hanging
     ///   indent), goes on with the line before;
-    /// - a line that ends well short of its block's right edge ends its paragraph, and so does
-    ///   one followed by an indented first line (a line further right than both its neighbours);
+    /// - a line that ends short of its block's right edge by more than the next line's first
+    ///   word (that word would have fitted: justified or ragged right alike) ends its paragraph,
+    ///   and so does one followed by an indented first line (a line further right than both its
+    ///   neighbours);
     ///   in a block narrower than a quarter of the page's widest line every line is a line;
     /// - other lines are joined.
     static func joins(of lines: [TextLine], bodyFontSize: Double) -> [LineJoin] {
@@ -392,7 +400,12 @@ extension PageGlyphs {
             // The last line of a paragraph ends short of the block's right edge; in a narrow
             // block (a column of numbers, a table's column) every line is a line.
             if right[index] - left[index] < narrowBlock { joins.append(.newLine); continue }
-            if right[index - 1] - previous.box.x2 > 2 * height { joins.append(.blankLine); continue }
+            // A line ends its paragraph when the next line's first word would have fitted after it.
+            let room = right[index - 1] - previous.box.x2
+            if let first = line.words.first, room > max(first.box.width + 0.35 * height, 0.8 * height) {
+                joins.append(.blankLine)
+                continue
+            }
             // A first line indented from the lines around it.
             let indented = line.box.x1 > previous.box.x1 + 0.8 * height
                 && (next.map { $0.box.x1 < line.box.x1 - 0.5 * height } ?? false)

@@ -64,6 +64,20 @@ struct PageStructureTests {
         #expect(glyphs.reflowText == "The first paragraph goes on and on until it ends here.\n\nThe second one is also a long line and so on.")
     }
 
+    /// Ragged-right text (tex-tour.pdf): a line far short of the right edge goes on when the
+    /// next line's first word would not have fitted after it.
+    @Test func raggedRightLinesAreJoinedWhenTheNextWordWouldNotFit() {
+        let glyphs = Self.page([
+            Line(text: "In 1976 Knuth received the galley proofs of the second edition of the second", x: 0, y: 0),
+            Line(text: "hot metal on a Monotype machine, but the publisher had moved to", x: 0, y: 12),
+            Line(text: "phototypesetting, and the new proofs looked, to Knuth's eye, dreadful.", x: 0, y: 24),
+            Line(text: "It did.", x: 0, y: 36),
+        ])
+        #expect(glyphs.reflowText == "In 1976 Knuth received the galley proofs of the second edition of the second "
+                + "hot metal on a Monotype machine, but the publisher had moved to "
+                + "phototypesetting, and the new proofs looked, to Knuth's eye, dreadful.\n\nIt did.")
+    }
+
     @Test func hyphenatedWordsAreJoined() {
         #expect(Self.page([Line(text: "an environ-", x: 0, y: 0), Line(text: "ment here", x: 0, y: 12)]).reflowText == "an environment here")
         // Before a capital the hyphen stays ("S-Plus", "Jean-Paul").
@@ -107,6 +121,27 @@ struct PageStructureTests {
             Line(text: "Text.", x: 0, y: 34),
         ])
         #expect(twoLines.reflowText == "A long title on two lines\n\nText.")
+    }
+
+    /// On a page mostly of small print (code, examples side by side), the prose around it is
+    /// the body text, not a run of headings joined together.
+    @Test func theBodySizeComesFromTheLongLinesOfProse() {
+        var lines = [
+            Line(text: "/tcb/lower separated=true|false", x: 0, y: 0, font: "LMMono10-Regular", size: 11),
+            Line(text: "(default true)", x: 300, y: 0, font: "LMRoman10-Regular", size: 11),
+            Line(text: "If set to true, the lower part is visually separated from", x: 20, y: 14, size: 11),
+            Line(text: "the upper part.", x: 20, y: 28, size: 11),
+        ]
+        for row in 0..<8 {
+            lines.append(Line(text: "This is the upper part.", x: 40, y: 50 + 10 * Double(row), size: 9))
+            lines.append(Line(text: "This is the upper part.", x: 200, y: 50 + 10 * Double(row), size: 9))
+        }
+        #expect(Self.page(lines).reflowText.hasPrefix("""
+            /tcb/lower separated=true|false (default true)
+            If set to true, the lower part is visually separated from the upper part.
+            This is the upper part. This is the upper part.
+
+            """))
     }
 
     @Test func leaderLinesListItemsAndDefinitionsStayLines() {
