@@ -193,8 +193,11 @@ extension PageGlyphs {
 
         var traits: [Int: FontTraits] = [:]
         var fontOfScalar = [Int](repeating: -1, count: count)
-        for (number, run) in fonts.enumerated() where run.first <= run.last {
-            for index in max(0, run.first)...min(count - 1, run.last) { fontOfScalar[index] = number }
+        for (number, run) in fonts.enumerated() {
+            let first = max(0, run.first)
+            let last = min(count - 1, run.last)
+            guard first <= last else { continue }
+            for index in first...last { fontOfScalar[index] = number }
         }
         func traitsOfFont(_ number: Int) -> FontTraits? {
             guard number >= 0 else { return nil }

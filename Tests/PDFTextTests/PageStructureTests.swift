@@ -168,6 +168,16 @@ struct PageStructureTests {
         #expect(definitions.reflowText == "x a numeric vector of values\nna.rm whether to remove missing values")
     }
 
+    /// Font runs are poppler's: runs past the end of the text, or backwards, are ignored.
+    @Test func fontRunsOutsideTheTextAreIgnored() {
+        let page = Self.page([Line(text: "abc", x: 0, y: 0)])
+        let glyphs = PageGlyphs(utf8: page.utf8, boxes: page.boxes, fonts: [
+            FontRun(name: "CMTT10", size: 10, first: 5, last: 10), FontRun(name: "CMTT10", size: 10, first: 2, last: 1),
+            FontRun(name: "CMTT10", size: 10, first: -4, last: -1),
+        ])
+        #expect(glyphs.reflowText == "abc")
+    }
+
     @Test func withoutBoxesTheTextIsPopplers() {
         let glyphs = PageGlyphs(utf8: Array("one\ntwo".utf8), boxes: [])
         #expect(glyphs.reflowText == "one\ntwo")
