@@ -238,7 +238,15 @@ extension PageGlyphs {
             if let previous = merged.last, let last = previous.last, let first = fragment.first,
                abs(first.box.centerY - last.box.centerY) < 0.3 * max(first.box.height, last.box.height, 1),
                first.box.x1 >= last.box.x2 - 0.5 {
-                merged[merged.count - 1] += fragment
+                var words = fragment
+                if first.box.x1 - last.box.x2 <= Self.wordGap * max(first.box.height, last.box.height, 1) {
+                    // No space between them: one word ("maxnames=" and its "<integer>").
+                    let word = words.removeFirst()
+                    merged[merged.count - 1][merged[merged.count - 1].count - 1].last = word.last
+                    merged[merged.count - 1][merged[merged.count - 1].count - 1].text += word.text
+                    merged[merged.count - 1][merged[merged.count - 1].count - 1].box = last.box.union(word.box)
+                }
+                merged[merged.count - 1] += words
             } else {
                 merged.append(fragment)
             }
@@ -265,7 +273,7 @@ extension PageGlyphs {
             var monospaceCharacters = 0
             var sizes: [Double: Int] = [:]
             for (position, word) in words.enumerated() {
-                for scalar in word.first...word.last {
+                for scalar in word.first...word.last where !isSeparator(scalar) {
                     width += boxes[scalar].width
                     let font = fontOfScalar[scalar]
                     if traitsOfFont(font)?.isMonospace == true {
@@ -322,8 +330,8 @@ extension PageGlyphs {
     /// - monospace lines (code) stay lines, set off from prose by a blank line;
     /// - lines ending in a dot leader and a page number, list items, and lines with a gap wider
     ///   than `tabularGap` character heights stay lines;
-    /// - a line under the text of a list item, or indented as the line after it (a hanging
-    ///   indent), goes on with the line before;
+    /// - a line under the text of a list item goes on with the line before; a line further left
+    ///   than a line that went on from the one before starts a paragraph (a definition's term);
     /// - a line that ends short of its block's right edge by more than the next line's first
     ///   word (that word would have fitted: justified or ragged right alike) ends its paragraph,
     ///   and so does one followed by an indented first line (a line further right than both its
@@ -393,13 +401,17 @@ extension PageGlyphs {
                 joins.append(.newLine)
                 continue
             }
-            // The text of a list item going on under its text, or a hanging indent (the lines
-            // after the first further right, as in a bibliography), even after a short line.
+            // The text of a list item going on under its text, even after a short line.
             let next = index + 1 < lines.count && !blockStarts[index + 1] ? lines[index + 1] : nil
             let continuesItem = previous.listItemTextStart.map { abs(line.box.x1 - $0) < 0.5 * height } ?? false
-            let hanging = line.box.x1 > previous.box.x1 + 0.8 * height
-                && (next.map { abs($0.box.x1 - line.box.x1) < 0.5 * height } ?? false)
-            if continuesItem || hanging { joins.append(.space); continue }
+            if continuesItem { joins.append(.space); continue }
+            // A line further left than a paragraph's line that went on from another (not its
+            // indented first line) starts an item: a term of a definition list, the next entry
+            // of a bibliography, the text after a list.
+            if line.box.x1 < previous.box.x1 - 0.8 * height, joins[index - 1] == .space {
+                joins.append(.blankLine)
+                continue
+            }
             // The last line of a paragraph ends short of the block's right edge; in a narrow
             // block (a column of numbers, a table's column) every line is a line.
             if right[index] - left[index] < narrowBlock { joins.append(.newLine); continue }

@@ -178,6 +178,32 @@ struct PageStructureTests {
         #expect(glyphs.reflowText == "abc")
     }
 
+    /// biblatex's options: a term on its own line, its description indented below it; the
+    /// description ran into the term, and the next term into the description before it.
+    @Test func aTermAboveItsDescriptionStaysApart() {
+        let glyphs = Self.page([
+            // The term in a typewriter font, its argument in italics.
+            Line(text: "maxsortnames=", x: 0, y: 0, font: "CourierNewPSMT"),
+            Line(text: "<integer>", x: 65, y: 0, font: "LinLibertineOI"),
+            Line(text: "Similar to maxnames but affects only the names seen in", x: 30, y: 14),
+            Line(text: "sorting; set this after maxbibnames when it is set, as", x: 30, y: 26),
+            Line(text: "the default of this option is maxbibnames.", x: 30, y: 38),
+            Line(text: "\\map[", x: 0, y: 52, font: "CourierNewPSMT"),
+            Line(text: "<options>]{<restrictions,steps>}", x: 25, y: 52, font: "LinLibertineOI"),
+            Line(text: "A container for an ordered set of map steps.", x: 30, y: 66),
+        ])
+        #expect(glyphs.reflowText == """
+            maxsortnames=<integer>
+
+            Similar to maxnames but affects only the names seen in sorting; set this after maxbibnames when \
+            it is set, as the default of this option is maxbibnames.
+
+            \\map[<options>]{<restrictions,steps>}
+
+            A container for an ordered set of map steps.
+            """)
+    }
+
     @Test func withoutBoxesTheTextIsPopplers() {
         let glyphs = PageGlyphs(utf8: Array("one\ntwo".utf8), boxes: [])
         #expect(glyphs.reflowText == "one\ntwo")
