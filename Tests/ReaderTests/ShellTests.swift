@@ -168,6 +168,14 @@ struct ReadingTextTests {
         #expect(ReadingText.lines(of: text, width: 12) == ["The first", "paragraph", "goes on", "here.", "", "Second one.", "> x <- 1", "> y"])
     }
 
+    /// A PDF's text can hold control characters (R-exts.pdf has a backspace on a line of its
+    /// own): `bibread read` printed them to the terminal, and the reader showed an empty line
+    /// between two blank ones.
+    @Test func controlCharactersBecomeSpaces() {
+        let text = "For example,\n\n\u{8}\n\n// X_main.cpp:\u{1B}[31m\u{7F}\u{9B}x"
+        #expect(ReadingText.lines(of: text, width: 40) == ["For example,", "", "// X_main.cpp: [31m  x"])
+    }
+
     @Test func codeKeepsItsIndentationAndSpacesWhenItFits() {
         let text = "if x:\n    y  = 1   # set y\n    z = a_rather_long_name + another_long_name"
         #expect(ReadingText.lines(of: text, width: 24) == [

@@ -155,8 +155,8 @@ public enum ReadingText {
     }
 
     /// The blocks of the text: blank lines separate them; inside one, its lines (a paragraph,
-    /// or lines that stay lines) are joined by line feeds. Ligatures are expanded, tabs and form
-    /// feeds become spaces, trailing spaces go.
+    /// or lines that stay lines) are joined by line feeds. Ligatures are expanded, control
+    /// characters (tabs, form feeds, escapes) become spaces, trailing spaces go.
     public static func paragraphs(of text: String) -> [String] {
         var paragraphs: [String] = []
         var current: [String] = []
@@ -165,7 +165,9 @@ public enum ReadingText {
             for character in rawLine {
                 if let expanded = ligatures[character] {
                     line += expanded
-                } else if character == "\t" || character == "\r" || character == "\u{0C}" {
+                } else if character.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) }) {
+                    // Tabs, form feeds and any other control character a PDF's text holds:
+                    // nothing that reaches the terminal may move its cursor or change its state.
                     line += " "
                 } else {
                     line.append(character)
