@@ -14,14 +14,17 @@ struct FontTraits: Equatable {
     var isBold = false
 
     /// The traits of the font named `name` (a PDF font name such as "ABCDEF+CMTT10",
-    /// "LMMono10-Regular", "CourierNewPS-BoldMT" or "LinBiolinumOB").
+    /// "LMMono10-Regular", "CourierNewPS-BoldMT" or "LinBiolinumOB"). Monotype's fonts
+    /// ("MonotypeCorsiva") and "ArialUnicodeMS" are not typewriter fonts.
     init(fontNamed name: String) {
         var base = Substring(name)
         if let plus = base.firstIndex(of: "+") { base = base[base.index(after: plus)...] }
         let lowered = base.lowercased()
         let family = lowered.split(separator: "-", maxSplits: 1).first.map(String.init) ?? lowered
         let familyLetters = family.reversed().drop { $0.isNumber }.reversed()
-        isMonospace = ["mono", "courier", "typewriter", "consol", "menlo", "code"].contains { lowered.contains($0) }
+        let monotype = lowered.replacing("monotype", with: "")
+        isMonospace = ["mono", "nimbusmon", "courier", "typewriter", "consol", "menlo", "sourcecode", "firacode", "cascadia"]
+            .contains { monotype.contains($0) }
             // TeX's typewriter fonts: CMTT10, CMSLTT10, CMITT10, ECTT1000, SFTT1000, txtt.
             || String(familyLetters).hasSuffix("tt")
         isBold = ["bold", "black", "heavy", "semibold", "demi"].contains { lowered.contains($0) }

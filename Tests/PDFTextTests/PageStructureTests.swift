@@ -40,10 +40,12 @@ struct PageStructureTests {
     static let mono = "XYZABC+CMTT10"
 
     @Test func fontNamesTellMonospaceAndBold() {
-        for name in ["ABCDEF+CMTT10", "CMSLTT10", "LMMono10-Regular", "LMMonoLt10-Bold", "CourierNewPSMT", "Courier", "NimbusMonoPS-Regular", "txtt"] {
+        for name in ["ABCDEF+CMTT10", "CMSLTT10", "LMMono10-Regular", "LMMonoLt10-Bold", "CourierNewPSMT", "Courier", "NimbusMonoPS-Regular", "NimbusMonL-Regu", "txtt",
+                     "SourceCodePro-Regular", "Inconsolata-zi4r", "DejaVuSansMono"] {
             #expect(FontTraits(fontNamed: name).isMonospace, "\(name)")
         }
-        for name in ["ABCDEF+CMR10", "CMBX12", "LMRoman10-Regular", "LinLibertineO", "Helvetica-Bold", "LMSans10-Regular"] {
+        for name in ["ABCDEF+CMR10", "CMBX12", "LMRoman10-Regular", "LinLibertineO", "Helvetica-Bold", "LMSans10-Regular",
+                     "MonotypeCorsiva", "ArialUnicodeMS", "NimbusRomNo9L-Regu"] {
             #expect(!FontTraits(fontNamed: name).isMonospace, "\(name)")
         }
         for name in ["CMBX12", "ABCDEF+CMB10", "LMRoman10-Bold", "Helvetica-Bold", "LinBiolinumOB", "CourierNewPS-BoldMT"] {
