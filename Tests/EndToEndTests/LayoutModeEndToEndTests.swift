@@ -28,6 +28,8 @@ struct LayoutModeEndToEndTests {
             try await tmux.waitUntil("the page reflowed") { Self.titleBarShows("reflow", in: $0) }
             try await tmux.sendKeys("t")
             try await tmux.waitFor("Layout: the page as printed")
+            // The page in its layout: the PDF is open (a `t` before that is saved when it opens).
+            try await tmux.waitUntil("the page's text in its layout") { Self.titleBarShows("layout", in: $0) && $0.contains("Abstract") }
             try await Self.quit(tmux, helper)
 
             // The same command again, in the same sandbox.

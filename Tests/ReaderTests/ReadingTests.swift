@@ -162,6 +162,52 @@ struct ReadingTests {
         #expect(third.state.reading?.mode == .reflow)
     }
 
+    /// `t` pressed while the PDF is still opening (as on a busy machine) was shown but not
+    /// saved: the document opened reflowed the next time.
+    @Test func layoutChosenWhileTheDocumentOpensIsRemembered() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try ReadingStore(directory: folder)
+        var harness = ReaderHarness.samples(width: 100, height: 30, store: store)
+        harness.press("/")
+        harness.type("key:goedel1931formal")
+        harness.press("Enter")
+        // The PDF opens in the background, and `t` comes before it has.
+        let opening = harness.state.update(.key(Key(name: "Enter")!))
+        harness.press("t")
+        harness.run(opening)
+        #expect(harness.state.reading?.mode == .layout)
+        #expect(harness.state.reading?.info != nil)
+        harness.press("q")
+
+        var again = ReaderHarness.samples(width: 100, height: 30, store: store)
+        again.read("goedel1931formal")
+        #expect(again.state.reading?.mode == .layout)
+    }
+
+    /// Saving where the reader is waited behind whatever the documents' queue was doing (a
+    /// search through a long manual), and the program could exit first: the write was lost.
+    /// Reading writes have their own queue, which the app finishes before it exits.
+    @Test func readingWritesDoNotWaitBehindASearchAndFinishBeforeExit() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try ReadingStore(directory: folder)
+        let path = Fixtures.corpus("pdfs/R-exts.pdf").path
+        var harness = ReaderHarness(library: Fixtures.library("@manual{exts, title = {Writing R Extensions}, file = {:\(path):PDF}}"),
+                                    width: 100, height: 30, store: store)
+        harness.press("Enter")
+        try #require(harness.state.reading?.info != nil)
+        let runner = EffectRunner(work: harness.work, mailbox: Mailbox(wakeDescriptor: -1))
+        // A search for words no page has reads every page of the document.
+        runner.run(.findInDocument(path: path, query: "no page has these words", fromPage: 1, forward: true))
+        runner.run(.savePosition(path: path, page: 5, scroll: 0.25))
+        runner.run(.saveReadingMode(path: path, mode: .layout))
+        runner.finishReadingWrites()
+        let saved = try store.position(fingerprint: PDFFingerprint.of(path: path))
+        #expect(saved?.page == 5)
+        #expect(saved?.mode == .layout)
+    }
+
     /// A store written before modes were kept (schema v1, by `sqlite3`) opens, keeps its
     /// positions (shown reflowed), and then keeps a mode beside each position.
     @Test func aStoreFromBeforeModesKeepsItsPositions() throws {

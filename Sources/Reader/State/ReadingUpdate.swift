@@ -40,7 +40,9 @@ extension AppState {
         switch event {
         case .documentOpened(let path, let info, let resumePage, let resumeScroll, let savedMode):
             guard view.path == path else { return [] }
-            if let savedMode { view.mode = savedMode }
+            // `t` pressed while the document opened is saved now (the shell knows it only now).
+            let remember: [Effect] = view.modeChosen ? [.saveReadingMode(path: path, mode: view.mode)] : []
+            if let savedMode, !view.modeChosen { view.mode = savedMode }
             view.info = info
             view.error = nil
             view.prompt = nil
@@ -52,7 +54,7 @@ extension AppState {
             }
             view.page = min(max(1, view.page), max(1, info.pageCount))
             reading = view
-            return [.extractPage(path: path, page: view.page, mode: view.mode)]
+            return [.extractPage(path: path, page: view.page, mode: view.mode)] + remember
         case .documentNeedsPassword(let path, let wrong):
             guard view.path == path else { return [] }
             view.prompt = .password("", wrong: wrong)
@@ -172,6 +174,7 @@ extension AppState {
             let count = lines.count
             view.pendingScrollFraction = count > 0 ? Double(view.scroll) / Double(count) : 0
             view.mode = view.mode == .reflow ? .layout : .reflow
+            view.modeChosen = true
             view.pageText = nil
             view.column = 0
             message = StatusMessage(view.mode == .layout ? "Layout: the page as printed (h/l scroll sideways)" : "Reflow: paragraphs rewrapped to the window")
