@@ -335,8 +335,9 @@ extension PageGlyphs {
     ///   than `tabularGap` character heights stay lines;
     /// - a line under the text of a list item goes on with the line before; a line further left
     ///   than a line that went on from the one before starts a paragraph (a definition's term);
-    /// - a line that ends short of its block's right edge by more than the next line's first
-    ///   word (that word would have fitted: justified or ragged right alike) ends its paragraph,
+    /// - a line that ends short of the right edge of the prose lines around it by more than the
+    ///   next line's first word (that word would have fitted: justified or ragged right alike)
+    ///   ends its paragraph,
     ///   and so does one followed by an indented first line (a line further right than both its
     ///   neighbours);
     ///   in a block narrower than a quarter of the page's widest line every line is a line;
@@ -372,17 +373,24 @@ extension PageGlyphs {
             let overlaps = line.box.x1 < previous.box.x2 + 3 * height && previous.box.x1 < line.box.x2 + 3 * height
             blockStarts[index] = !overlaps || step < 0.3 * height || step > max(1.6 * usualStep, 2.0) * height
         }
+        // Each block's extent, and each line's right edge: the furthest right of the prose lines
+        // around it in its block (two before, one after), so that a block whose parts have
+        // different widths (an abstract above wider body text) ends no line early.
         var left = [Double](repeating: 0, count: lines.count)
         var right = [Double](repeating: 0, count: lines.count)
+        var blockRight = [Double](repeating: 0, count: lines.count)
         var start = 0
         while start < lines.count {
             var end = start
             while end + 1 < lines.count, !blockStarts[end + 1] { end += 1 }
-            let edge = lines[start...end].filter { !$0.isMonospace && !standsAlone($0) && !isHeading($0) }.map(\.box.x2).max()
+            let isProse = lines[start...end].map { !$0.isMonospace && !standsAlone($0) && !isHeading($0) }
             let leftEdge = lines[start...end].map(\.box.x1).min() ?? lines[start].box.x1
+            let rightEdge = lines[start...end].map(\.box.x2).max() ?? lines[start].box.x2
             for line in start...end {
-                right[line] = edge ?? lines[line].box.x2
+                let around = max(start, line - 2)...min(end, line + 1)
+                right[line] = around.filter { isProse[$0 - start] }.map { lines[$0].box.x2 }.max() ?? lines[line].box.x2
                 left[line] = leftEdge
+                blockRight[line] = rightEdge
             }
             start = end + 1
         }
@@ -417,7 +425,7 @@ extension PageGlyphs {
             }
             // The last line of a paragraph ends short of the block's right edge; in a narrow
             // block (a column of numbers, a table's column) every line is a line.
-            if right[index] - left[index] < narrowBlock { joins.append(.newLine); continue }
+            if blockRight[index] - left[index] < narrowBlock { joins.append(.newLine); continue }
             // A line ends its paragraph when the next line's first word would have fitted after it.
             let room = right[index - 1] - previous.box.x2
             if let first = line.words.first, room > max(first.box.width + 0.35 * height, 0.8 * height) {

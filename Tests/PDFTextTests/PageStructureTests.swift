@@ -80,6 +80,29 @@ struct PageStructureTests {
                 + "phototypesetting, and the new proofs looked, to Knuth's eye, dreadful.\n\nIt did.")
     }
 
+    /// incompleteness.pdf: an abstract set narrower than the body text below it, with no gap
+    /// between them, was cut into paragraphs at every line.
+    @Test func aNarrowerPartOfABlockKeepsItsParagraphs() {
+        let glyphs = Self.page([
+            Line(text: "In 1931 Kurt Godel showed that any consistent formal", x: 30, y: 0),
+            Line(text: "system strong enough to express elementary arithmetic", x: 30, y: 12),
+            Line(text: "contains statements it can neither prove nor refute,", x: 30, y: 24),
+            Line(text: "and more.", x: 30, y: 36),
+            Line(text: "Keywords: logic", x: 30, y: 48),
+            Line(text: "At the beginning of the twentieth century, mathematics seemed to be in danger as", x: 0, y: 60),
+            Line(text: "paradoxes were discovered in the foundations of set theory, most famously Russell.", x: 0, y: 72),
+        ])
+        #expect(glyphs.reflowText == """
+            In 1931 Kurt Godel showed that any consistent formal system strong enough to express elementary \
+            arithmetic contains statements it can neither prove nor refute, and more.
+
+            Keywords: logic
+
+            At the beginning of the twentieth century, mathematics seemed to be in danger as paradoxes were \
+            discovered in the foundations of set theory, most famously Russell.
+            """)
+    }
+
     @Test func hyphenatedWordsAreJoined() {
         #expect(Self.page([Line(text: "an environ-", x: 0, y: 0), Line(text: "ment here", x: 0, y: 12)]).reflowText == "an environment here")
         // Before a capital the hyphen stays ("S-Plus", "Jean-Paul").
