@@ -35,8 +35,8 @@ struct FontTraits: Equatable {
     }
 }
 
-/// One line of a page as poppler gives it (the characters between two line feeds), with what its
-/// character boxes and fonts say about it.
+/// One printed line of a page: poppler's lines (the characters between two line feeds) on one
+/// baseline, one after the other, with what their character boxes and fonts say about it.
 struct TextLine {
     /// A word: scalars `first...last` and the box around them.
     struct Word {
@@ -95,19 +95,23 @@ struct TextLine {
         return Self.isListMarker(marker) ? words[1].box.x1 : nil
     }
 
+    /// Whether `word` marks a list item: a bullet or a dash, a number ("1.", "2)", "(3)", "[4]"),
+    /// a lower-case letter or roman numeral ("a.", "(b)", "iv)"), or any letter in parentheses
+    /// ("(A)", "B)"). "J." is no marker: a line may start with an author's initial.
     static func isListMarker(_ word: String) -> Bool {
         if ["•", "◦", "‣", "▪", "▸", "►", "–", "—", "-", "*", "·", "∙", "○", "■", "□", "✓", "→"].contains(word) { return true }
         var core = Substring(word)
+        let withFullStop = core.hasSuffix(".")
         if (core.hasPrefix("(") && core.hasSuffix(")")) || (core.hasPrefix("[") && core.hasSuffix("]")) {
             core = core.dropFirst().dropLast()
-        } else if core.hasSuffix(")") || core.hasSuffix(".") {
+        } else if core.hasSuffix(")") || withFullStop {
             core = core.dropLast()
         } else {
             return false
         }
         guard !core.isEmpty, core.count <= 4 else { return false }
         if core.allSatisfy(\.isNumber) { return true }
-        if core.count == 1, core.first?.isLetter == true { return true }
+        if core.count == 1, let letter = core.first, letter.isLetter, letter.isLowercase || !withFullStop { return true }
         return core.allSatisfy { "ivxlc".contains($0) }
     }
 }
@@ -126,7 +130,8 @@ extension PageGlyphs {
     /// The text in reading order, reflowable: each paragraph on one line, with every line that
     /// is a line in the PDF kept on its own line (code and other text in a monospace font, with
     /// its indentation; lines of a table of contents that end in a dot leader; list items; lines
-    /// with a gap wider than a word space, such as table rows and definition lists), headings (a
+    /// with a gap of more than `tabularGap` character heights, such as table rows and definition
+    /// lists), headings (a
     /// larger or bold font) standing alone, and a blank line between paragraphs and blocks.
     /// Lines ending in a hyphen are joined to the next line of their paragraph as in
     /// `readingText`. Without usable boxes, the text as poppler gives it.

@@ -229,6 +229,16 @@ struct PageStructureTests {
             """)
     }
 
+    @Test func listMarkers() {
+        for word in ["•", "–", "1.", "12)", "(3)", "[4]", "a.", "(b)", "iv)", "(A)", "B)"] {
+            #expect(TextLine.isListMarker(word), "\(word)")
+        }
+        // An author's initial, words, numbers with units.
+        for word in ["J.", "The", "e.g.", "10pt", "(see", "12345.", "ABC)"] {
+            #expect(!TextLine.isListMarker(word), "\(word)")
+        }
+    }
+
     @Test func withoutBoxesTheTextIsPopplers() {
         let glyphs = PageGlyphs(utf8: Array("one\ntwo".utf8), boxes: [])
         #expect(glyphs.reflowText == "one\ntwo")
