@@ -255,6 +255,8 @@ extension PageGlyphs {
                     merged[merged.count - 1][merged[merged.count - 1].count - 1].box = last.box.union(word.box)
                 }
                 merged[merged.count - 1] += words
+            } else if let label = Self.labelLine(for: fragment, in: merged) {
+                merged[label] += fragment
             } else {
                 merged.append(fragment)
             }
@@ -303,6 +305,26 @@ extension PageGlyphs {
                             fontSize: sizes.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key ?? 0,
                             pitch: monospaceCharacters > 0 ? monospaceWidth / Double(monospaceCharacters) : width / Double(max(scalars, 1)))
         }
+    }
+
+    /// How far back `labelLine(for:in:)` looks, in lines.
+    static let labelSearchDepth = 80
+
+    /// The line among the last `labelSearchDepth` of `lines` that `fragment` goes on: a line of
+    /// one short word (a section number, a label) on the fragment's baseline, ending at most three
+    /// character heights to its left. Poppler reads a column of numbers before the column of text
+    /// beside it (a table of contents); a column of prose is never one short word per line.
+    static func labelLine(for fragment: [TextLine.Word], in lines: [[TextLine.Word]]) -> Int? {
+        guard let first = fragment.first else { return nil }
+        for index in lines.indices.reversed().prefix(labelSearchDepth) {
+            guard lines[index].count == 1, let label = lines[index].first, label.text.count <= 6 else { continue }
+            let height = max(first.box.height, label.box.height, 1)
+            if abs(first.box.centerY - label.box.centerY) < 0.3 * height,
+               first.box.x1 >= label.box.x2, first.box.x1 - label.box.x2 < 3 * height {
+                return index
+            }
+        }
+        return nil
     }
 
     /// Whether `word` starts a comment in a common programming language (`#`, `%`, `//`, `/*`,

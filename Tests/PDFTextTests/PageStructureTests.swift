@@ -229,6 +229,25 @@ struct PageStructureTests {
             """)
     }
 
+    /// R-intro's contents: poppler reads the column of section numbers first, then the column of
+    /// titles, so "2.1" and its title ended up far apart.
+    @Test func aColumnOfNumbersIsPairedWithItsLinesOfText() {
+        let glyphs = Self.page([
+            Line(text: "2 Simple manipulations . . . . . . . 8", x: 0, y: 0),
+            Line(text: "2.1", x: 20, y: 12),
+            Line(text: "2.2", x: 20, y: 24),
+            Line(text: "Vectors and assignment . . . . . . 8", x: 45, y: 12),
+            Line(text: "Vector arithmetic . . . . . . . . 9", x: 45, y: 24),
+            Line(text: "3 Objects, their modes . . . . . . 14", x: 0, y: 36),
+        ])
+        #expect(glyphs.reflowText == """
+            2 Simple manipulations . . . . . . . 8
+            2.1 Vectors and assignment . . . . . . 8
+            2.2 Vector arithmetic . . . . . . . . 9
+            3 Objects, their modes . . . . . . 14
+            """)
+    }
+
     @Test func listMarkers() {
         for word in ["•", "–", "1.", "12)", "(3)", "[4]", "a.", "(b)", "iv)", "(A)", "B)"] {
             #expect(TextLine.isListMarker(word), "\(word)")
