@@ -173,7 +173,7 @@ struct PageGlyphs {
     }
 
     /// Space, tab, carriage return and line feed: poppler's separators.
-    private static func isSeparator(_ byte: UInt8) -> Bool {
+    static func isSeparator(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
     }
 

@@ -190,14 +190,15 @@ extension PageGlyphs {
         return text
     }
 
-    /// The page's lines as poppler gives them, words repaired as in `readingText` and lines
-    /// ending in an empty word dropped; empty without usable boxes.
+    /// The page's printed lines: poppler's lines, split into words as `readingText` does, joined
+    /// where they go on along one baseline (also to a label read before them, see
+    /// `labelLine(for:in:)`); empty without usable boxes.
     var textLines: [TextLine] {
         guard let starts = scalarStarts, !starts.isEmpty else { return [] }
         let count = starts.count
         func end(_ index: Int) -> Int { index + 1 < count ? starts[index + 1] : utf8.count }
         func byte(_ index: Int) -> UInt8? { end(index) - starts[index] == 1 ? utf8[starts[index]] : nil }
-        func isSeparator(_ index: Int) -> Bool { byte(index).map { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D } ?? false }
+        func isSeparator(_ index: Int) -> Bool { byte(index).map(Self.isSeparator) ?? false }
 
         var traits: [Int: FontTraits] = [:]
         var fontOfScalar = [Int](repeating: -1, count: count)
