@@ -16,7 +16,7 @@ import BibreadTestSupport
 ///   no heading line of the same size right before or after it)
 /// must be exactly one line of the reflowed text (unwrapped: `ReadingText.lines` at a width no
 /// line reaches): not joined to another line, not split. Before the reflow used the fonts, the
-/// rates were 33–65% for code, 0–4% for leader lines, 53–74% for headings. And paragraphs are
+/// rates were 33–65% for code, 0–4% for leader lines, 53–72% for headings. And paragraphs are
 /// still paragraphs: most lines of prose in the body font are joined to others.
 @Suite("reflow keeps the structure of real pages")
 struct ReflowStructureTests {
