@@ -16,6 +16,8 @@ _Static_assert(sizeof(cpoppler_rect) == sizeof(PopplerRectangle), "cpoppler_rect
     X(poppler_document_get_page) \
     X(poppler_page_get_text_for_area) \
     X(poppler_page_get_text_layout_for_area) \
+    X(poppler_page_get_text_attributes_for_area) \
+    X(poppler_page_free_text_attributes) \
     X(poppler_page_get_label) \
     X(poppler_document_get_title) \
     X(poppler_document_find_dest) \
@@ -108,6 +110,35 @@ char *cpoppler_page_text_with_layout(cpoppler_page *page, cpoppler_rect **rects,
         api.g_free(layout);
     }
     return text;
+}
+
+cpoppler_text_run *cpoppler_page_text_runs(cpoppler_page *page, int *count) {
+    // The same area as cpoppler_page_text_with_layout, so that the indices match its text.
+    PopplerRectangle everything = { -1e6, -1e6, 1e6, 1e6 };
+    *count = 0;
+    GList *attributes = api.poppler_page_get_text_attributes_for_area(page, &everything);
+    if (attributes == NULL) { return NULL; }
+    int length = 0;
+    for (GList *item = attributes; item != NULL; item = item->next) { length++; }
+    cpoppler_text_run *runs = calloc((size_t)length, sizeof *runs);
+    int filled = 0;
+    if (runs != NULL) {
+        for (GList *item = attributes; item != NULL; item = item->next) {
+            PopplerTextAttributes *run = item->data;
+            char *name = strdup(run->font_name != NULL ? run->font_name : "");
+            if (name == NULL) { break; }
+            runs[filled++] = (cpoppler_text_run){ name, run->font_size, run->start_index, run->end_index };
+        }
+    }
+    api.poppler_page_free_text_attributes(attributes);
+    *count = filled;
+    return runs;
+}
+
+void cpoppler_text_runs_free(cpoppler_text_run *runs, int count) {
+    if (runs == NULL) { return; }
+    for (int i = 0; i < count; i++) { free(runs[i].font_name); }
+    free(runs);
 }
 
 char *cpoppler_page_label(cpoppler_page *page) { return api.poppler_page_get_label(page); }

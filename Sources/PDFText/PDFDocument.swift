@@ -73,16 +73,26 @@ public final class PDFDocument: @unchecked Sendable {
         try glyphs(ofPage: number).layoutText
     }
 
+    /// The text of page `number` (1-based) in reading order, ready to be reflowed: a paragraph
+    /// on one line, lines that are lines in the PDF (code in a monospace font, lines of a table
+    /// of contents, list items, table rows, headings) on lines of their own, a blank line between
+    /// paragraphs and blocks (see `PageGlyphs.reflowText`).
+    public func reflowText(ofPage number: Int) throws -> String {
+        try glyphs(ofPage: number, withFonts: true).reflowText
+    }
+
     /// The text of page `number` (1-based) in `mode`.
     public func text(ofPage number: Int, mode: PageTextMode) throws -> String {
         switch mode {
         case .reading: return try text(ofPage: number)
         case .layout: return try layoutText(ofPage: number)
+        case .reflow: return try reflowText(ofPage: number)
         }
     }
 
-    /// Poppler's text of a page and the box of each character, copied out of poppler.
-    private func glyphs(ofPage number: Int) throws -> PageGlyphs {
+    /// Poppler's text of a page and the box of each character (and, `withFonts`, the fonts),
+    /// copied out of poppler.
+    func glyphs(ofPage number: Int, withFonts: Bool = false) throws -> PageGlyphs {
         try withPage(number) { page in
             var rects: UnsafeMutablePointer<cpoppler_rect>?
             var count: UInt32 = 0
@@ -96,7 +106,15 @@ public final class PDFDocument: @unchecked Sendable {
                                                  count: strlen(text)))
             let boxes = UnsafeBufferPointer(start: rects, count: rects == nil ? 0 : Int(count))
                 .map { GlyphBox(x1: $0.x1, y1: $0.y1, x2: $0.x2, y2: $0.y2) }
-            return PageGlyphs(utf8: utf8, boxes: boxes)
+            guard withFonts else { return PageGlyphs(utf8: utf8, boxes: boxes) }
+            var runCount: Int32 = 0
+            let runs = cpoppler_page_text_runs(page, &runCount)
+            defer { cpoppler_text_runs_free(runs, runCount) }
+            let fonts = UnsafeBufferPointer(start: runs, count: runs == nil ? 0 : Int(runCount)).map { run in
+                FontRun(name: run.font_name.map { String(cString: $0) } ?? "", size: run.font_size,
+                        first: Int(run.start), last: Int(run.end))
+            }
+            return PageGlyphs(utf8: utf8, boxes: boxes, fonts: fonts)
         }
     }
 
@@ -153,6 +171,8 @@ public enum PageTextMode: String, Sendable, Hashable, CaseIterable {
     case reading
     /// `PDFDocument.layoutText(ofPage:)`.
     case layout
+    /// `PDFDocument.reflowText(ofPage:)`.
+    case reflow
 }
 
 #if DEBUG

@@ -9,6 +9,11 @@ struct GlyphBox: Equatable {
     var width: Double { x2 - x1 }
     var height: Double { y2 - y1 }
     var centerY: Double { (y1 + y2) / 2 }
+
+    /// The smallest box around both.
+    func union(_ other: GlyphBox) -> GlyphBox {
+        GlyphBox(x1: min(x1, other.x1), y1: min(y1, other.y1), x2: max(x2, other.x2), y2: max(y2, other.y2))
+    }
 }
 
 /// A page's text as poppler-glib gives it, with one box per Unicode scalar, and the two ways
@@ -26,6 +31,9 @@ struct PageGlyphs {
     let utf8: [UInt8]
     /// One box per Unicode scalar of `utf8`, separators (space, newline) included.
     let boxes: [GlyphBox]
+    /// The fonts of the text, as runs of scalars (empty when poppler gave none): `reflowText`
+    /// tells code and headings by them.
+    var fonts: [FontRun] = []
 
     /// Gaps between two characters wider than this many character heights separate words.
     static let wordGap = 0.5
@@ -38,14 +46,14 @@ struct PageGlyphs {
 
     /// The byte offset of each Unicode scalar, or nil when poppler gave one box per scalar no
     /// more (then the boxes cannot be trusted and the text is used as it is).
-    private var scalarStarts: [Int]? {
+    var scalarStarts: [Int]? {
         var starts: [Int] = []
         starts.reserveCapacity(boxes.count)
         for (offset, byte) in utf8.enumerated() where byte & 0xC0 != 0x80 { starts.append(offset) }
         return starts.count == boxes.count ? starts : nil
     }
 
-    private var rawText: String { String(decoding: utf8, as: UTF8.self) }
+    var rawText: String { String(decoding: utf8, as: UTF8.self) }
 
     /// The text in reading order, repaired to read as `pdftotext` prints it (see the type).
     var readingText: String {
@@ -165,7 +173,7 @@ struct PageGlyphs {
     }
 
     /// Space, tab, carriage return and line feed: poppler's separators.
-    private static func isSeparator(_ byte: UInt8) -> Bool {
+    static func isSeparator(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
     }
 
@@ -203,8 +211,7 @@ private struct LayoutWord {
     }
 
     mutating func extend(with other: GlyphBox, scalar: Int) {
-        box = GlyphBox(x1: min(box.x1, other.x1), y1: min(box.y1, other.y1),
-                       x2: max(box.x2, other.x2), y2: max(box.y2, other.y2))
+        box = box.union(other)
         last = scalar
     }
 }

@@ -134,6 +134,107 @@ struct ReadingTests {
         #expect(again.state.visible.map { again.state.library!.entries[$0].key } == ["goedel1931formal"])
     }
 
+    /// `t` (layout) was forgotten: each document opened reflowed again.
+    @Test func layoutModeIsRememberedPerDocument() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try ReadingStore(directory: folder)
+        var harness = ReaderHarness.samples(width: 100, height: 30, store: store)
+        harness.read("goedel1931formal")
+        harness.press("t")
+        #expect(harness.state.reading?.mode == .layout)
+        harness.press("q")
+
+        var again = ReaderHarness.samples(width: 100, height: 30, store: store)
+        again.read("goedel1931formal")
+        #expect(again.state.reading?.mode == .layout)
+        #expect(again.state.reading?.pageText != nil)
+        // Another document keeps its own mode.
+        var other = ReaderHarness.samples(width: 100, height: 30, store: store)
+        other.read("knuth1981breaking")
+        #expect(other.state.reading?.mode == .reflow)
+        // Back to reflow is remembered too, though the page did not move.
+        again.press("t")
+        #expect(again.state.reading?.mode == .reflow)
+        again.press("q")
+        var third = ReaderHarness.samples(width: 100, height: 30, store: store)
+        third.read("goedel1931formal")
+        #expect(third.state.reading?.mode == .reflow)
+    }
+
+    /// `t` pressed while the PDF is still opening (as on a busy machine) was shown but not
+    /// saved: the document opened reflowed the next time.
+    @Test func layoutChosenWhileTheDocumentOpensIsRemembered() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try ReadingStore(directory: folder)
+        var harness = ReaderHarness.samples(width: 100, height: 30, store: store)
+        harness.press("/")
+        harness.type("key:goedel1931formal")
+        harness.press("Enter")
+        // The PDF opens in the background, and `t` comes before it has.
+        let opening = harness.state.update(.key(Key(name: "Enter")!))
+        harness.press("t")
+        harness.run(opening)
+        #expect(harness.state.reading?.mode == .layout)
+        #expect(harness.state.reading?.info != nil)
+        harness.press("q")
+
+        var again = ReaderHarness.samples(width: 100, height: 30, store: store)
+        again.read("goedel1931formal")
+        #expect(again.state.reading?.mode == .layout)
+    }
+
+    /// Saving where the reader is waited behind whatever the documents' queue was doing (a
+    /// search through a long manual), and the program could exit first: the write was lost.
+    /// Reading writes have their own queue, which the app finishes before it exits.
+    @Test func readingWritesDoNotWaitBehindASearchAndFinishBeforeExit() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try ReadingStore(directory: folder)
+        let path = Fixtures.corpus("pdfs/R-exts.pdf").path
+        var harness = ReaderHarness(library: Fixtures.library("@manual{exts, title = {Writing R Extensions}, file = {:\(path):PDF}}"),
+                                    width: 100, height: 30, store: store)
+        harness.press("Enter")
+        try #require(harness.state.reading?.info != nil)
+        let runner = EffectRunner(work: harness.work, mailbox: Mailbox(wakeDescriptor: -1))
+        // A search for words no page has reads every page of the document.
+        runner.run(.findInDocument(path: path, query: "no page has these words", fromPage: 1, forward: true))
+        runner.run(.savePosition(path: path, page: 5, scroll: 0.25))
+        runner.run(.saveReadingMode(path: path, mode: .layout))
+        runner.finishReadingWrites()
+        let saved = try store.position(fingerprint: PDFFingerprint.of(path: path))
+        #expect(saved?.page == 5)
+        #expect(saved?.mode == .layout)
+    }
+
+    /// A store written before modes were kept (schema v1, by `sqlite3`) opens, keeps its
+    /// positions (shown reflowed), and then keeps a mode beside each position.
+    @Test func aStoreFromBeforeModesKeepsItsPositions() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let old = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["sqlite3", folder.appendingPathComponent("state.sqlite").path, """
+            CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+            INSERT INTO grdb_migrations VALUES ('v1');
+            CREATE TABLE position (fingerprint TEXT PRIMARY KEY NOT NULL, path TEXT NOT NULL,
+                page INTEGER NOT NULL CHECK (page >= 1), scroll REAL NOT NULL DEFAULT 0, updated_at REAL NOT NULL);
+            CREATE TABLE reading (library TEXT NOT NULL, key TEXT NOT NULL, last_read REAL NOT NULL, PRIMARY KEY (library, key));
+            INSERT INTO position VALUES ('sha256:abc', '/papers/a.pdf', 7, 0.5, 100);
+            """])
+        try #require(old.status == 0, "\(old.standardError)")
+        let store = try ReadingStore(directory: folder)
+        #expect(try store.position(fingerprint: "sha256:abc")
+                == ReadingPosition(fingerprint: "sha256:abc", path: "/papers/a.pdf", page: 7, scroll: 0.5, updatedAt: 100))
+        try store.saveMode(.layout, fingerprint: "sha256:abc", path: "/papers/a.pdf", at: 200)
+        try store.save(ReadingPosition(fingerprint: "sha256:abc", path: "/papers/a.pdf", page: 8, scroll: 0, updatedAt: 300))
+        #expect(try store.position(fingerprint: "sha256:abc")?.mode == .layout)
+        #expect(try store.position(fingerprint: "sha256:abc")?.page == 8)
+        // A mode chosen before any position was saved starts at page 1.
+        try store.saveMode(.layout, fingerprint: "sha256:new", path: "/papers/b.pdf", at: 400)
+        #expect(try store.position(fingerprint: "sha256:new")
+                == ReadingPosition(fingerprint: "sha256:new", path: "/papers/b.pdf", page: 1, scroll: 0, updatedAt: 400, mode: .layout))
+    }
+
     @Test func anEncryptedPDFAsksForItsPassword() throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

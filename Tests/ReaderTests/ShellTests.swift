@@ -160,13 +160,34 @@ struct ScreenBufferTests {
 
 @Suite("reading text")
 struct ReadingTextTests {
-    @Test func paragraphsAreRewrappedAndHyphensJoined() {
-        let text = "The ﬁrst para-\ngraph goes on\nhere.\n\nSecond one."
-        #expect(ReadingText.paragraphs(of: text) == ["The first paragraph goes on here.", "Second one."])
-        #expect(ReadingText.lines(of: text, width: 12) == ["The first", "paragraph", "goes on", "here.", "", "Second one."])
+    /// The text comes reflowable from `PDFDocument.reflowText` (a paragraph per line, blank
+    /// lines between blocks): each line is wrapped, lines are never joined.
+    @Test func eachLineIsWrappedAndBlocksAreSetApart() {
+        let text = "The ﬁrst paragraph goes on here.\n\nSecond one.\n> x <- 1\n> y"
+        #expect(ReadingText.paragraphs(of: text) == ["The first paragraph goes on here.", "Second one.\n> x <- 1\n> y"])
+        #expect(ReadingText.lines(of: text, width: 12) == ["The first", "paragraph", "goes on", "here.", "", "Second one.", "> x <- 1", "> y"])
     }
 
-    @Test func aHyphenBeforeACapitalIsKept() {
-        #expect(ReadingText.paragraphs(of: "Jean-\nPaul") == ["Jean- Paul"])
+    /// A PDF's text can hold control characters (R-exts.pdf has a backspace on a line of its
+    /// own): `bibread read` printed them to the terminal, and the reader showed an empty line
+    /// between two blank ones.
+    @Test func controlCharactersBecomeSpaces() {
+        let text = "For example,\n\n\u{8}\n\n// X_main.cpp:\u{1B}[31m\u{7F}\u{9B}x"
+        #expect(ReadingText.lines(of: text, width: 40) == ["For example,", "", "// X_main.cpp: [31m  x"])
+    }
+
+    @Test func codeKeepsItsIndentationAndSpacesWhenItFits() {
+        let text = "if x:\n    y  = 1   # set y\n    z = a_rather_long_name + another_long_name"
+        #expect(ReadingText.lines(of: text, width: 24) == [
+            "if x:", "    y  = 1   # set y", "    z =", "    a_rather_long_name +", "    another_long_name",
+        ])
+    }
+
+    @Test func aLeaderIsShortenedToFitTheWindow() {
+        let line = "1.4 R and the window system. . . . . . . . . . . . . . . . . . . . 3"
+        #expect(ReadingText.lines(of: line, width: 40) == ["1.4 R and the window system. . . . . . 3"])
+        #expect(ReadingText.lines(of: "Preface ............................ 12", width: 20) == ["Preface ......... 12"])
+        // Too narrow for three dots: wrapped as any line.
+        #expect(ReadingText.lines(of: "Preface . . . . . . 1", width: 10) == ["Preface .", ". . . . .", "1"])
     }
 }

@@ -67,7 +67,7 @@ struct ReadCommand: ParsableCommand {
         let pageNumber = try choosePage(document)
         let text: String
         do {
-            text = layout ? try document.layoutText(ofPage: pageNumber) : try document.text(ofPage: pageNumber)
+            text = try document.text(ofPage: pageNumber, mode: layout ? .layout : json ? .reading : .reflow)
         } catch {
             Console.error("bibread: \(error)")
             throw ExitStatus.problems

@@ -66,6 +66,24 @@ void cpoppler_page_release(cpoppler_page *page);
 /// cpoppler_free. `*rects` is NULL and `*count` 0 when poppler gives no rectangles.
 char *cpoppler_page_text_with_layout(cpoppler_page *page, cpoppler_rect **rects, unsigned *count);
 
+/// A run of characters in one font: scalars `start` through `end` (inclusive) of
+/// cpoppler_page_text_with_layout's text (the same indices as its rectangles).
+typedef struct {
+    /// The font's name as the PDF gives it, subset prefix included ("ABCDEF+CMTT10"); never NULL.
+    char *font_name;
+    /// The font size in points.
+    double font_size;
+    int start;
+    int end;
+} cpoppler_text_run;
+
+/// The fonts of the page's text, as runs in text order, `*count` of them (NULL and 0 when poppler
+/// gives none). Reflow needs them (poppler_page_get_text_attributes_for_area) to keep a line in a
+/// monospace font (code) or a heading (larger or bold) as a line of its own; the rectangles alone
+/// cannot tell code from prose. Free the runs with cpoppler_text_runs_free.
+cpoppler_text_run *cpoppler_page_text_runs(cpoppler_page *page, int *count);
+void cpoppler_text_runs_free(cpoppler_text_run *runs, int count);
+
 /// The page's label (such as "iv" or "A-3"), or NULL; poppler gives the page number as a
 /// string when the document has no labels. The caller frees it with cpoppler_free.
 char *cpoppler_page_label(cpoppler_page *page);

@@ -116,19 +116,24 @@ enum ChooserOverlay {
     }
 }
 
-/// Page text made readable in a terminal: paragraphs rewrapped to the window, words hyphenated
-/// at line ends joined, ligatures expanded.
+/// Page text made readable in a terminal: a page's reflow text (`PDFDocument.reflowText`: a
+/// paragraph on one line, lines that are lines in the PDF such as code on lines of their own, a
+/// blank line between blocks) wrapped to the window, with ligatures expanded.
 public enum ReadingText {
     static let ligatures: [Character: String] = [
         "\u{FB00}": "ff", "\u{FB01}": "fi", "\u{FB02}": "fl", "\u{FB03}": "ffi", "\u{FB04}": "ffl", "\u{FB05}": "st", "\u{FB06}": "st",
     ]
 
-    /// The page's text as lines at most `width` columns wide.
+    /// The page's text as lines at most `width` columns wide: each line of the text wrapped (an
+    /// indented line, such as code, keeps its indentation and its inner spaces when it fits),
+    /// one blank line between blocks.
     public static func lines(of text: String, width: Int) -> [String] {
         var output: [String] = []
         for paragraph in paragraphs(of: text) {
             if !output.isEmpty { output.append("") }
-            output += DisplayWidth.wrap(paragraph, to: width)
+            for line in paragraph.split(separator: "\n") {
+                output += wrap(String(line), to: width)
+            }
         }
         return output
     }
@@ -175,6 +180,38 @@ public enum ReadingText {
         return found
     }
 
+    /// One line of the text wrapped to `width`, continuation lines indented as the first; a
+    /// line of a table of contents gets a shorter dot leader to fit.
+    private static func wrap(_ line: String, to width: Int) -> [String] {
+        if DisplayWidth.of(line) <= width { return [line] }
+        if let fitted = shorteningLeader(of: line, to: width) { return [fitted] }
+        let indent = line.prefix { $0 == " " }.count
+        let margin = indent < width / 2 ? indent : 0
+        let pad = String(repeating: " ", count: margin)
+        return DisplayWidth.wrap(String(line.dropFirst(indent)), to: width - margin).map { pad + $0 }
+    }
+
+    /// `line` with its dot leader (at least three dots before the last word, as in "Preface
+    /// . . . . 1") shortened so that the line is `width` columns wide, or nil when it has no
+    /// leader or does not fit with three dots.
+    static func shorteningLeader(of line: String, to width: Int) -> String? {
+        guard let lastSpace = line.lastIndex(of: " ") else { return nil }
+        let number = line[line.index(after: lastSpace)...]
+        var start = lastSpace
+        while start > line.startIndex, ". ".contains(line[line.index(before: start)]) { start = line.index(before: start) }
+        // A full stop right after the text ("etc.") is not the leader's.
+        if start > line.startIndex, line[start] == ".", line[line.index(before: start)] != " " { start = line.index(after: start) }
+        let leader = line[start..<lastSpace]
+        guard leader.filter({ $0 == "." }).count >= 3 else { return nil }
+        let text = line[..<start]
+        let spaced = leader.contains(". .")
+        let room = width - DisplayWidth.of(text) - DisplayWidth.of(number) - 2
+        let dots = spaced ? (room + 1) / 2 : room
+        guard dots >= 3 else { return nil }
+        let newLeader = spaced ? Array(repeating: ".", count: dots).joined(separator: " ") : String(repeating: ".", count: dots)
+        return text + (text.hasSuffix(" ") || text.isEmpty ? "" : " ") + newLeader + " " + number
+    }
+
     /// Where `query` occurs in `line`, ignoring case and accents.
     public static func matches(of query: String, in line: String) -> [Range<String.Index>] {
         guard !query.isEmpty else { return [] }
@@ -188,49 +225,34 @@ public enum ReadingText {
         return ranges
     }
 
-    /// Paragraphs: blank lines separate them, and so does a line much shorter than the page's
-    /// usual line (the last line of a paragraph, a heading); a line that ends with a hyphen
-    /// after a letter joins the next line without a space.
+    /// The blocks of the text: blank lines separate them; inside one, its lines (a paragraph,
+    /// or lines that stay lines) are joined by line feeds. Ligatures are expanded, control
+    /// characters (tabs, form feeds, escapes) become spaces, trailing spaces go.
     public static func paragraphs(of text: String) -> [String] {
-        var lines: [String] = []
+        var paragraphs: [String] = []
+        var current: [String] = []
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
             var line = ""
             for character in rawLine {
                 if let expanded = ligatures[character] {
                     line += expanded
-                } else if character == "\t" || character == "\r" || character == "\u{0C}" {
+                } else if character.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) }) {
+                    // Tabs, form feeds and any other control character a PDF's text holds:
+                    // nothing that reaches the terminal may move its cursor or change its state.
                     line += " "
                 } else {
                     line.append(character)
                 }
             }
-            lines.append(line.trimmingCharacters(in: .whitespaces))
-        }
-        // The usual length of a full line: the 75th percentile of the page's line lengths.
-        let lengths = lines.map(\.count).filter { $0 > 0 }.sorted()
-        let usual = lengths.isEmpty ? 0 : lengths[min(lengths.count - 1, lengths.count * 3 / 4)]
-        var paragraphs: [String] = []
-        var current = ""
-        for line in lines {
-            if line.isEmpty {
-                if !current.isEmpty { paragraphs.append(current) }
-                current = ""
-                continue
-            }
-            if current.isEmpty {
-                current = line
-            } else if current.hasSuffix("-"), current.dropLast().last?.isLetter == true, line.first?.isLowercase == true {
-                current.removeLast()
-                current += line
+            while line.last == " " { line.removeLast() }
+            if line.allSatisfy({ $0 == " " }) {
+                if !current.isEmpty { paragraphs.append(current.joined(separator: "\n")) }
+                current = []
             } else {
-                current += " " + line
-            }
-            if Double(line.count) < Double(usual) * 0.7 {
-                paragraphs.append(current)
-                current = ""
+                current.append(line)
             }
         }
-        if !current.isEmpty { paragraphs.append(current) }
+        if !current.isEmpty { paragraphs.append(current.joined(separator: "\n")) }
         return paragraphs
     }
 }

@@ -101,6 +101,9 @@ public final class BackgroundWork: @unchecked Sendable {
         case .savePosition(let path, let page, let scroll):
             guard let store, let fingerprint = lock.withLock({ documents[path]?.fingerprint }) else { return }
             try? store.save(ReadingPosition(fingerprint: fingerprint, path: path, page: page, scroll: scroll, updatedAt: clock()))
+        case .saveReadingMode(let path, let mode):
+            guard let store, let fingerprint = lock.withLock({ documents[path]?.fingerprint }) else { return }
+            try? store.saveMode(mode, fingerprint: fingerprint, path: path, at: clock())
         case .recordReading(let key):
             let time = clock()
             lock.withLock { lastRead[key] = time }
@@ -385,7 +388,8 @@ public final class BackgroundWork: @unchecked Sendable {
                                     outline: document.outline.map { OutlineEntry(title: $0.title, level: $0.level, page: $0.page) })
             let position = try? store?.position(fingerprint: fingerprint)
             noteCachedFileRead(path)
-            post(.documentOpened(path: path, info: info, resumePage: position?.page, resumeScroll: position?.scroll ?? 0))
+            post(.documentOpened(path: path, info: info, resumePage: position?.page, resumeScroll: position?.scroll ?? 0,
+                                 mode: position?.mode))
         } catch PDFError.encrypted {
             post(.documentNeedsPassword(path: path, wrong: false))
         } catch PDFError.wrongPassword {
@@ -409,9 +413,9 @@ public final class BackgroundWork: @unchecked Sendable {
     /// A page's text from the cache, else from poppler (then cached).
     func text(of path: String, page: Int, mode: ReadingMode) throws -> String {
         guard let open = lock.withLock({ documents[path] }) else { throw PDFError.cannotOpen(path: path, reason: "not open") }
-        let key = PageTextCache.Key(document: open.fingerprint, page: page, mode: mode == .layout ? .layout : .reading)
+        let key = PageTextCache.Key(document: open.fingerprint, page: page, mode: mode == .layout ? .layout : .reflow)
         if let cached = pages.text(for: key) { return cached }
-        let text = mode == .layout ? try open.document.layoutText(ofPage: page) : try open.document.text(ofPage: page)
+        let text = try open.document.text(ofPage: page, mode: key.mode)
         pages.insert(text, for: key)
         return text
     }

@@ -265,6 +265,7 @@ public enum ReaderApp {
                 inputs += 1
             }
         }
+        runner.finishReadingWrites()
         let signal = TerminalGuard.pendingSignal
         if signal != 0 {
             screen.close()
@@ -313,10 +314,19 @@ final class EffectRunner: Sendable {
     private let prefetch = DispatchQueue(label: "bibread.prefetch", qos: .utility)
     private let fetches = DispatchQueue(label: "bibread.fetches", qos: .userInitiated)
     private let indexing = DispatchQueue(label: "bibread.fulltext", qos: .background)
+    /// Writes of where the reader is (position, reflow or layout, reading times): one after
+    /// another, never behind a page being extracted, and finished before the program exits.
+    private let readingWrites = DispatchQueue(label: "bibread.reading-writes", qos: .userInitiated)
 
     init(work: BackgroundWork?, mailbox: Mailbox) {
         current = Mutex((work, 0))
         self.mailbox = mailbox
+    }
+
+    /// Waits for the reading writes asked for so far (the program is about to exit: a `t` or
+    /// a page turned just before quitting is saved, not lost with the process).
+    func finishReadingWrites() {
+        readingWrites.sync {}
     }
 
     /// Work for a reloaded library; what the old one still had under way reports into the void
@@ -348,7 +358,8 @@ final class EffectRunner: Sendable {
         case .searchFullText, .loadFullTextPages, .checkBookmarks: queue = interactive
         case .computeGroupMembers, .computeSort: queue = interactive
         case .buildSearchIndex: queue = index
-        case .openDocument, .extractPage, .findInDocument, .savePosition: queue = documents
+        case .openDocument, .extractPage, .findInDocument: queue = documents
+        case .savePosition, .saveReadingMode, .recordReading: queue = readingWrites
         default: queue = bulk
         }
         let mailbox = self.mailbox

@@ -15,18 +15,21 @@ public struct ReadingPosition: Sendable, Equatable {
     public var scroll: Double
     /// When it was saved (seconds since 1970).
     public var updatedAt: Double
+    /// How the document was last shown (`t`: reflowed or in its layout); nil when never chosen.
+    public var mode: ReadingMode?
 
-    public init(fingerprint: String, path: String, page: Int, scroll: Double, updatedAt: Double) {
+    public init(fingerprint: String, path: String, page: Int, scroll: Double, updatedAt: Double, mode: ReadingMode? = nil) {
         self.fingerprint = fingerprint
         self.path = path
         self.page = page
         self.scroll = scroll
         self.updatedAt = updatedAt
+        self.mode = mode
     }
 }
 
-/// The SQLite state store, `$XDG_STATE_HOME/bibread/state.sqlite`: reading positions per
-/// document, when each reference was last read, bookmarks and page notes. Every write is one transaction in WAL mode,
+/// The SQLite state store, `$XDG_STATE_HOME/bibread/state.sqlite`: reading positions (and
+/// reflow or layout) per document, when each reference was last read, bookmarks and page notes. Every write is one transaction in WAL mode,
 /// so killing bibread at any moment leaves the last complete write.
 public final class ReadingStore: Sendable {
     let database: DatabaseQueue
@@ -111,7 +114,22 @@ public final class ReadingStore: Sendable {
         migrator.registerMigration("v4: printed page of bookmarks") { db in
             try db.execute(sql: "ALTER TABLE bookmark_node ADD COLUMN page_label TEXT")
         }
+        migrator.registerMigration("v5: the reading mode of each document") { db in
+            // NULL in the rows of older stores: never chosen, shown reflowed.
+            try db.execute(sql: "ALTER TABLE position ADD COLUMN mode TEXT CHECK (mode IS NULL OR mode IN ('reflow', 'layout'))")
+        }
         return migrator
+    }
+
+    /// Saves how a document is shown (keeping its position; a document with no position yet
+    /// gets page 1).
+    public func saveMode(_ mode: ReadingMode, fingerprint: String, path: String, at time: Double) throws {
+        try database.write { db in
+            try db.execute(sql: """
+                INSERT INTO position (fingerprint, path, page, scroll, updated_at, mode) VALUES (?, ?, 1, 0, ?, ?)
+                ON CONFLICT(fingerprint) DO UPDATE SET mode = excluded.mode
+                """, arguments: [fingerprint, path, time, mode.rawValue])
+        }
     }
 
     /// Saves a document's position (replacing the previous one).
@@ -130,7 +148,7 @@ public final class ReadingStore: Sendable {
         try database.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM position WHERE fingerprint = ?", arguments: [fingerprint]).map { row in
                 ReadingPosition(fingerprint: row["fingerprint"], path: row["path"], page: row["page"], scroll: row["scroll"],
-                                updatedAt: row["updated_at"])
+                                updatedAt: row["updated_at"], mode: (row["mode"] as String?).flatMap(ReadingMode.init(rawValue:)))
             }
         }
     }

@@ -15,7 +15,8 @@ public enum Event: Sendable {
     case sortReady(SortKey, rank: [Int32])
     case marksReady([ReferenceMarks])
     /// A document is open; `resumePage` and `resumeScroll` say where it was last read.
-    case documentOpened(path: String, info: DocumentInfo, resumePage: Int?, resumeScroll: Double)
+    /// `mode`: how this document was last shown (`t`), nil when never chosen.
+    case documentOpened(path: String, info: DocumentInfo, resumePage: Int?, resumeScroll: Double, mode: ReadingMode? = nil)
     case documentNeedsPassword(path: String, wrong: Bool)
     case pageText(path: String, page: Int, mode: ReadingMode, text: String)
     case documentFailed(path: String, message: String)
@@ -79,6 +80,8 @@ public enum Effect: Sendable, Equatable {
     case findInDocument(path: String, query: String, fromPage: Int, forward: Bool, mode: ReadingMode, width: Int)
     /// Save where the reader is in a document (page, and 0…1 down the page).
     case savePosition(path: String, page: Int, scroll: Double)
+    /// Remember how a document is shown (`t`), for the next time it is opened.
+    case saveReadingMode(path: String, mode: ReadingMode)
     /// Write the session (library, group, selection, sort) to the state file.
     case saveSession
     case recordReading(key: String)

@@ -94,6 +94,8 @@ public struct ReadingState: Sendable, Equatable {
     public var info: DocumentInfo?
     public var page: Int
     public var mode: ReadingMode = .reflow
+    /// `t` was pressed in this view: its choice wins over the one saved for the document.
+    public var modeChosen = false
     /// The text of `page` in `mode`, once extracted.
     public var pageText: String?
     /// The first line shown.

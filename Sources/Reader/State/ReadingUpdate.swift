@@ -31,8 +31,11 @@ extension AppState {
     mutating func updateReading(_ event: Event) -> [Effect] {
         guard var view = reading else { return [] }
         switch event {
-        case .documentOpened(let path, let info, let resumePage, let resumeScroll):
+        case .documentOpened(let path, let info, let resumePage, let resumeScroll, let savedMode):
             guard view.path == path else { return [] }
+            // `t` pressed while the document opened is saved now (the shell knows it only now).
+            let remember: [Effect] = view.modeChosen ? [.saveReadingMode(path: path, mode: view.mode)] : []
+            if let savedMode, !view.modeChosen { view.mode = savedMode }
             view.info = info
             view.error = nil
             view.prompt = nil
@@ -57,7 +60,7 @@ extension AppState {
             }
             view.page = min(max(1, view.page), max(1, info.pageCount))
             reading = view
-            return [.extractPage(path: path, page: view.page, mode: view.mode)]
+            return [.extractPage(path: path, page: view.page, mode: view.mode)] + remember
         case .documentNeedsPassword(let path, let wrong):
             guard view.path == path else { return [] }
             view.prompt = .password("", wrong: wrong)
@@ -180,11 +183,13 @@ extension AppState {
             view.currentMatch = nil
             view.pendingScrollFraction = count > 0 ? Double(view.scroll) / Double(count) : 0
             view.mode = view.mode == .reflow ? .layout : .reflow
+            view.modeChosen = true
             view.pageText = nil
             view.column = 0
             message = StatusMessage(view.mode == .layout ? "Layout: the page as printed (h/l scroll sideways)" : "Reflow: paragraphs rewrapped to the window")
             reading = view
-            return [.extractPage(path: view.path, page: view.page, mode: view.mode)]
+            let remember: [Effect] = view.info != nil ? [.saveReadingMode(path: view.path, mode: view.mode)] : []
+            return [.extractPage(path: view.path, page: view.page, mode: view.mode)] + remember
         case .goToPage:
             guard view.info != nil else { return [] }
             view.prompt = .goTo("")
