@@ -131,9 +131,8 @@ public struct Links: Sendable {
     /// (`http://dx.doi.org/…`) becomes `https://doi.org/DOI`, and a DOI counts once whatever
     /// its case (DOIs ignore case).
     mutating func appendURL(_ url: String) {
-        let link = LinkPaths.normalisedLink(url)
-        let isDOI = link.hasPrefix(LinkPaths.doiResolver)
-        guard !urls.contains(where: { $0 == link || (isDOI && $0.caseInsensitiveCompare(link) == .orderedSame) }) else { return }
+        let (link, isDOI) = LinkPaths.normalisedLink(url)
+        guard !urls.contains(where: { $0 == link || (isDOI && LinkPaths.equalIgnoringASCIICase($0, link)) }) else { return }
         urls.append(link)
     }
 }
@@ -326,15 +325,42 @@ enum LinkPaths {
     /// The forms of DOI links other than `doiResolver`, in lower case.
     private static let otherDOIResolvers = ["http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/",
                                             "https://www.doi.org/", "http://www.doi.org/"]
+    /// Every form of DOI link, `doiResolver` last, as bytes.
+    private static let doiResolvers = (otherDOIResolvers + [doiResolver]).map { Array($0.utf8) }
 
-    /// A link in the form it is shown: a DOI link on `https://doi.org/`, any other unchanged.
-    static func normalisedLink(_ url: String) -> String {
-        let head = url.prefix(20).lowercased()
-        guard head.contains("doi.org/") else { return url }
-        for resolver in otherDOIResolvers + [doiResolver] where head.hasPrefix(resolver) {
-            return doiResolver + url.dropFirst(resolver.count)
+    /// A link in the form it is shown: a DOI link on `https://doi.org/`, any other unchanged;
+    /// and whether it is a DOI link.
+    ///
+    /// Every URL of every reference passes here when a library is listed, so its first bytes
+    /// are compared in place (Foundation's `contains` on Strings cost 13 M instructions for
+    /// tugboat.bib's 4,800 entries, and generic `starts(with:)` over a copy 15 M).
+    static func normalisedLink(_ url: String) -> (link: String, isDOI: Bool) {
+        var url = url
+        let resolverLength = url.withUTF8 { bytes -> Int? in
+            // Every resolver has its `d` at byte 7, 8, 11 or 12 (`http://doi.org/`,
+            // `https://dx.`, `http://www.doi`, `https://www.doi`): most links have none there.
+            guard [7, 8, 11, 12].contains(where: { $0 < bytes.count && bytes[$0] | 0x20 == UInt8(ascii: "d") }) else { return nil }
+            for resolver in doiResolvers where bytes.count >= resolver.count {
+                var index = 0
+                while index < resolver.count {
+                    let byte = bytes[index]
+                    if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != resolver[index] { break }
+                    index += 1
+                }
+                if index == resolver.count { return index }
+            }
+            return nil
         }
-        return url
+        guard let resolverLength else { return (url, false) }
+        return (doiResolver + String(decoding: url.utf8.dropFirst(resolverLength), as: UTF8.self), true)
+    }
+
+    /// True when two strings are equal but for the case of ASCII letters (DOIs ignore case).
+    static func equalIgnoringASCIICase(_ first: String, _ second: String) -> Bool {
+        guard first.utf8.count == second.utf8.count else { return false }
+        return zip(first.utf8, second.utf8).allSatisfy { a, b in
+            a == b || (a | 0x20 == b | 0x20 && a | 0x20 >= 0x61 && a | 0x20 <= 0x7A)
+        }
     }
 
     /// The web address of a `doi` value: itself when it already is one (`http...` in any case),
