@@ -69,6 +69,24 @@ struct PageNumberTests {
 
     // MARK: - In the reader, on a real manual with roman front matter
 
+    /// The note editor and its messages name the page as the status line does.
+    @Test func theNoteEditorNamesThePrintedPage() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var harness = ReaderHarness(library: Fixtures.library("@manual{rexts, title = {Writing R Extensions}, file = {:\(Self.manual.path):PDF}}"),
+                                    width: 120, height: 30, store: try ReadingStore(directory: folder))
+        harness.press("Enter")
+        harness.press(":")
+        harness.type("100")
+        harness.press("Enter")
+        #expect(harness.state.reading?.page == 107)
+        harness.press("n")
+        #expect(harness.screen.contains("Note on p. 100 (107 of 236) of rexts"), "\(harness.screen)")
+        harness.type("a thought")
+        harness.press("C-s")
+        #expect(harness.state.message?.text == "Saved the note on p. 100 (107 of 236)")
+    }
+
     @Test func goToIsMonotonicOnARealManualAndFallsBackWithAMessage() throws {
         var harness = Self.harness(key: "rexts", pdf: Self.manual)
         harness.press("Enter")

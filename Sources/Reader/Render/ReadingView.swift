@@ -23,7 +23,7 @@ enum ReadingView {
         drawPromptLine(view, state: state, into: &screen)
         drawStatus(view, state: state, into: &screen)
         if view.showingOutline, let outline = view.info?.outline { drawOutline(outline, view: view, into: &screen) }
-        if let editor = view.noteEditor { NoteEditorOverlay.draw(editor, into: &screen) }
+        if let editor = view.noteEditor { NoteEditorOverlay.draw(editor, pageName: AppState.pageName(editor.page, info: view.info), into: &screen) }
     }
 
     /// Where the text column starts: centred, beside the note column when it shows.
@@ -169,13 +169,14 @@ enum ReadingView {
 
 /// The page-note editor: a box over the page with the note's text and a cursor.
 enum NoteEditorOverlay {
-    static func draw(_ editor: NoteEditor, into screen: inout ScreenBuffer) {
+    /// `pageName` names the page as the status line does (`p. xii (12 of 300)`).
+    static func draw(_ editor: NoteEditor, pageName: String, into screen: inout ScreenBuffer) {
         let boxWidth = min(screen.width, 72)
         let boxHeight = min(screen.height - 2, 14)
         let footer = editor.confirmingQuit ? "C-c again quits · C-s saves and quits · Esc back to the note"
             : editor.confirmingDiscard ? "Esc again discards · C-s saves · Enter back to the note"
             : "C-s save · Esc cancel · Enter new line"
-        let inner = Box.draw(title: "Note on p. \(editor.page) of \(editor.key)", width: boxWidth, height: boxHeight, footer: footer,
+        let inner = Box.draw(title: "Note on \(pageName) of \(editor.key)", width: boxWidth, height: boxHeight, footer: footer,
                              into: &screen)
         guard inner.width > 0, inner.height > 0 else { return }
         // Lay the text out in rows of the box's width, tracking where the cursor falls.

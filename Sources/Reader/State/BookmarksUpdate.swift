@@ -328,7 +328,8 @@ extension AppState {
         view.notes[editor.page] = text.isEmpty ? nil : text
         reading = view
         guard editor.isChanged else { return [] }
-        message = StatusMessage(text.isEmpty ? "Deleted the note on p. \(editor.page)" : "Saved the note on p. \(editor.page)")
+        let page = AppState.pageName(editor.page, info: view.info)
+        message = StatusMessage(text.isEmpty ? "Deleted the note on \(page)" : "Saved the note on \(page)")
         return [.saveNote(key: editor.key, page: editor.page, text: text)]
     }
 
