@@ -7,9 +7,10 @@
 #   1. `bibread list --json` and `bibread check` of the large library with a BibDesk library
 #      and a @bibdesk_info block appended, ROUNDS times each (release build): every run exits as
 #      the first did and prints the same bytes;
-#   2. LateChunkTests.largeLibraryReadInChunksAgainAndAgain with ROUNDS/10 rounds (each
-#      compares the loader's chunks and sixteen chunks with one pass), release build;
-#   3. the same test under ThreadSanitizer with TSAN_ROUNDS rounds (.build-tsan).
+#   2. LateChunkTests.largeLibraryReadInChunksAgainAndAgain (each round compares the loader's
+#      chunks and sixteen chunks with one pass) and ChunkedParsingTests under ThreadSanitizer,
+#      TSAN_ROUNDS rounds (.build-tsan). The tests cannot be built in release: some read
+#      debug-only probes (PDFDocument.mostCallsAtOnce).
 # CI runs the short version: that test with one round, in the normal suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,10 +47,6 @@ for command in "list --json" "check"; do
   done
   say "bibread $command: $rounds runs, exit $first, output ${want:0:8}"
 done
-
-say "LateChunkTests in release, $((rounds / 10)) rounds…"
-BIBREAD_STRESS_ROUNDS=$((rounds / 10)) swift test -c release --disable-xctest \
-  --filter largeLibraryReadInChunksAgainAndAgain 2>&1 | grep -E '✔|✘|error' >&2 || failures=$((failures + 1))
 
 say "LateChunkTests under ThreadSanitizer, $tsan_rounds rounds…"
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:abort_on_error=1:suppressions=$PWD/scripts/tsan.supp}
