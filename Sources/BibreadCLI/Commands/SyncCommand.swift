@@ -44,7 +44,9 @@ struct SyncCommand: ParsableCommand {
 
     func validate() throws {
         if let parallel, !(1...32).contains(parallel) { throw ValidationError("--parallel must be from 1 to 32") }
-        if let name, name.isEmpty || name.contains("/") || name.hasPrefix(".") { throw ValidationError("--name must be a plain name") }
+        if let name, !RemoteName.isPlain(name) {
+            throw ValidationError("--name must be a plain folder name (not empty, no '/', not starting with '.')")
+        }
     }
 
     func run() throws {

@@ -151,7 +151,9 @@ public struct Config: Sendable {
         }
         var remote = try Remote(url: url, kind: kind)
         if let name = table["name"]?.string {
-            guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else { throw ConfigError("name must be a plain name") }
+            guard RemoteName.isPlain(name) else {
+                throw ConfigError("name must be a plain folder name (not empty, no '/', not starting with '.')")
+            }
             remote.name = name
         }
         if let libraries = table["libraries"]?.array { remote.libraries = libraries.compactMap(\.string) }

@@ -71,12 +71,10 @@ public struct Remote: Sendable, Equatable, Codable {
             throw RemoteError.unsupportedURL(text)
         }
         if !url.hasSuffix("/") && detected != .dropbox { url += "/" }
-        // The name: the last folder of the path, else the host.
+        // The name: the last folder of the path, else the host, as a plain folder name.
         let components = URLComponents(string: url)
-        let folders = (components?.path ?? url).split(separator: "/").map(String.init)
-        let last = folders.last ?? components?.host ?? "remote"
-        let name = last.replacingOccurrences(of: "dropbox:", with: "").filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }
-        self.init(name: name.isEmpty ? "remote" : name, kind: kind ?? detected, url: url)
+        let name = RemoteName.derived(path: components?.percentEncodedPath ?? url, host: components?.host)
+        self.init(name: name, kind: kind ?? detected, url: url)
     }
 }
 
