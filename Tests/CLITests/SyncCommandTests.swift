@@ -94,6 +94,36 @@ struct SyncCommandTests {
         #expect(unknown.standardError.contains("'elsewhere' is neither a configured remote"))
     }
 
+    /// Two folders whose paths end in the same name are two remotes: the second is kept under
+    /// a name of its own and says so, instead of replacing the first one's library (issue 26,
+    /// item 11); syncing either again finds its own.
+    @Test func twoURLsEndingInTheSameFolderNameAreTwoRemotes() throws {
+        let setup = try Setup()
+        let first = setup.root.appendingPathComponent("a/remote1")
+        let second = setup.root.appendingPathComponent("b/remote1")
+        for (folder, title) in [(first, "First"), (second, "Second")] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try "@misc{only, title = {\(title) library}}\n".write(to: folder.appendingPathComponent("library.bib"), atomically: true, encoding: .utf8)
+        }
+        let one = try setup.bibread(["sync", first.path])
+        #expect(one.status == 0, "\(one.standardError)")
+        let two = try setup.bibread(["sync", second.path])
+        #expect(two.status == 0, "\(two.standardError)")
+        #expect(two.standardError.contains("kept as 'remote1-2'"), "\(two.standardError)")
+        #expect(try setup.bibread(["list", "remote1"]).standardOutput.contains("First library"))
+        #expect(try setup.bibread(["list", "remote1-2"]).standardOutput.contains("Second library"))
+        // Each URL finds its own name again, quietly.
+        let again = try setup.bibread(["sync", second.path])
+        #expect(again.status == 0, "\(again.standardError)")
+        #expect(!again.standardError.contains("kept as"), "\(again.standardError)")
+        #expect(again.standardError.contains("library.bib: up to date"), "\(again.standardError)")
+        #expect(try setup.bibread(["list", "remote1"]).standardOutput.contains("First library"))
+        // --name still chooses.
+        let named = try setup.bibread(["sync", second.path, "--name", "second"])
+        #expect(named.status == 0, "\(named.standardError)")
+        #expect(!named.standardError.contains("kept as"))
+    }
+
     /// A remote known here with no .bib yet (configured and never synced, or whose first sync
     /// failed) says how to bring it, not "no such file"; the other libraries named still load,
     /// and none named is not taken to mean the default library.

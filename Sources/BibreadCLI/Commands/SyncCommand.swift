@@ -51,7 +51,7 @@ struct SyncCommand: ParsableCommand {
 
     func run() throws {
         let config = Config.load(from: Directories().config)
-        var remote = try RemoteResolution.remote(named: self.remote, config: config)
+        var remote = try RemoteResolution.remote(named: self.remote, config: config, keptAs: name)
         if let name { remote.name = name }
         let locations = RemoteLocations(name: remote.name)
         let session: CurlSession
@@ -95,7 +95,8 @@ struct SyncCommand: ParsableCommand {
 
 /// Finds a remote by name (config.toml, or one synced before) or URL.
 enum RemoteResolution {
-    static func remote(named argument: String?, config: Config) throws -> Remote {
+    /// `name` (`--name`) is the name a URL's library is kept under, instead of one derived from it.
+    static func remote(named argument: String?, config: Config, keptAs name: String? = nil) throws -> Remote {
         guard let argument else {
             if config.remotes.count == 1, let only = config.remotes.first { return only }
             Console.error(config.remotes.isEmpty
@@ -105,7 +106,17 @@ enum RemoteResolution {
         }
         if let configured = config.remotes.first(where: { $0.name == argument }) { return configured }
         do {
-            return try Remote(url: argument)
+            var remote = try Remote(url: argument)
+            if let name {
+                remote.name = name
+                return remote
+            }
+            let derived = remote.name
+            remote.name = freeName(for: remote, configured: config.remotes)
+            if remote.name != derived, RemoteLocations(name: remote.name).savedRemote() == nil {
+                Console.error("bibread: '\(derived)' is kept for another remote; this one is kept as '\(remote.name)' (give --name to choose)")
+            }
+            return remote
         } catch {
             // A remote synced before by URL is known by the name it was kept under.
             if !argument.contains("/"), !argument.hasPrefix("."), let saved = RemoteLocations(name: argument).savedRemote(),
@@ -116,6 +127,21 @@ enum RemoteResolution {
             Console.error("bibread: '\(argument)' is neither a configured remote\(known.isEmpty ? "" : " (\(known.joined(separator: ", ")))") nor a URL or folder")
             throw ExitCode(64)
         }
+    }
+
+    /// The name derived from a URL, or, when a configured remote or one synced from another URL
+    /// has it already, the first of `NAME-2`, `NAME-3`, … that is free or kept for this URL: two
+    /// folders named alike must not replace each other's library.
+    static func freeName(for remote: Remote, configured: [Remote]) -> String {
+        func isFree(_ name: String) -> Bool {
+            if let other = configured.first(where: { $0.name == name }) { return other.url == remote.url }
+            let locations = RemoteLocations(name: name)
+            if let saved = locations.savedRemote() { return saved.url == remote.url }
+            return !FileManager.default.fileExists(atPath: locations.library.path)
+        }
+        if isFree(remote.name) { return remote.name }
+        for number in 2...999 where isFree("\(remote.name)-\(number)") { return "\(remote.name)-\(number)" }
+        return remote.name
     }
 
     /// The .bib paths library arguments name: each itself, or a synced remote's .bib files.
