@@ -68,19 +68,20 @@ enum EncodingGuess {
         var score = 0
         for index in bytes.indices where bytes[index] >= 0x80 {
             let this = classes[bytes[index]]
-            let neighbours = [index > 0 ? bytes[index - 1] : 0x20, index + 1 < bytes.count ? bytes[index + 1] : 0x20]
+            // Two plain values, not an array: this runs for every byte of 0x80 or more, once
+            // per candidate.
+            let before: UInt8 = index > 0 ? bytes[index - 1] : 0x20
+            let after: UInt8 = index + 1 < bytes.count ? bytes[index + 1] : 0x20
             if this.isControl {
                 score -= 2
             } else if this.isLetter {
-                for neighbour in neighbours {
-                    if isASCIILetter(neighbour) {
-                        score += this.isCyrillic ? -1 : 1
-                    } else if neighbour >= 0x80, this.isCyrillic, classes[neighbour].isCyrillic {
-                        score += 1
-                    }
+                func fit(_ neighbour: UInt8) -> Int {
+                    if isASCIILetter(neighbour) { return this.isCyrillic ? -1 : 1 }
+                    return neighbour >= 0x80 && this.isCyrillic && classes[neighbour].isCyrillic ? 1 : 0
                 }
-                if this.isCyrillic, this.isUppercase, isLetter(neighbours[0]) { score -= 2 }
-            } else if neighbours.contains(where: isLetter) {
+                score += fit(before) + fit(after)
+                if this.isCyrillic, this.isUppercase, isLetter(before) { score -= 2 }
+            } else if isLetter(before) || isLetter(after) {
                 score -= 1
             }
         }
