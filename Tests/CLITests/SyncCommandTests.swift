@@ -124,6 +124,34 @@ struct SyncCommandTests {
         #expect(!named.standardError.contains("kept as"))
     }
 
+    /// A URL whose last folder is `..` (plain or percent-encoded) names the folder it resolves
+    /// to: the library and bibread's own files stay inside a remote's own folder, never one level
+    /// up in bibread's data or cache folder.
+    @Test func aURLEndingInDotDotIsKeptUnderTheFolderItMeans() throws {
+        let setup = try Setup()
+        let library = setup.root.appendingPathComponent("shelf")
+        try FileManager.default.createDirectory(at: library.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try "@misc{only, title = {Shelf library}}\n".write(to: library.appendingPathComponent("library.bib"), atomically: true, encoding: .utf8)
+        let data = setup.root.appendingPathComponent("data/bibread")
+        let cache = setup.root.appendingPathComponent("cache/bibread")
+        let fileURL = library.appendingPathComponent("sub").absoluteString + ".."
+        let httpURL = setup.server.baseURL.appendingPathComponent("papers").absoluteString + "/%2e%2e/"
+        for url in [fileURL, httpURL] {
+            let run = try setup.bibread(["sync", url])
+            if url == fileURL { #expect(run.status == 0, "\(url): \(run.standardError)") }
+            #expect(!run.standardError.contains("'..'") && !run.standardError.contains("'%2e%2e'"), "\(run.standardError)")
+            for folder in [data, data.appendingPathComponent("remotes"), cache, data.deletingLastPathComponent(), cache.deletingLastPathComponent()] {
+                let strays = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { name in
+                    var isFolder: ObjCBool = false
+                    return FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isFolder) && !isFolder.boolValue
+                }
+                #expect(strays.isEmpty, "\(url) wrote \(strays) into \(folder.path)")
+            }
+        }
+        #expect(FileManager.default.fileExists(atPath: data.appendingPathComponent("remotes/shelf/library.bib").path))
+        #expect(try setup.bibread(["list", "shelf"]).standardOutput.contains("Shelf library"))
+    }
+
     /// A remote known here with no .bib yet (configured and never synced, or whose first sync
     /// failed) says how to bring it, not "no such file"; the other libraries named still load,
     /// and none named is not taken to mean the default library.
