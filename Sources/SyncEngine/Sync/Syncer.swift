@@ -153,6 +153,7 @@ public final class Syncer: @unchecked Sendable {
             events(event)
         }, isCancelled: isCancelled)
         summary.rejectedLibraries = rejected
+        summary.problems += fetched.problems
         // No transfer may still run on another thread when the process exits (libcurl's and
         // OpenSSL's clean-up would run under it); those listings end long before the PDFs do.
         // A cancelled sync gives them a moment only: Ctrl-C must not wait for a stalled server.
@@ -190,7 +191,11 @@ public final class Syncer: @unchecked Sendable {
         timer.lap("sync: plan \(planned.count) PDFs")
         summary.problems += problems
         summary.selected = planned.map(\.remotePath)
-        let remoteFiles = try describe(planned.map(\.remotePath), listings: listings)
+        var refused = Set<String>()
+        let remoteFiles = try describe(planned.map(\.remotePath), listings: listings, refusing: { path, reason in
+            refused.insert(path)
+            summary.problems.append(reason)
+        })
         // Written (and flushed to disk) while the PDFs come.
         let folderNoting = options.dryRun ? nil : noteFolders(of: planned.map(\.remotePath), in: state)
         defer { _ = try? folderNoting?.get() }
@@ -202,7 +207,7 @@ public final class Syncer: @unchecked Sendable {
         let records = Dictionary(recorded.map { ($0.path, $0) }, uniquingKeysWith: { $1 })
         for file in planned {
             guard let described = remoteFiles[file.remotePath] else {
-                summary.missing.append(file.remotePath)
+                if !refused.contains(file.remotePath) { summary.missing.append(file.remotePath) }
                 continue
             }
             if isCurrent(described, record: records[file.remotePath]) {
@@ -265,7 +270,10 @@ public final class Syncer: @unchecked Sendable {
     public func fetch(_ remotePath: String, options: SyncOptions, events: (SyncEvent) -> Void, isCancelled: () -> Bool) throws -> URL? {
         try FileManager.default.createDirectory(at: locations.cache, withIntermediateDirectories: true)
         let manifest = try CacheManifest(url: locations.manifest)
-        guard let file = try describe([remotePath])[remotePath] else {
+        var refusal: String?
+        let described = try describe([remotePath], refusing: { _, reason in refusal = reason })
+        if let refusal { throw RemoteError.fetchFailed(path: remotePath, reason: refusal) }
+        guard let file = described[remotePath] else {
             try? manifest.noteLooked(absent: [remotePath], present: [])
             throw TransportError.notFound(remotePath)
         }
@@ -366,6 +374,8 @@ public final class Syncer: @unchecked Sendable {
     struct FetchedLibraries {
         var libraries: [String: Library] = [:]
         var staged: [String: String] = [:]
+        /// .bib files refused on the way, one message each.
+        var problems: [String] = []
     }
 
     /// ``syncLibraries(_:state:staging:prefetchListings:events:isCancelled:)`` but for waiting on
@@ -375,14 +385,22 @@ public final class Syncer: @unchecked Sendable {
                                 listings: inout Listings,
                                 events: (SyncEvent) -> Void, isCancelled: () -> Bool) throws -> FetchedLibraries {
         var fetched = FetchedLibraries()
-        let files: [RemoteFile]
+        var files: [RemoteFile] = []
         if remote.libraries.isEmpty {
             let root = try transport.list("")
             files = root.filter { !$0.isFolder && $0.path.lowercased().hasSuffix(".bib") }
             if files.isEmpty { throw RemoteError.badListing("no .bib file at the remote's root; name them with libraries = [\"…\"]") }
             if prefetchListings { listings = listAhead(root, remembered: state.folders) }
         } else {
-            files = try remote.libraries.map { name in try describe([name])[name] ?? { throw TransportError.notFound(name) }() }
+            var refused = Set<String>()
+            let described = try describe(remote.libraries, refusing: { path, reason in
+                refused.insert(path)
+                fetched.problems.append(reason)
+            })
+            for name in remote.libraries where !refused.contains(name) {
+                guard let file = described[name] else { throw TransportError.notFound(name) }
+                files.append(file)
+            }
         }
         for file in files {
             guard !isCancelled() else { return fetched }
@@ -492,11 +510,23 @@ public final class Syncer: @unchecked Sendable {
 
     /// What the remote says about each path: one listing per folder (none per file), or a HEAD
     /// per file where the remote cannot list. A folder in `listings` was listed ahead; when
-    /// that failed it is listed again here, so listing ahead never loses a sync.
-    func describe(_ paths: [String], listings: Listings = [:]) throws -> [String: RemoteFile] {
+    /// that failed it is listed again here, so listing ahead never loses a sync. A path bibread
+    /// refuses (`..`, a NUL byte, a symbolic link on the way in a folder remote) is left out,
+    /// and `refusing` is told why; the others are described.
+    func describe(_ paths: [String], listings: Listings = [:],
+                  refusing: (_ path: String, _ reason: String) -> Void = { _, _ in }) throws -> [String: RemoteFile] {
         var result: [String: RemoteFile] = [:]
+        var safe: [String] = []
+        for path in paths {
+            do {
+                _ = try RemotePath.validated(path)
+                safe.append(path)
+            } catch {
+                refusing(path, "\(error)")
+            }
+        }
         if let http = transport as? HTTPFolderTransport {
-            for path in paths {
+            for path in safe {
                 // A busy server gets the same retries as a download; a file it keeps refusing
                 // is reported by the download step, which asks again.
                 for attempt in 1...3 {
@@ -511,8 +541,8 @@ public final class Syncer: @unchecked Sendable {
             }
             return result
         }
-        let folders = Set(paths.map(Self.folder(of:)))
-        let wanted = Set(paths)
+        let folders = Set(safe.map(Self.folder(of:)))
+        let wanted = Set(safe)
         for folder in folders.sorted() {
             let listing: [RemoteFile]
             do {
@@ -522,6 +552,12 @@ public final class Syncer: @unchecked Sendable {
                     listing = try transport.list(folder)
                 }
             } catch TransportError.notFound {
+                continue
+            } catch let RemoteError.unsafePath(_, reason) {
+                // A folder remote does not list a folder reached through a symbolic link.
+                for path in safe where Self.folder(of: path) == folder {
+                    refusing(path, RemoteError.unsafePath(path, reason: reason).description)
+                }
                 continue
             }
             for file in listing where !file.isFolder && wanted.contains(file.path) { result[file.path] = file }
