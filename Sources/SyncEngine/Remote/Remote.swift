@@ -160,8 +160,8 @@ public enum RemotePath {
         return local
     }
 
-    /// A path with control characters made visible, for messages.
+    /// A path with control characters (C0, DEL, C1) made visible, for messages.
     static func printable(_ path: String) -> String {
-        String(path.unicodeScalars.map { $0.value < 0x20 ? "?" : Character($0) }.prefix(200))
+        String(path.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : Character($0) }.prefix(200))
     }
 }

@@ -95,6 +95,9 @@ public struct SyncOptions: Sendable {
     public var fetchPDFs = true
     /// A transfer that moves less than a byte a second for this long is abandoned (and retried).
     public var stallTimeout = 30.0
+    /// The longest wait a busy server's `Retry-After` may ask for before a listing is tried
+    /// again; a server that asks for longer is not waited out (the listing fails).
+    public var longestRetryWait = 60.0
 
     public init() {}
 }
@@ -144,8 +147,9 @@ public final class Syncer: @unchecked Sendable {
         defer { _ = try? remoteRecording?.get() }
         var state = readState()
         var rejected: [String] = []
+        let retries = ListingRetries(options)
         let (fetched, listings) = try syncLibraries(options, state: &state, staging: staging, prefetchListings: wantsPDFs,
-                                                    events: { event in
+                                                    retries: retries, events: { event in
             switch event {
             case .library(let file, .rejected), .library(let file, .wouldBeRejected): rejected.append(file)
             default: break
@@ -153,7 +157,13 @@ public final class Syncer: @unchecked Sendable {
             events(event)
         }, isCancelled: isCancelled)
         summary.rejectedLibraries = rejected
+        // A .bib the listing names but that cannot be had, or an entry refused, is that one's
+        // problem: the others synced.
         summary.problems += fetched.problems
+        for (path, reason) in fetched.failures.sorted(by: { $0.key < $1.key }) {
+            summary.failed.append(path)
+            summary.failureReasons[path] = reason
+        }
         // No transfer may still run on another thread when the process exits (libcurl's and
         // OpenSSL's clean-up would run under it); those listings end long before the PDFs do.
         // A cancelled sync gives them a moment only: Ctrl-C must not wait for a stalled server.
@@ -192,7 +202,8 @@ public final class Syncer: @unchecked Sendable {
         summary.problems += problems
         summary.selected = planned.map(\.remotePath)
         var refused = Set<String>()
-        let remoteFiles = try describe(planned.map(\.remotePath), listings: listings, refusing: { path, reason in
+        let remoteFiles = try describe(planned.map(\.remotePath), listings: listings, retries: retries,
+                                       events: events, isCancelled: isCancelled, refusing: { path, reason in
             refused.insert(path)
             summary.problems.append(reason)
         })
@@ -271,7 +282,8 @@ public final class Syncer: @unchecked Sendable {
         try FileManager.default.createDirectory(at: locations.cache, withIntermediateDirectories: true)
         let manifest = try CacheManifest(url: locations.manifest)
         var refusal: String?
-        let described = try describe([remotePath], refusing: { _, reason in refusal = reason })
+        let described = try describe([remotePath], retries: ListingRetries(options), events: events, isCancelled: isCancelled,
+                                     refusing: { _, reason in refusal = reason })
         if let refusal { throw RemoteError.fetchFailed(path: remotePath, reason: refusal) }
         guard let file = described[remotePath] else {
             try? manifest.noteLooked(absent: [remotePath], present: [])
@@ -354,12 +366,12 @@ public final class Syncer: @unchecked Sendable {
     /// ``listAhead(_:remembered:)``) are listed on other threads while the .bib files download,
     /// so the PDFs can start without another round trip once the library is read.
     private func syncLibraries(_ options: SyncOptions, state: inout LibraryState, staging: URL?, prefetchListings: Bool,
-                               events: (SyncEvent) -> Void,
+                               retries: ListingRetries, events: (SyncEvent) -> Void,
                                isCancelled: () -> Bool) throws -> (fetched: FetchedLibraries, listings: Listings) {
         var listings: Listings = [:]
         do {
             let fetched = try fetchLibraries(options, state: &state, staging: staging, prefetchListings: prefetchListings,
-                                             listings: &listings, events: events, isCancelled: isCancelled)
+                                             retries: retries, listings: &listings, events: events, isCancelled: isCancelled)
             return (fetched, listings)
         } catch {
             // The listings started ahead end here, not under the process's exit (unless they
@@ -374,32 +386,42 @@ public final class Syncer: @unchecked Sendable {
     struct FetchedLibraries {
         var libraries: [String: Library] = [:]
         var staged: [String: String] = [:]
-        /// .bib files refused on the way, one message each.
+        /// Entries of the listing left out, and .bib files refused on the way, one message each.
         var problems: [String] = []
+        /// The .bib files that could not be had, with why, by remote path.
+        var failures: [String: String] = [:]
     }
 
-    /// ``syncLibraries(_:state:staging:prefetchListings:events:isCancelled:)`` but for waiting on
+    /// ``syncLibraries(_:state:staging:prefetchListings:retries:events:isCancelled:)`` but for waiting on
     /// the listings it starts (`listings`) when it throws. With `staging` (a dry run), a newer
     /// .bib is fetched and checked there, and nothing of this machine's library changes.
     private func fetchLibraries(_ options: SyncOptions, state: inout LibraryState, staging: URL?, prefetchListings: Bool,
-                                listings: inout Listings,
+                                retries: ListingRetries, listings: inout Listings,
                                 events: (SyncEvent) -> Void, isCancelled: () -> Bool) throws -> FetchedLibraries {
         var fetched = FetchedLibraries()
         var files: [RemoteFile] = []
         if remote.libraries.isEmpty {
-            let root = try transport.list("")
+            let listed = try retries.run(notice: { events(.notice($0)) }, isCancelled: isCancelled) { try transport.list("") }
+            let (root, refused) = ListingCheck.usable(listed)
+            fetched.problems += refused
             files = root.filter { !$0.isFolder && $0.path.lowercased().hasSuffix(".bib") }
             if files.isEmpty { throw RemoteError.badListing("no .bib file at the remote's root; name them with libraries = [\"…\"]") }
             if prefetchListings { listings = listAhead(root, remembered: state.folders) }
         } else {
             var refused = Set<String>()
-            let described = try describe(remote.libraries, refusing: { path, reason in
+            let described = try describe(remote.libraries, retries: retries, events: events, isCancelled: isCancelled,
+                                         refusing: { path, reason in
                 refused.insert(path)
                 fetched.problems.append(reason)
             })
             for name in remote.libraries where !refused.contains(name) {
-                guard let file = described[name] else { throw TransportError.notFound(name) }
-                files.append(file)
+                if let file = described[name] {
+                    files.append(file)
+                    continue
+                }
+                let reason = TransportError.notFound(name).description
+                fetched.failures[name] = reason
+                events(.fileFailed(path: name, reason: reason, retrying: false))
             }
         }
         for file in files {
@@ -416,8 +438,11 @@ public final class Syncer: @unchecked Sendable {
             let outcome = try fetchWithRetries(file, to: download, options: options, isCancelled: isCancelled)
             guard case .completed = outcome else {
                 try? FileManager.default.removeItem(at: download)
-                if case .failed(let failure) = outcome { throw failure }
-                return fetched
+                // One .bib that cannot be had (a 404, a busy server) fails alone: the others sync.
+                guard case .failed(let failure) = outcome else { return fetched }
+                fetched.failures[file.path] = failure.description
+                events(.fileFailed(path: file.path, reason: failure.description, retrying: false))
+                continue
             }
             // A dry run says what the sync would refuse, and keeps nothing aside.
             func refuse(_ reason: String) throws {
@@ -510,12 +535,15 @@ public final class Syncer: @unchecked Sendable {
 
     /// What the remote says about each path: one listing per folder (none per file), or a HEAD
     /// per file where the remote cannot list. A folder in `listings` was listed ahead; when
-    /// that failed it is listed again here, so listing ahead never loses a sync. A path bibread
-    /// refuses (`..`, a NUL byte, a symbolic link on the way in a folder remote) is left out,
-    /// and `refusing` is told why; the others are described.
-    func describe(_ paths: [String], listings: Listings = [:],
+    /// that failed it is listed again here, so listing ahead never loses a sync. Listings and
+    /// HEADs a busy server fails are tried again as `retries` says (each wait said through
+    /// `events`). A path bibread refuses (`..`, a NUL byte, a symbolic link on the way in a
+    /// folder remote) is left out, and `refusing` is told why; the others are described.
+    func describe(_ paths: [String], listings: Listings = [:], retries: ListingRetries = ListingRetries(),
+                  events: (SyncEvent) -> Void = { _ in }, isCancelled: () -> Bool = { false },
                   refusing: (_ path: String, _ reason: String) -> Void = { _, _ in }) throws -> [String: RemoteFile] {
         var result: [String: RemoteFile] = [:]
+        let notice = { (text: String) in events(.notice(text)) }
         var safe: [String] = []
         for path in paths {
             do {
@@ -527,16 +555,11 @@ public final class Syncer: @unchecked Sendable {
         }
         if let http = transport as? HTTPFolderTransport {
             for path in safe {
-                // A busy server gets the same retries as a download; a file it keeps refusing
-                // is reported by the download step, which asks again.
-                for attempt in 1...3 {
-                    do {
-                        result[path] = try http.head(path)
-                        break
-                    } catch let error as TransportError where error.isTransient {
-                        if attempt == 3 { result[path] = RemoteFile(path: path, size: nil, version: nil, modified: nil) }
-                        usleep(UInt32(50_000 * attempt))
-                    }
+                do {
+                    result[path] = try retries.run(notice: notice, isCancelled: isCancelled) { try http.head(path) }
+                } catch let error as TransportError where error.isTransient {
+                    // A file the server keeps refusing is reported by the download step, which asks again.
+                    result[path] = RemoteFile(path: path, size: nil, version: nil, modified: nil)
                 }
             }
             return result
@@ -549,7 +572,7 @@ public final class Syncer: @unchecked Sendable {
                 if let ahead = listings[folder], let listed = try? ahead.get() {
                     listing = listed
                 } else {
-                    listing = try transport.list(folder)
+                    listing = try retries.run(notice: notice, isCancelled: isCancelled) { try transport.list(folder) }
                 }
             } catch TransportError.notFound {
                 continue

@@ -72,15 +72,18 @@ extension URLRootTransport {
 
 /// Failures of a remote's protocol (beyond the transfer itself).
 public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible {
-    case http(status: Int, url: String, detail: String)
+    /// The server answered `status`; `retryAfter` is the wait its `Retry-After` header asked for,
+    /// in seconds, if it sent one.
+    case http(status: Int, url: String, detail: String, retryAfter: Double? = nil)
     case listingUnsupported(String)
     case notFound(String)
     case unauthorized(String)
 
     public var description: String {
         switch self {
-        case .http(let status, let url, let detail):
-            return "\(URLText.withoutCredentials(url)) answered \(status)\(detail.isEmpty ? "" : ": \(detail)")"
+        case .http(let status, let url, let detail, let retryAfter):
+            let wait = retryAfter.map { "; it asks to be asked again in \(RetryAfter.describe($0))" } ?? ""
+            return "\(URLText.withoutCredentials(url)) answered \(status)\(detail.isEmpty ? "" : ": \(detail)")\(wait)"
         case .listingUnsupported(let kind):
             return "\(kind) remotes cannot list folders; the .bib names the files to fetch"
         case .notFound(let path):
@@ -92,8 +95,14 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// Worth trying again later (the server is busy or broken, not the request).
     public var isTransient: Bool {
-        if case .http(let status, _, _) = self { return status == 429 || status >= 500 }
+        if case .http(let status, _, _, _) = self { return status == 429 || status >= 500 }
         return false
+    }
+
+    /// The wait, in seconds, the server asked for before the next request (`Retry-After`).
+    public var retryAfter: Double? {
+        if case .http(_, _, _, let retryAfter) = self { return retryAfter }
+        return nil
     }
 }
 
