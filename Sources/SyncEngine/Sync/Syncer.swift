@@ -211,7 +211,12 @@ public final class Syncer: @unchecked Sendable {
         let folderNoting = options.dryRun ? nil : noteFolders(of: planned.map(\.remotePath), in: state)
         defer { _ = try? folderNoting?.get() }
         timer.lap("sync: list the remote folders")
-        let manifest = options.dryRun ? nil : try (manifestOpening ?? Self.openManifest(locations)).get()
+        let manifest: CacheManifest?
+        do {
+            manifest = options.dryRun ? nil : try (manifestOpening ?? Self.openManifest(locations)).get()
+        } catch where DiskFull.isCause(of: error) {
+            throw freeRoom(manifest: nil)
+        }
         timer.lap("sync: wait for the cache manifest")
         var wanted: [RemoteFile] = []
         let recorded = try manifest?.all() ?? existingManifestRecords()
@@ -240,7 +245,13 @@ public final class Syncer: @unchecked Sendable {
         // that is lost when it cannot be written (a full disk): the downloads still go on.
         let missing = Set(summary.missing)
         try? manifest.noteLooked(absent: summary.missing, present: planned.map(\.remotePath).filter { !missing.contains($0) })
-        try download(wanted, options: options, manifest: manifest, summary: &summary, events: events, isCancelled: isCancelled)
+        dropPartialDownloads(except: wanted, manifest: manifest, events: events)
+        do {
+            try download(wanted, options: options, manifest: manifest, summary: &summary, events: events, isCancelled: isCancelled)
+        } catch where DiskFull.isCause(of: error) {
+            // The manifest could not be written ("database or disk is full").
+            throw freeRoom(manifest: manifest)
+        }
         summary.recordedBytes = try? manifest.recordedBytes()
         timer.lap("sync: download \(wanted.count) PDFs")
         return finish(summary, started, events)
@@ -663,6 +674,8 @@ public final class Syncer: @unchecked Sendable {
             defer { arrivedBefore += arrived.reduce(0, +) }
             var lastReport = 0.0
             var retry: [RemoteFile] = []
+            // The files whose writes found the disk full.
+            var noRoom = Set<String>()
             // Files put in place and not yet recorded. They are recorded in one transaction
             // about once a second while the transfers go on, and the rest when this round ends,
             // even when a later step throws.
@@ -722,12 +735,14 @@ public final class Syncer: @unchecked Sendable {
                     summary.downloadedBytes += bytes - offsets[index]
                     events(.fileFinished(path: file.path, bytes: bytes))
                 case .failed(let failure):
+                    if DiskFull.isCause(of: failure) { noRoom.insert(file.path) }
                     failed(failure.description, transient: failure.isTransient)
                 case .cancelled:
                     summary.cancelled = true
                 }
             })
             subTimer.lap("download: \(outcomes.count) transfers, each file put in place as it ends")
+            if !noRoom.isEmpty { events(.notice(freeRoom(partialDownloadsOf: noRoom, manifest: manifest).description)) }
             if summary.cancelled || isCancelled() {
                 summary.cancelled = true
                 return
