@@ -12,6 +12,9 @@ public enum CredentialSource: Sendable, Equatable, Codable {
     case tokenCommand(String)
     /// An SSH key file (for sftp); without one, ssh-agent.
     case sshKey(privateKey: String, publicKey: String?)
+    /// The user and password ``CredentialStore`` keeps for the remote's name: those of a URL
+    /// given as `user:password@`, moved out of it.
+    case stored
 }
 
 /// A place a library lives: named in config.toml (`[[remote]]`) or given as a URL.
@@ -89,7 +92,7 @@ public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unsupportedURL(let url):
-            return "'\(url)' is not a remote bibread can use (a folder, file://, http(s):// WebDAV, sftp:// or dropbox:/path)"
+            return "'\(URLText.withoutCredentials(url))' is not a remote bibread can use (a folder, file://, http(s):// WebDAV, sftp:// or dropbox:/path)"
         case .unsafePath(let path, let reason):
             return "refusing the remote path '\(RemotePath.printable(path))': \(reason)"
         case .badListing(let detail):

@@ -260,10 +260,7 @@ public final class Syncer: @unchecked Sendable {
     /// Writes the remote's settings beside its library (for commands given only its name),
     /// unless the file already says the same: a no-op sync writes nothing.
     private func recordRemote() {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(remote), (try? Data(contentsOf: locations.remoteFile)) != data else { return }
-        try? AtomicFile.write(data, to: locations.remoteFile)
+        try? locations.saveRemote(remote)
     }
 
     /// The records of the cache manifest when there is one, without creating it (a dry run).

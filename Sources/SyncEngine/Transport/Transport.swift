@@ -110,11 +110,34 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
 public enum URLText {
     /// The URL with any `user:password@` removed, so messages never show credentials.
     public static func withoutCredentials(_ url: String) -> String {
-        guard let schemeEnd = url.range(of: "://") else { return url }
+        guard let (start, end) = userinfoRange(url) else { return url }
+        return String(url[..<start]) + String(url[url.index(after: end)...])
+    }
+
+    /// The URL with the password of its `user:password@` removed (the user name stays): what
+    /// may be written where others can read it.
+    public static func withoutPassword(_ url: String) -> String {
+        guard let (start, end) = userinfoRange(url), let colon = url[start..<end].firstIndex(of: ":") else { return url }
+        return String(url[..<colon]) + String(url[end...])
+    }
+
+    /// The user name and password of the URL's `user:password@` (percent-decoded); nil when it
+    /// has no password.
+    static func login(in url: String) -> CredentialStore.Login? {
+        guard let (start, end) = userinfoRange(url), let colon = url[start..<end].firstIndex(of: ":") else { return nil }
+        let user = String(url[start..<colon])
+        let password = String(url[url.index(after: colon)..<end])
+        guard !password.isEmpty else { return nil }
+        return CredentialStore.Login(user: user.removingPercentEncoding ?? user, password: password.removingPercentEncoding ?? password)
+    }
+
+    /// Where the `user:password` before the host is (without its `@`), if the URL has one.
+    private static func userinfoRange(_ url: String) -> (String.Index, String.Index)? {
+        guard let schemeEnd = url.range(of: "://") else { return nil }
         let rest = url[schemeEnd.upperBound...]
-        let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
-        guard let at = rest[..<authorityEnd].lastIndex(of: "@") else { return url }
-        return String(url[..<schemeEnd.upperBound]) + String(rest[rest.index(after: at)...])
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let at = authority.lastIndex(of: "@") else { return nil }
+        return (schemeEnd.upperBound, at)
     }
 
     /// Percent-encodes each component of a relative path for a URL: every UTF-8 byte outside
