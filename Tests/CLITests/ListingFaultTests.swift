@@ -53,6 +53,22 @@ struct ListingFaultTests {
         }
     }
 
+    /// Ctrl-C while the sync waits to ask a busy server again ends it at once, as cancelled.
+    @Test func ctrlCEndsTheWaitForABusyServer() throws {
+        let sandbox = try SyncSandbox()
+        let server = try FaultServer.start(root: sandbox.remote)
+        defer { server.stop() }
+        try server.setFault(.busy(times: 1000, status: 503, retryAfter: "30"), for: "/")
+        let (status, output, seconds) = try sandbox.interruptedSync([server.baseURL.absoluteString, "--name", "lab"],
+                                                                    once: "the server was asked for its listing") {
+            server.requests.contains("PROPFIND /")
+        }
+        #expect(status == 130, "\(output)")
+        #expect(output.contains("trying again then"), "\(output)")
+        #expect(seconds < TestTiming.seconds(10), "the sync took \(seconds) s to end after Ctrl-C")
+        #expect(server.requests.filter { $0 == "PROPFIND /" }.count == 1, "\(server.requests)")
+    }
+
     /// A server that asks for a wait longer than a sync waits (an hour) is not waited out, nor
     /// asked again and again: the sync fails at once and says what the server asked.
     @Test func aListingWhoseServerAsksForAnHourIsNotWaitedOut() throws {

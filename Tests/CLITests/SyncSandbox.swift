@@ -72,27 +72,35 @@ final class SyncSandbox {
     /// Runs `bibread sync arguments…`, waits until `file` holds at least `bytes` bytes, then
     /// interrupts it (SIGINT, as Ctrl-C does) and waits for it to exit; returns its status.
     func interruptedSync(_ arguments: [String], once file: URL, holds bytes: Int64) throws -> Int32 {
+        try interruptedSync(arguments, once: "\(file.path) holds \(bytes) bytes") { (size(file) ?? 0) >= bytes }.status
+    }
+
+    /// Runs `bibread sync arguments…`, waits until `ready` says so (`what` says what it waits
+    /// for), then interrupts it (SIGINT, as Ctrl-C does); returns its status, its output and how
+    /// long it took to exit after the interrupt.
+    func interruptedSync(_ arguments: [String], once what: String,
+                         _ ready: () -> Bool) throws -> (status: Int32, output: String, secondsToExit: Double) {
         let process = Process()
         process.executableURL = ProcessRunner.bibreadExecutable
         process.arguments = ["sync"] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let log = root.appendingPathComponent("interrupted-sync.log")
         FileManager.default.createFile(atPath: log.path, contents: nil)
-        let output = try FileHandle(forWritingTo: log)
-        defer { try? output.close() }
-        process.standardOutput = output
-        process.standardError = output
+        let logHandle = try FileHandle(forWritingTo: log)
+        defer { try? logHandle.close() }
+        process.standardOutput = logHandle
+        process.standardError = logHandle
         process.standardInput = FileHandle.nullDevice
         try process.run()
         let deadline = Date().addingTimeInterval(TestTiming.seconds(60))
-        while process.isRunning && (size(file) ?? 0) < bytes && Date() < deadline { usleep(20_000) }
-        let reached = (size(file) ?? 0) >= bytes
+        while process.isRunning && !ready() && Date() < deadline { usleep(20_000) }
+        let reached = ready()
+        let interrupted = Date()
         process.interrupt()
         process.waitUntilExit()
-        guard reached else {
-            throw SyncSandboxError("\(file.path) never held \(bytes) bytes: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
-        }
-        return process.terminationStatus
+        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        guard reached else { throw SyncSandboxError("the sync ended, or a minute passed, before \(what): \(output)") }
+        return (process.terminationStatus, output, Date().timeIntervalSince(interrupted))
     }
 
     /// The JSON events of a `sync --json`, one object a line.

@@ -78,6 +78,11 @@ struct SyncCommand: ParsableCommand {
         do {
             summary = try Syncer(remote: remote, locations: locations, transport: transport, session: session)
                 .run(options, events: reporter.report, isCancelled: cancel.isCancelled)
+        } catch TransferFailure.cancelled {
+            // Ctrl-C while waiting to ask a busy server again.
+            reporter.finishLine()
+            Console.error("Cancelled")
+            throw ExitCode(130)
         } catch {
             reporter.finishLine()
             Console.error("bibread: sync of '\(remote.name)' failed: \(error)")

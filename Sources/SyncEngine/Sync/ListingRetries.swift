@@ -18,7 +18,8 @@ struct ListingRetries: Sendable {
     }
 
     /// Runs `body` until it succeeds, fails for good, or has been tried ``attempts`` times; says
-    /// each wait through `notice`. A cancel ends the wait: the last failure is thrown.
+    /// each wait through `notice`. A cancel ends the wait at once, with
+    /// ``TransferFailure/cancelled``.
     func run<Value>(notice: (String) -> Void = { _ in }, isCancelled: () -> Bool = { false },
                     _ body: () throws -> Value) throws -> Value {
         var attempt = 1
@@ -30,7 +31,7 @@ struct ListingRetries: Sendable {
                 // The server's own wait is in the error's message already.
                 let when = (error as? TransportError)?.retryAfter == nil ? "in \(RetryAfter.describe(pause))" : "then"
                 notice("\(error); trying again \(when)")
-                guard wait(pause, isCancelled: isCancelled) else { throw error }
+                guard wait(pause, isCancelled: isCancelled) else { throw TransferFailure.cancelled }
                 attempt += 1
             }
         }
