@@ -46,6 +46,24 @@ public enum Fixtures {
         LibraryLoader.load(paths: [url.path]).library
     }
 
+    /// Copies the sample library (`library.bib` and `papers/`) into `folder`, made if missing.
+    public static func copySampleLibrary(to folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for name in ["library.bib", "papers"] {
+            try FileManager.default.copyItem(at: samples.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+    }
+
+    /// Environment variables that give a `bibread` run its own home and XDG folders (config,
+    /// data, cache, state) below `root`, so that nothing of this machine's is read or written.
+    public static func isolatedEnvironment(under root: URL) -> [String: String] {
+        var environment = ["HOME": root.path]
+        for (variable, folder) in [("XDG_CONFIG_HOME", "config"), ("XDG_DATA_HOME", "data"), ("XDG_CACHE_HOME", "cache"), ("XDG_STATE_HOME", "state")] {
+            environment[variable] = root.appendingPathComponent(folder).path
+        }
+        return environment
+    }
+
     /// A fresh temporary directory; the caller removes it when done.
     public static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("bibread-test-\(UUID().uuidString)")

@@ -3,7 +3,9 @@
 
 Serves the files under --root for GET and HEAD (single `Range` → 206, `If-Range`,
 `If-None-Match` → 304, ETag and Last-Modified), on 127.0.0.1 only, HTTP/1.1 with keep-alive.
-Directories are not listed (404).
+Directories are not listed by GET (404); PROPFIND lists a folder as WebDAV does with depth 1
+(207 multistatus: resourcetype, getcontentlength, getetag, getlastmodified), so the server can
+stand in for a WebDAV remote whose listings misbehave.
 
 Faults are set with a control request that is not served as a file and not logged:
 
@@ -13,17 +15,24 @@ Faults are set with a control request that is not served as a file and not logge
 `path` is the decoded URL path, or "*" for every path without a fault of its own. Kinds:
 
 - none                              serve normally (removes the path's fault)
-- status       {"status": 503}      answer that status, with a short text body
+- status       {"status": 503, "retry_after": "2"}  answer that status, with a short text body
+                                    (and a Retry-After header when `retry_after` is given)
 - truncate     {"bytes": n}         announce the full Content-Length, send n bytes, close
 - slow         {"bytes_per_second": n}  send the body at about n bytes a second
 - die_after    {"bytes": n}         send headers and n bytes, then the whole process exits
                                     (os._exit), as if the server were killed
-- fail_times   {"times": n, "status": 503}  the first n requests get the status, then normal
+- fail_times   {"times": n, "status": 503, "retry_after": "2"}  the first n requests get the
+                                    status (and Retry-After when given), then normal
+- extra_entries {"hrefs": ["/../x.bib"], "bytes": 10}  a PROPFIND of the folder lists these
+                                    hrefs too, exactly as given, as files of that many bytes
 
 Faults live in memory: a restarted server starts with none.
 
 Run: python3 -u fault_server.py --root DIR [--port 0] [--ready-file F] [--request-log F]
-     [--parent-pid PID]
+     [--timed-request-log F] [--parent-pid PID]
+
+--timed-request-log F also logs each request as "SECONDS METHOD /path", SECONDS since the epoch
+when it arrived (for tests of how long a client waits between requests).
 """
 
 import argparse
@@ -91,7 +100,10 @@ class Faults:
                 if fault.get("times", 0) <= 0:
                     return None
                 fault["times"] -= 1
-                return {"kind": "status", "status": fault.get("status", 503)}
+                taken = {"kind": "status", "status": fault.get("status", 503)}
+                if "retry_after" in fault:
+                    taken["retry_after"] = fault["retry_after"]
+                return taken
             return dict(fault)
 
 
@@ -151,21 +163,56 @@ class Handler(BaseHTTPRequestHandler):
     def do_HEAD(self):
         self.serve()
 
-    def do_GET(self):
-        self.serve()
+    def do_PROPFIND(self):
+        self.read_body()
+        fault, local = self.start_request(os.path.isdir) or (None, None)
+        if local is None:
+            return
+        relative = os.path.relpath(local, self.server.root)
+        folder = "/" if relative == "." else "/" + relative + "/"
+        responses = [propfind_response(urllib.parse.quote(folder), None, os.stat(local))]
+        for name in sorted(os.listdir(local)):
+            full = os.path.join(local, name)
+            if os.path.islink(full):
+                continue
+            href = urllib.parse.quote(folder + name) + ("/" if os.path.isdir(full) else "")
+            responses.append(propfind_response(href, None if os.path.isdir(full) else os.path.getsize(full), os.stat(full)))
+        if fault is not None and fault["kind"] == "extra_entries":
+            size = int(fault.get("bytes", 10))
+            for href in fault.get("hrefs", []):
+                responses.append(propfind_response(href, size, None))
+        body = ('<?xml version="1.0" encoding="utf-8"?>\n<D:multistatus xmlns:D="DAV:">\n'
+                + "".join(responses) + "</D:multistatus>\n").encode("utf-8")
+        self.send_response(207)
+        self.send_header("Content-Type", "application/xml; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
 
-    def serve(self):
+    def start_request(self, exists):
+        """Logs the request and takes its fault. Answers a `status` fault (with its Retry-After),
+        or 404 when the local path asked for is outside the root or not what `exists` wants,
+        and returns None; else returns the fault and the local path."""
         path = self.url_path()
         self.server.log_request_line(f"{self.command} {urllib.parse.urlsplit(self.path).path}")
         fault = self.server.faults.take(path)
         if fault is not None and fault["kind"] == "status":
             status = int(fault.get("status", 500))
-            self.send_text(status, f"fault: status {status}\n")
-            return
-
+            extra = {"Retry-After": str(fault["retry_after"])} if "retry_after" in fault else None
+            self.send_text(status, f"fault: status {status}\n", extra)
+            return None
         local = os.path.realpath(os.path.join(self.server.root, path.lstrip("/")))
-        if not (local == self.server.root or local.startswith(self.server.root + os.sep)) or not os.path.isfile(local):
+        if not (local == self.server.root or local.startswith(self.server.root + os.sep)) or not exists(local):
             self.send_text(404, "not found\n")
+            return None
+        return fault, local
+
+    def do_GET(self):
+        self.serve()
+
+    def serve(self):
+        fault, local = self.start_request(os.path.isfile) or (None, None)
+        if local is None:
             return
         with open(local, "rb") as handle:
             stat = os.fstat(handle.fileno())
@@ -236,23 +283,46 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True
 
 
+def propfind_response(href, size, stat):
+    """One <D:response> of a depth-1 listing: a folder when `size` is None, else a file."""
+    props = []
+    if size is None:
+        props.append("<D:resourcetype><D:collection/></D:resourcetype>")
+    else:
+        props.append("<D:resourcetype/>")
+        props.append(f"<D:getcontentlength>{size}</D:getcontentlength>")
+    if stat is not None:
+        props.append('<D:getetag>"%x-%x"</D:getetag>' % (stat.st_mtime_ns, stat.st_size))
+        props.append(f"<D:getlastmodified>{email.utils.formatdate(stat.st_mtime, usegmt=True)}</D:getlastmodified>")
+    return (f"<D:response><D:href>{xml_escape(href)}</D:href><D:propstat><D:prop>{''.join(props)}</D:prop>"
+            "<D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>\n")
+
+
+def xml_escape(text):
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 class Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, address, root, request_log):
+    def __init__(self, address, root, request_log, timed_request_log=None):
         super().__init__(address, Handler)
         self.root = os.path.realpath(root)
         self.faults = Faults()
         self.request_log = request_log
+        self.timed_request_log = timed_request_log
         self.log_lock = threading.Lock()
 
     def log_request_line(self, line):
-        if self.request_log is None:
-            return
+        arrived = time.time()
         with self.log_lock:
-            with open(self.request_log, "a", encoding="utf-8") as handle:
-                handle.write(line + "\n")
+            if self.request_log is not None:
+                with open(self.request_log, "a", encoding="utf-8") as handle:
+                    handle.write(line + "\n")
+            if self.timed_request_log is not None:
+                with open(self.timed_request_log, "a", encoding="utf-8") as handle:
+                    handle.write(f"{arrived:.3f} {line}\n")
 
 
 def watch_parent(parent_pid):
@@ -276,12 +346,13 @@ def main():
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--ready-file")
     parser.add_argument("--request-log")
+    parser.add_argument("--timed-request-log")
     parser.add_argument("--parent-pid", type=int)
     arguments = parser.parse_args()
 
     if arguments.parent_pid:
         threading.Thread(target=watch_parent, args=(arguments.parent_pid,), daemon=True).start()
-    server = Server(("127.0.0.1", arguments.port), arguments.root, arguments.request_log)
+    server = Server(("127.0.0.1", arguments.port), arguments.root, arguments.request_log, arguments.timed_request_log)
     port = server.server_address[1]
     print(f"fault-server: serving {arguments.root} on http://127.0.0.1:{port}", flush=True)
     if arguments.ready_file:

@@ -42,5 +42,33 @@ struct URLTextTests {
         #expect(URLText.withoutCredentials("https://me:secret@dav.example.org/lib/") == "https://dav.example.org/lib/")
         #expect(URLText.withoutCredentials("sftp://me@host:2222/papers") == "sftp://host:2222/papers")
         #expect(URLText.withoutCredentials("https://dav.example.org/a@b/") == "https://dav.example.org/a@b/")
+        #expect(URLText.withoutCredentials("https://me:secret@dav.example.org?x=a@b") == "https://dav.example.org?x=a@b")
+    }
+
+    /// What may be written where others read it: the user name stays, the password goes.
+    @Test(arguments: [
+        ("https://me:secret@dav.example.org/lib/", "https://me@dav.example.org/lib/"),
+        ("https://me:p%40ss:w@host:8443/x", "https://me@host:8443/x"),
+        ("sftp://me@host:2222/papers", "sftp://me@host:2222/papers"),
+        ("https://dav.example.org/a:b@c/", "https://dav.example.org/a:b@c/"),
+        ("dropbox:/Papers", "dropbox:/Papers"),
+    ])
+    func passwordsAreLeftOutOfWhatIsStored(url: String, expected: String) {
+        #expect(URLText.withoutPassword(url) == expected)
+    }
+
+    /// A password moved out of the URL keeps its user, decoded, in the store.
+    @Test func aPasswordMovesToTheStore() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("bibread-test-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let store = CredentialStore(environment: ["HOME": root.path, "XDG_CONFIG_HOME": root.path])
+        var remote = try Remote(url: "https://me:p%40ss:w@host/dav/")
+        #expect(try remote.movePassword(to: store))
+        #expect(remote.url == "https://me@host/dav/" && remote.credentials == .stored)
+        #expect(store.login(for: "dav") == CredentialStore.Login(user: "me", password: "p@ss:w"))
+        #expect(try !remote.movePassword(to: store), "nothing left to move")
+        var withoutPassword = try Remote(url: "https://me@host/dav/")
+        #expect(try !withoutPassword.movePassword(to: store))
+        #expect(withoutPassword.credentials == .netrc)
     }
 }

@@ -32,7 +32,9 @@ struct CacheRemoteOptions: ParsableArguments {
 }
 
 struct CacheStatusCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "status", abstract: "Size, files and references of the cache.")
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Size, files and references of the cache.",
+        discussion: "Partial downloads (.part files a sync will resume) are counted apart from the PDFs.")
 
     @OptionGroup var remotes: CacheRemoteOptions
 
@@ -50,17 +52,23 @@ struct CacheStatusCommand: ParsableCommand {
         for name in names {
             let locations = RemoteLocations(name: name)
             let items = CachePolicy.items(in: locations)
+            let partial = PartialDownloads.items(in: locations)
             let keys = CacheReferences.keys(for: items.map(\.path), locations: locations)
             let bytes = items.reduce(Int64(0)) { $0 + $1.bytes }
+            let partialBytes = partial.reduce(Int64(0)) { $0 + $1.bytes }
             if json {
                 report.append(["remote": name, "folder": locations.cache.path, "bytes": bytes, "limit": config.cacheLimit,
                                "files": items.map { item -> [String: Any] in
                     ["path": item.path, "bytes": item.bytes, "references": keys[item.path] ?? []]
-                }])
+                }, "partialBytes": partialBytes, "partial": partial.map { ["path": $0.path, "bytes": $0.bytes] }])
             } else {
-                Console.print("\(name): \(items.count) PDF\(items.count == 1 ? "" : "s"), \(ByteCount.format(bytes)) of \(ByteCount.format(config.cacheLimit)) in \(locations.cache.path)")
+                let partialText = partial.isEmpty ? "" : ", and \(PartialDownloads.describe(count: partial.count, bytes: partialBytes, format: ByteCount.format))"
+                Console.print("\(name): \(items.count) PDF\(items.count == 1 ? "" : "s"), \(ByteCount.format(bytes)) of \(ByteCount.format(config.cacheLimit)) in \(locations.cache.path)\(partialText)")
                 for item in items {
                     Console.print("  \(ByteCount.format(item.bytes).padding(toLength: 9, withPad: " ", startingAt: 0)) \(item.path)  \((keys[item.path] ?? []).joined(separator: ", "))")
+                }
+                for item in partial {
+                    Console.print("  \(ByteCount.format(item.bytes).padding(toLength: 9, withPad: " ", startingAt: 0)) \(item.path)  (partial download)")
                 }
             }
         }
@@ -74,7 +82,11 @@ struct CacheStatusCommand: ParsableCommand {
 struct CachePurgeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "purge", abstract: "Remove PDFs from the cache (least recently read first).",
-        discussion: "The .bib files are never removed; a purged PDF comes back with the next sync that selects it.")
+        discussion: """
+        Partial downloads (.part files) go with the PDFs the same options choose (their age is \
+        when they last grew). The .bib files are never removed; a purged PDF comes back with \
+        the next sync that selects it.
+        """)
 
     @OptionGroup var remotes: CacheRemoteOptions
 
@@ -117,12 +129,17 @@ struct CachePurgeCommand: ParsableCommand {
         for name in names {
             let locations = RemoteLocations(name: name)
             let keeping = keepingByName[name] ?? []
-            let (paths, bytes) = CachePolicy.purge(locations, keeping: keeping, where: { item in
+            func chosen(_ path: String, lastUsed: Double) -> Bool {
+                if keeping.contains(path) { return false }
                 if all || !keepGroup.isEmpty && cutoff == nil { return true }
-                if let cutoff { return item.lastUsed < cutoff }
+                if let cutoff { return lastUsed < cutoff }
                 return false
-            })
-            Console.print("\(name): removed \(paths.count) PDF\(paths.count == 1 ? "" : "s") (\(ByteCount.format(bytes)))")
+            }
+            let (paths, bytes) = CachePolicy.purge(locations, keeping: keeping, where: { chosen($0.path, lastUsed: $0.lastUsed) })
+            let partial = PartialDownloads.remove(PartialDownloads.items(in: locations).filter { chosen($0.path, lastUsed: $0.modified) },
+                                                  from: locations)
+            let partialText = partial.count == 0 ? "" : " and \(PartialDownloads.describe(count: partial.count, bytes: partial.bytes, format: ByteCount.format))"
+            Console.print("\(name): removed \(paths.count) PDF\(paths.count == 1 ? "" : "s") (\(ByteCount.format(bytes)))\(partialText)")
         }
     }
 }

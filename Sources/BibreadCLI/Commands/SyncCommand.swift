@@ -54,6 +54,10 @@ struct SyncCommand: ParsableCommand {
         var remote = try RemoteResolution.remote(named: self.remote, config: config, keptAs: name)
         if let name { remote.name = name }
         let locations = RemoteLocations(name: remote.name)
+        // A dry run changes nothing here; a configured remote's URL is config.toml's to hold.
+        if !dryRun && !config.remotes.contains(where: { $0.name == remote.name }) {
+            try RemoteResolution.keepPasswordPrivate(&remote, locations: locations)
+        }
         let session: CurlSession
         let transport: any Transport
         do {
@@ -74,6 +78,11 @@ struct SyncCommand: ParsableCommand {
         do {
             summary = try Syncer(remote: remote, locations: locations, transport: transport, session: session)
                 .run(options, events: reporter.report, isCancelled: cancel.isCancelled)
+        } catch TransferFailure.cancelled {
+            // Ctrl-C while waiting to ask a busy server again.
+            reporter.finishLine()
+            Console.error("Cancelled")
+            throw ExitCode(130)
         } catch {
             reporter.finishLine()
             Console.error("bibread: sync of '\(remote.name)' failed: \(error)")
@@ -124,8 +133,29 @@ enum RemoteResolution {
                 return saved
             }
             let known = config.remotes.map(\.name)
-            Console.error("bibread: '\(argument)' is neither a configured remote\(known.isEmpty ? "" : " (\(known.joined(separator: ", ")))") nor a URL or folder")
+            Console.error("bibread: '\(URLText.withoutCredentials(argument))' is neither a configured remote\(known.isEmpty ? "" : " (\(known.joined(separator: ", ")))") nor a URL or folder")
             throw ExitCode(64)
+        }
+    }
+
+    /// Moves a password given in the remote's URL (or left in its settings by an earlier bibread)
+    /// to the credentials file, which only the user may read, and says so: the remote's settings,
+    /// which everyone may read, then hold the URL without it.
+    static func keepPasswordPrivate(_ remote: inout Remote, locations: RemoteLocations) throws {
+        let settingsHeldIt = locations.savedRemote()?.url == remote.url
+        let store = CredentialStore()
+        do {
+            guard try remote.movePassword(to: store) else { return }
+        } catch {
+            Console.error("bibread: cannot keep the password of remote '\(remote.name)' in \(store.file.path): \(error)")
+            throw ExitStatus.problems
+        }
+        if settingsHeldIt {
+            // Now, not only when the sync gets that far.
+            try? locations.saveRemote(remote)
+            Console.error("bibread: the password of remote '\(remote.name)' was in \(locations.remoteFile.path), which everyone may read: it is now kept in \(store.file.path), which only you may read")
+        } else {
+            Console.error("bibread: the password in the URL is kept in \(store.file.path), which only you may read, not in the remote's settings")
         }
     }
 
@@ -134,9 +164,11 @@ enum RemoteResolution {
     /// folders named alike must not replace each other's library.
     static func freeName(for remote: Remote, configured: [Remote]) -> String {
         func isFree(_ name: String) -> Bool {
-            if let other = configured.first(where: { $0.name == name }) { return other.url == remote.url }
+            // Settings hold a URL without its password.
+            let url = URLText.withoutPassword(remote.url)
+            if let other = configured.first(where: { $0.name == name }) { return URLText.withoutPassword(other.url) == url }
             let locations = RemoteLocations(name: name)
-            if let saved = locations.savedRemote() { return saved.url == remote.url }
+            if let saved = locations.savedRemote() { return URLText.withoutPassword(saved.url) == url }
             return !FileManager.default.fileExists(atPath: locations.library.path)
         }
         if isFree(remote.name) { return remote.name }

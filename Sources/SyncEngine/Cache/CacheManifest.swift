@@ -100,6 +100,15 @@ public final class CacheManifest: Sendable {
         }
     }
 
+    /// Forgets which versions the `.part` files of `paths` belonged to (they were removed).
+    public func forgetPartials(_ paths: [String]) throws {
+        guard !paths.isEmpty else { return }
+        try database.write { db in
+            let statement = try db.makeStatement(sql: "DELETE FROM partial WHERE path = ?")
+            for path in paths { try statement.execute(arguments: [path]) }
+        }
+    }
+
     public func record(_ path: String) throws -> Record? {
         try database.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM file WHERE path = ?", arguments: [path]).map(CacheManifest.record(from:))

@@ -27,14 +27,27 @@ public struct RemoteLocations: Sendable, Equatable {
         BaseDirectories(environment: environment).cache
     }
 
-    /// The remote's definition, saved by each sync (no secrets: only where to find them), so
-    /// that a reader opened later can fetch a missing PDF from it.
+    /// The remote's definition, saved by each sync (no secrets: only where to find them, such as
+    /// ``CredentialStore``), so that a reader opened later can fetch a missing PDF from it.
     public var remoteFile: URL { library.appendingPathComponent(".bibread-remote.json") }
 
     /// The remote this library was last synced from.
     public func savedRemote() -> Remote? {
         guard let data = try? Data(contentsOf: remoteFile) else { return nil }
         return try? JSONDecoder().decode(Remote.self, from: data)
+    }
+
+    /// Writes `remote` as the remote this library is synced from, unless the file says the same
+    /// already (a no-op sync writes nothing). Never with a password: one left in the URL (a
+    /// config.toml remote's) is removed, for the file is readable by everyone.
+    public func saveRemote(_ remote: Remote) throws {
+        var saved = remote
+        saved.url = URLText.withoutPassword(saved.url)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = try encoder.encode(saved)
+        guard (try? Data(contentsOf: remoteFile)) != data else { return }
+        try AtomicFile.write(data, to: remoteFile)
     }
 
     /// Where refused .bib downloads are kept.

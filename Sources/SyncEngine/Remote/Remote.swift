@@ -12,6 +12,9 @@ public enum CredentialSource: Sendable, Equatable, Codable {
     case tokenCommand(String)
     /// An SSH key file (for sftp); without one, ssh-agent.
     case sshKey(privateKey: String, publicKey: String?)
+    /// The user and password ``CredentialStore`` keeps for the remote's name: those of a URL
+    /// given as `user:password@`, moved out of it.
+    case stored
 }
 
 /// A place a library lives: named in config.toml (`[[remote]]`) or given as a URL.
@@ -89,7 +92,7 @@ public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unsupportedURL(let url):
-            return "'\(url)' is not a remote bibread can use (a folder, file://, http(s):// WebDAV, sftp:// or dropbox:/path)"
+            return "'\(URLText.withoutCredentials(url))' is not a remote bibread can use (a folder, file://, http(s):// WebDAV, sftp:// or dropbox:/path)"
         case .unsafePath(let path, let reason):
             return "refusing the remote path '\(RemotePath.printable(path))': \(reason)"
         case .badListing(let detail):
@@ -160,8 +163,8 @@ public enum RemotePath {
         return local
     }
 
-    /// A path with control characters made visible, for messages.
+    /// A path with control characters (C0, DEL, C1) made visible, for messages.
     static func printable(_ path: String) -> String {
-        String(path.unicodeScalars.map { $0.value < 0x20 ? "?" : Character($0) }.prefix(200))
+        String(path.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : Character($0) }.prefix(200))
     }
 }

@@ -95,6 +95,9 @@ public struct SyncOptions: Sendable {
     public var fetchPDFs = true
     /// A transfer that moves less than a byte a second for this long is abandoned (and retried).
     public var stallTimeout = 30.0
+    /// The longest wait a busy server's `Retry-After` may ask for before a listing is tried
+    /// again; a server that asks for longer is not waited out (the listing fails).
+    public var longestRetryWait = 60.0
 
     public init() {}
 }
@@ -144,8 +147,9 @@ public final class Syncer: @unchecked Sendable {
         defer { _ = try? remoteRecording?.get() }
         var state = readState()
         var rejected: [String] = []
+        let retries = ListingRetries(options)
         let (fetched, listings) = try syncLibraries(options, state: &state, staging: staging, prefetchListings: wantsPDFs,
-                                                    events: { event in
+                                                    retries: retries, events: { event in
             switch event {
             case .library(let file, .rejected), .library(let file, .wouldBeRejected): rejected.append(file)
             default: break
@@ -153,6 +157,13 @@ public final class Syncer: @unchecked Sendable {
             events(event)
         }, isCancelled: isCancelled)
         summary.rejectedLibraries = rejected
+        // A .bib the listing names but that cannot be had, or an entry refused, is that one's
+        // problem: the others synced.
+        summary.problems += fetched.problems
+        for (path, reason) in fetched.failures.sorted(by: { $0.key < $1.key }) {
+            summary.failed.append(path)
+            summary.failureReasons[path] = reason
+        }
         // No transfer may still run on another thread when the process exits (libcurl's and
         // OpenSSL's clean-up would run under it); those listings end long before the PDFs do.
         // A cancelled sync gives them a moment only: Ctrl-C must not wait for a stalled server.
@@ -190,19 +201,29 @@ public final class Syncer: @unchecked Sendable {
         timer.lap("sync: plan \(planned.count) PDFs")
         summary.problems += problems
         summary.selected = planned.map(\.remotePath)
-        let remoteFiles = try describe(planned.map(\.remotePath), listings: listings)
+        var refused = Set<String>()
+        let remoteFiles = try describe(planned.map(\.remotePath), listings: listings, retries: retries,
+                                       events: events, isCancelled: isCancelled, refusing: { path, reason in
+            refused.insert(path)
+            summary.problems.append(reason)
+        })
         // Written (and flushed to disk) while the PDFs come.
         let folderNoting = options.dryRun ? nil : noteFolders(of: planned.map(\.remotePath), in: state)
         defer { _ = try? folderNoting?.get() }
         timer.lap("sync: list the remote folders")
-        let manifest = options.dryRun ? nil : try (manifestOpening ?? Self.openManifest(locations)).get()
+        let manifest: CacheManifest?
+        do {
+            manifest = options.dryRun ? nil : try (manifestOpening ?? Self.openManifest(locations)).get()
+        } catch where DiskFull.isCause(of: error) {
+            throw freeRoom(manifest: nil)
+        }
         timer.lap("sync: wait for the cache manifest")
         var wanted: [RemoteFile] = []
         let recorded = try manifest?.all() ?? existingManifestRecords()
         let records = Dictionary(recorded.map { ($0.path, $0) }, uniquingKeysWith: { $1 })
         for file in planned {
             guard let described = remoteFiles[file.remotePath] else {
-                summary.missing.append(file.remotePath)
+                if !refused.contains(file.remotePath) { summary.missing.append(file.remotePath) }
                 continue
             }
             if isCurrent(described, record: records[file.remotePath]) {
@@ -224,7 +245,13 @@ public final class Syncer: @unchecked Sendable {
         // that is lost when it cannot be written (a full disk): the downloads still go on.
         let missing = Set(summary.missing)
         try? manifest.noteLooked(absent: summary.missing, present: planned.map(\.remotePath).filter { !missing.contains($0) })
-        try download(wanted, options: options, manifest: manifest, summary: &summary, events: events, isCancelled: isCancelled)
+        dropPartialDownloads(except: wanted, manifest: manifest, events: events)
+        do {
+            try download(wanted, options: options, manifest: manifest, summary: &summary, events: events, isCancelled: isCancelled)
+        } catch where DiskFull.isCause(of: error) {
+            // The manifest could not be written ("database or disk is full").
+            throw freeRoom(manifest: manifest)
+        }
         summary.recordedBytes = try? manifest.recordedBytes()
         timer.lap("sync: download \(wanted.count) PDFs")
         return finish(summary, started, events)
@@ -233,10 +260,7 @@ public final class Syncer: @unchecked Sendable {
     /// Writes the remote's settings beside its library (for commands given only its name),
     /// unless the file already says the same: a no-op sync writes nothing.
     private func recordRemote() {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(remote), (try? Data(contentsOf: locations.remoteFile)) != data else { return }
-        try? AtomicFile.write(data, to: locations.remoteFile)
+        try? locations.saveRemote(remote)
     }
 
     /// The records of the cache manifest when there is one, without creating it (a dry run).
@@ -265,7 +289,11 @@ public final class Syncer: @unchecked Sendable {
     public func fetch(_ remotePath: String, options: SyncOptions, events: (SyncEvent) -> Void, isCancelled: () -> Bool) throws -> URL? {
         try FileManager.default.createDirectory(at: locations.cache, withIntermediateDirectories: true)
         let manifest = try CacheManifest(url: locations.manifest)
-        guard let file = try describe([remotePath])[remotePath] else {
+        var refusal: String?
+        let described = try describe([remotePath], retries: ListingRetries(options), events: events, isCancelled: isCancelled,
+                                     refusing: { _, reason in refusal = reason })
+        if let refusal { throw RemoteError.fetchFailed(path: remotePath, reason: refusal) }
+        guard let file = described[remotePath] else {
             try? manifest.noteLooked(absent: [remotePath], present: [])
             throw TransportError.notFound(remotePath)
         }
@@ -346,12 +374,12 @@ public final class Syncer: @unchecked Sendable {
     /// ``listAhead(_:remembered:)``) are listed on other threads while the .bib files download,
     /// so the PDFs can start without another round trip once the library is read.
     private func syncLibraries(_ options: SyncOptions, state: inout LibraryState, staging: URL?, prefetchListings: Bool,
-                               events: (SyncEvent) -> Void,
+                               retries: ListingRetries, events: (SyncEvent) -> Void,
                                isCancelled: () -> Bool) throws -> (fetched: FetchedLibraries, listings: Listings) {
         var listings: Listings = [:]
         do {
             let fetched = try fetchLibraries(options, state: &state, staging: staging, prefetchListings: prefetchListings,
-                                             listings: &listings, events: events, isCancelled: isCancelled)
+                                             retries: retries, listings: &listings, events: events, isCancelled: isCancelled)
             return (fetched, listings)
         } catch {
             // The listings started ahead end here, not under the process's exit (unless they
@@ -366,23 +394,43 @@ public final class Syncer: @unchecked Sendable {
     struct FetchedLibraries {
         var libraries: [String: Library] = [:]
         var staged: [String: String] = [:]
+        /// Entries of the listing left out, and .bib files refused on the way, one message each.
+        var problems: [String] = []
+        /// The .bib files that could not be had, with why, by remote path.
+        var failures: [String: String] = [:]
     }
 
-    /// ``syncLibraries(_:state:staging:prefetchListings:events:isCancelled:)`` but for waiting on
+    /// ``syncLibraries(_:state:staging:prefetchListings:retries:events:isCancelled:)`` but for waiting on
     /// the listings it starts (`listings`) when it throws. With `staging` (a dry run), a newer
     /// .bib is fetched and checked there, and nothing of this machine's library changes.
     private func fetchLibraries(_ options: SyncOptions, state: inout LibraryState, staging: URL?, prefetchListings: Bool,
-                                listings: inout Listings,
+                                retries: ListingRetries, listings: inout Listings,
                                 events: (SyncEvent) -> Void, isCancelled: () -> Bool) throws -> FetchedLibraries {
         var fetched = FetchedLibraries()
-        let files: [RemoteFile]
+        var files: [RemoteFile] = []
         if remote.libraries.isEmpty {
-            let root = try transport.list("")
+            let listed = try retries.run(notice: { events(.notice($0)) }, isCancelled: isCancelled) { try transport.list("") }
+            let (root, refused) = ListingCheck.usable(listed)
+            fetched.problems += refused
             files = root.filter { !$0.isFolder && $0.path.lowercased().hasSuffix(".bib") }
             if files.isEmpty { throw RemoteError.badListing("no .bib file at the remote's root; name them with libraries = [\"…\"]") }
             if prefetchListings { listings = listAhead(root, remembered: state.folders) }
         } else {
-            files = try remote.libraries.map { name in try describe([name])[name] ?? { throw TransportError.notFound(name) }() }
+            var refused = Set<String>()
+            let described = try describe(remote.libraries, retries: retries, events: events, isCancelled: isCancelled,
+                                         refusing: { path, reason in
+                refused.insert(path)
+                fetched.problems.append(reason)
+            })
+            for name in remote.libraries where !refused.contains(name) {
+                if let file = described[name] {
+                    files.append(file)
+                    continue
+                }
+                let reason = TransportError.notFound(name).description
+                fetched.failures[name] = reason
+                events(.fileFailed(path: name, reason: reason, retrying: false))
+            }
         }
         for file in files {
             guard !isCancelled() else { return fetched }
@@ -398,8 +446,11 @@ public final class Syncer: @unchecked Sendable {
             let outcome = try fetchWithRetries(file, to: download, options: options, isCancelled: isCancelled)
             guard case .completed = outcome else {
                 try? FileManager.default.removeItem(at: download)
-                if case .failed(let failure) = outcome { throw failure }
-                return fetched
+                // One .bib that cannot be had (a 404, a busy server) fails alone: the others sync.
+                guard case .failed(let failure) = outcome else { return fetched }
+                fetched.failures[file.path] = failure.description
+                events(.fileFailed(path: file.path, reason: failure.description, retrying: false))
+                continue
             }
             // A dry run says what the sync would refuse, and keeps nothing aside.
             func refuse(_ reason: String) throws {
@@ -492,36 +543,52 @@ public final class Syncer: @unchecked Sendable {
 
     /// What the remote says about each path: one listing per folder (none per file), or a HEAD
     /// per file where the remote cannot list. A folder in `listings` was listed ahead; when
-    /// that failed it is listed again here, so listing ahead never loses a sync.
-    func describe(_ paths: [String], listings: Listings = [:]) throws -> [String: RemoteFile] {
+    /// that failed it is listed again here, so listing ahead never loses a sync. Listings and
+    /// HEADs a busy server fails are tried again as `retries` says (each wait said through
+    /// `events`). A path bibread refuses (`..`, a NUL byte, a symbolic link on the way in a
+    /// folder remote) is left out, and `refusing` is told why; the others are described.
+    func describe(_ paths: [String], listings: Listings = [:], retries: ListingRetries = ListingRetries(),
+                  events: (SyncEvent) -> Void = { _ in }, isCancelled: () -> Bool = { false },
+                  refusing: (_ path: String, _ reason: String) -> Void = { _, _ in }) throws -> [String: RemoteFile] {
         var result: [String: RemoteFile] = [:]
+        let notice = { (text: String) in events(.notice(text)) }
+        var safe: [String] = []
+        for path in paths {
+            do {
+                _ = try RemotePath.validated(path)
+                safe.append(path)
+            } catch {
+                refusing(path, "\(error)")
+            }
+        }
         if let http = transport as? HTTPFolderTransport {
-            for path in paths {
-                // A busy server gets the same retries as a download; a file it keeps refusing
-                // is reported by the download step, which asks again.
-                for attempt in 1...3 {
-                    do {
-                        result[path] = try http.head(path)
-                        break
-                    } catch let error as TransportError where error.isTransient {
-                        if attempt == 3 { result[path] = RemoteFile(path: path, size: nil, version: nil, modified: nil) }
-                        usleep(UInt32(50_000 * attempt))
-                    }
+            for path in safe {
+                do {
+                    result[path] = try retries.run(notice: notice, isCancelled: isCancelled) { try http.head(path) }
+                } catch let error as TransportError where error.isTransient {
+                    // A file the server keeps refusing is reported by the download step, which asks again.
+                    result[path] = RemoteFile(path: path, size: nil, version: nil, modified: nil)
                 }
             }
             return result
         }
-        let folders = Set(paths.map(Self.folder(of:)))
-        let wanted = Set(paths)
+        let folders = Set(safe.map(Self.folder(of:)))
+        let wanted = Set(safe)
         for folder in folders.sorted() {
             let listing: [RemoteFile]
             do {
                 if let ahead = listings[folder], let listed = try? ahead.get() {
                     listing = listed
                 } else {
-                    listing = try transport.list(folder)
+                    listing = try retries.run(notice: notice, isCancelled: isCancelled) { try transport.list(folder) }
                 }
             } catch TransportError.notFound {
+                continue
+            } catch let RemoteError.unsafePath(_, reason) {
+                // A folder remote does not list a folder reached through a symbolic link.
+                for path in safe where Self.folder(of: path) == folder {
+                    refusing(path, RemoteError.unsafePath(path, reason: reason).description)
+                }
                 continue
             }
             for file in listing where !file.isFolder && wanted.contains(file.path) { result[file.path] = file }
@@ -604,6 +671,8 @@ public final class Syncer: @unchecked Sendable {
             defer { arrivedBefore += arrived.reduce(0, +) }
             var lastReport = 0.0
             var retry: [RemoteFile] = []
+            // The files whose writes found the disk full.
+            var noRoom = Set<String>()
             // Files put in place and not yet recorded. They are recorded in one transaction
             // about once a second while the transfers go on, and the rest when this round ends,
             // even when a later step throws.
@@ -663,12 +732,14 @@ public final class Syncer: @unchecked Sendable {
                     summary.downloadedBytes += bytes - offsets[index]
                     events(.fileFinished(path: file.path, bytes: bytes))
                 case .failed(let failure):
+                    if DiskFull.isCause(of: failure) { noRoom.insert(file.path) }
                     failed(failure.description, transient: failure.isTransient)
                 case .cancelled:
                     summary.cancelled = true
                 }
             })
             subTimer.lap("download: \(outcomes.count) transfers, each file put in place as it ends")
+            if !noRoom.isEmpty { events(.notice(freeRoom(partialDownloadsOf: noRoom, manifest: manifest).description)) }
             if summary.cancelled || isCancelled() {
                 summary.cancelled = true
                 return

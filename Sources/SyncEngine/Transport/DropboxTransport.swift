@@ -81,7 +81,8 @@ public struct DropboxTransport: Transport {
             if summary.hasPrefix("path/not_found") { throw TransportError.notFound(arguments["path"] as? String ?? "") }
             throw TransportError.http(status: 409, url: apiBase + endpoint, detail: summary)
         default:
-            throw TransportError.http(status: response.status, url: apiBase + endpoint, detail: object?["error_summary"] as? String ?? "")
+            throw TransportError.http(status: response.status, url: apiBase + endpoint, detail: object?["error_summary"] as? String ?? "",
+                                      retryAfter: RetryAfter.seconds(response.headers["retry-after"]))
         }
     }
 

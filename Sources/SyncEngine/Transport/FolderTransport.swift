@@ -2,7 +2,7 @@ import Foundation
 
 /// A local folder or `file://` URL (a mounted drive, a Syncthing folder): listed with the file
 /// system, fetched through libcurl's `file://` like every other remote (so resuming and
-/// progress work the same).
+/// progress work the same). A symbolic link in it is never followed, a file's or a folder's.
 public struct FolderTransport: Transport {
     public let root: URL
 
@@ -12,7 +12,7 @@ public struct FolderTransport: Transport {
     }
 
     public func list(_ folder: String) throws -> [RemoteFile] {
-        let directory = folder.isEmpty ? root : root.appendingPathComponent(folder)
+        let directory = folder.isEmpty ? root : URL(fileURLWithPath: try localPath(folder), isDirectory: true)
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
@@ -33,8 +33,15 @@ public struct FolderTransport: Transport {
     }
 
     public func downloadRequest(_ path: String, from offset: Int64) throws -> TransferRequest {
-        var request = TransferRequest(url: root.appendingPathComponent(try RemotePath.validated(path)).absoluteString)
+        var request = TransferRequest(url: URL(fileURLWithPath: try localPath(path), isDirectory: false).absoluteString)
         request.resumeFrom = offset
         return request
+    }
+
+    /// The file system path of a remote path, refusing a symbolic link at every level below the
+    /// root, not only the last: a linked folder (`dirlink -> /etc`) would read files from
+    /// outside the remote. (The root itself is the user's choice, link or not.)
+    func localPath(_ path: String) throws -> String {
+        try RemotePath.localPath(path, under: root.path)
     }
 }

@@ -28,7 +28,7 @@ public struct HTTPFolderTransport: URLRootTransport {
         case 200: break
         case 404, 410: return nil
         case 401, 403: throw TransportError.unauthorized(url)
-        default: throw TransportError.http(status: response.status, url: url, detail: "")
+        default: throw TransportError.http(status: response.status, url: url, detail: "", retryAfter: RetryAfter.seconds(response.headers["retry-after"]))
         }
         let size = response.headers["content-length"].flatMap { Int64($0) }
         let modified = response.headers["last-modified"].flatMap(HTTPDate.parse)

@@ -72,15 +72,18 @@ extension URLRootTransport {
 
 /// Failures of a remote's protocol (beyond the transfer itself).
 public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible {
-    case http(status: Int, url: String, detail: String)
+    /// The server answered `status`; `retryAfter` is the wait its `Retry-After` header asked for,
+    /// in seconds, if it sent one.
+    case http(status: Int, url: String, detail: String, retryAfter: Double? = nil)
     case listingUnsupported(String)
     case notFound(String)
     case unauthorized(String)
 
     public var description: String {
         switch self {
-        case .http(let status, let url, let detail):
-            return "\(URLText.withoutCredentials(url)) answered \(status)\(detail.isEmpty ? "" : ": \(detail)")"
+        case .http(let status, let url, let detail, let retryAfter):
+            let wait = retryAfter.map { "; it asks to be asked again in \(RetryAfter.describe($0))" } ?? ""
+            return "\(URLText.withoutCredentials(url)) answered \(status)\(detail.isEmpty ? "" : ": \(detail)")\(wait)"
         case .listingUnsupported(let kind):
             return "\(kind) remotes cannot list folders; the .bib names the files to fetch"
         case .notFound(let path):
@@ -92,8 +95,14 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// Worth trying again later (the server is busy or broken, not the request).
     public var isTransient: Bool {
-        if case .http(let status, _, _) = self { return status == 429 || status >= 500 }
+        if case .http(let status, _, _, _) = self { return status == 429 || status >= 500 }
         return false
+    }
+
+    /// The wait, in seconds, the server asked for before the next request (`Retry-After`).
+    public var retryAfter: Double? {
+        if case .http(_, _, _, let retryAfter) = self { return retryAfter }
+        return nil
     }
 }
 
@@ -101,11 +110,34 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
 public enum URLText {
     /// The URL with any `user:password@` removed, so messages never show credentials.
     public static func withoutCredentials(_ url: String) -> String {
-        guard let schemeEnd = url.range(of: "://") else { return url }
+        guard let (start, end) = userinfoRange(url) else { return url }
+        return String(url[..<start]) + String(url[url.index(after: end)...])
+    }
+
+    /// The URL with the password of its `user:password@` removed (the user name stays): what
+    /// may be written where others can read it.
+    public static func withoutPassword(_ url: String) -> String {
+        guard let (start, end) = userinfoRange(url), let colon = url[start..<end].firstIndex(of: ":") else { return url }
+        return String(url[..<colon]) + String(url[end...])
+    }
+
+    /// The user name and password of the URL's `user:password@` (percent-decoded); nil when it
+    /// has no password.
+    static func login(in url: String) -> CredentialStore.Login? {
+        guard let (start, end) = userinfoRange(url), let colon = url[start..<end].firstIndex(of: ":") else { return nil }
+        let user = String(url[start..<colon])
+        let password = String(url[url.index(after: colon)..<end])
+        guard !password.isEmpty else { return nil }
+        return CredentialStore.Login(user: user.removingPercentEncoding ?? user, password: password.removingPercentEncoding ?? password)
+    }
+
+    /// Where the `user:password` before the host is (without its `@`), if the URL has one.
+    private static func userinfoRange(_ url: String) -> (String.Index, String.Index)? {
+        guard let schemeEnd = url.range(of: "://") else { return nil }
         let rest = url[schemeEnd.upperBound...]
-        let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
-        guard let at = rest[..<authorityEnd].lastIndex(of: "@") else { return url }
-        return String(url[..<schemeEnd.upperBound]) + String(rest[rest.index(after: at)...])
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let at = authority.lastIndex(of: "@") else { return nil }
+        return (schemeEnd.upperBound, at)
     }
 
     /// Percent-encodes each component of a relative path for a URL: every UTF-8 byte outside

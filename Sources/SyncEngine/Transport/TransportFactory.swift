@@ -41,6 +41,12 @@ public enum TransportFactory {
             return .basic(user: user, password: password)
         case .tokenEnvironment, .tokenCommand:
             return .bearer(try dropboxToken(remote, environment))
+        case .stored:
+            let store = CredentialStore(environment: environment)
+            guard let login = store.login(for: remote.name) else {
+                throw RemoteError.missingCredentials("remote '\(remote.name)' keeps its password in \(store.file.path), which has none for it; sync it once more with the URL as user:password@…")
+            }
+            return .basic(user: login.user, password: login.password)
         default:
             return .netrc
         }

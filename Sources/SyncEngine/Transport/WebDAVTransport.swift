@@ -37,7 +37,9 @@ public struct WebDAVTransport: URLRootTransport {
         case 207: break
         case 401, 403: throw TransportError.unauthorized(url)
         case 404: throw TransportError.notFound(folder.isEmpty ? "/" : folder)
-        default: throw TransportError.http(status: response.status, url: url, detail: "expected a WebDAV listing (207)")
+        default:
+            throw TransportError.http(status: response.status, url: url, detail: "expected a WebDAV listing (207)",
+                                      retryAfter: RetryAfter.seconds(response.headers["retry-after"]))
         }
         let rootPath = URLComponents(string: root)?.percentEncodedPath ?? "/"
         return try WebDAVListing.parse(response.body, rootPath: rootPath, folder: folder)

@@ -16,6 +16,8 @@ final class PythonServerInstance: @unchecked Sendable {
     let directory: URL
     let logPath: String
     let requestLogPath: String
+    /// Each request as "SECONDS METHOD /path" (only for servers started with `timedLog`).
+    let timedRequestLogPath: String
     private let readyPath: String
     private let lock = NSLock()
     private var process: ServerProcess
@@ -32,13 +34,18 @@ final class PythonServerInstance: @unchecked Sendable {
         self.port = port
         logPath = directory.appendingPathComponent("server.log").path
         requestLogPath = directory.appendingPathComponent("requests.log").path
+        timedRequestLogPath = directory.appendingPathComponent("requests-timed.log").path
         readyPath = directory.appendingPathComponent("ready").path
     }
 
-    static func start(name: String, script scriptName: String, root: URL, arguments: [String]) throws -> PythonServerInstance {
+    /// With `timedLog`, the server also logs each request with the time it arrived
+    /// (`--timed-request-log`, which only `fault_server.py` takes).
+    static func start(name: String, script scriptName: String, root: URL, arguments: [String],
+                      timedLog: Bool = false) throws -> PythonServerInstance {
         guard FileManager.default.fileExists(atPath: root.path) else { throw TestServerError("\(name): no folder \(root.path)") }
         let script = try ServerSupport.script(scriptName)
         let directory = try Fixtures.temporaryDirectory()
+        let arguments = arguments + (timedLog ? ["--timed-request-log", directory.appendingPathComponent("requests-timed.log").path] : [])
         do {
             let (process, port) = try launch(name: name, script: script, root: root, arguments: arguments,
                                              directory: directory, port: 0)
@@ -166,7 +173,9 @@ public final class DropboxStandIn: @unchecked Sendable {
 
 /// An HTTP file server on 127.0.0.1 whose failures a test chooses per path at run time
 /// (`Tests/Servers/fault_server.py`): GET and HEAD of the files under `root`, with `Range` (206),
-/// `If-Range`, ETag and Last-Modified; folders are not listed.
+/// `If-Range`, ETag and Last-Modified; folders are not listed by GET, but PROPFIND lists them as
+/// WebDAV does (depth 1), so the server also stands in for a WebDAV remote whose listings
+/// misbehave.
 public final class FaultServer: @unchecked Sendable {
     /// What the server does with requests for one path.
     public enum Fault: Sendable, Equatable {
@@ -183,6 +192,12 @@ public final class FaultServer: @unchecked Sendable {
         case dieAfter(bytes: Int)
         /// The first `count` requests get `status`, later ones are served normally.
         case failTimes(Int, status: Int)
+        /// The first `count` requests get `status` with `Retry-After: retryAfter` (seconds or an
+        /// HTTP date), later ones are served normally.
+        case busy(times: Int, status: Int, retryAfter: String)
+        /// A PROPFIND of the folder also lists these hrefs, exactly as given (percent-encoded
+        /// as the test wants them), as files of 10 bytes.
+        case extraEntries([String])
 
         var json: [String: Any] {
             switch self {
@@ -192,6 +207,9 @@ public final class FaultServer: @unchecked Sendable {
             case let .slow(rate): ["kind": "slow", "bytes_per_second": rate]
             case let .dieAfter(bytes): ["kind": "die_after", "bytes": bytes]
             case let .failTimes(times, status): ["kind": "fail_times", "times": times, "status": status]
+            case let .busy(times, status, retryAfter):
+                ["kind": "fail_times", "times": times, "status": status, "retry_after": retryAfter]
+            case let .extraEntries(hrefs): ["kind": "extra_entries", "hrefs": hrefs]
             }
         }
     }
@@ -212,7 +230,8 @@ public final class FaultServer: @unchecked Sendable {
     }
 
     public static func start(root: URL) throws -> FaultServer {
-        FaultServer(instance: try PythonServerInstance.start(name: "FaultServer", script: "fault_server.py", root: root, arguments: []))
+        FaultServer(instance: try PythonServerInstance.start(name: "FaultServer", script: "fault_server.py", root: root, arguments: [],
+                                                             timedLog: true))
     }
 
     /// The URL of a file below `root`, given by its relative path.
@@ -240,6 +259,14 @@ public final class FaultServer: @unchecked Sendable {
     /// File requests received so far, as "GET /path" (the path as requested, percent-encoded,
     /// without the query), in order.
     public var requests: [String] { instance.requests }
+
+    /// File requests received so far with the time each arrived (seconds since 1970), in order.
+    public var timedRequests: [(time: Double, request: String)] {
+        ServerSupport.lines(instance.timedRequestLogPath).compactMap { line in
+            guard let space = line.firstIndex(of: " "), let time = Double(line[..<space]) else { return nil }
+            return (time, String(line[line.index(after: space)...]))
+        }
+    }
 
     /// False once the process has exited (after a `.dieAfter` fault fired, or `stop()`).
     public var isRunning: Bool { instance.isRunning }
