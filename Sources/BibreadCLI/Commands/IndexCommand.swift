@@ -61,9 +61,9 @@ struct IndexCommand: ParsableCommand {
             lastDraw = Date()
             let name = progress.currentPath.map { ($0 as NSString).lastPathComponent } ?? ""
             let line = "indexing \(progress.done) of \(progress.total) PDFs, \(progress.pages) pages  \(name)"
-            Console.errorRaw("\r\u{1B}[K" + String(line.prefix(max(20, Console.errorWidth - 1))))
+            Console.progressLine(String(line.prefix(max(20, Console.errorWidth - 1))))
         }, isCancelled: cancel.isCancelled)
-        if terminal { Console.errorRaw("\r\u{1B}[K") }
+        if terminal { Console.clearProgressLine() }
         var parts = ["\(summary.read) read (\(summary.pages) pages)", "\(summary.unchanged) unchanged"]
         if summary.mapped > 0 { parts.append("\(summary.mapped) copies of indexed files") }
         if summary.removed > 0 { parts.append("\(summary.removed) gone") }

@@ -295,8 +295,9 @@ public enum ReaderApp {
         return (joined as NSString).standardizingPath
     }
 
+    /// Writes a line to standard error, cleaned of control characters (`TerminalText`).
     static func printError(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        FileHandle.standardError.write(Data(TerminalText.cleaned(text + "\n").utf8))
     }
 }
 

@@ -1,3 +1,4 @@
+import BibModel
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -80,7 +81,8 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .http(let status, let url, let detail):
-            return "\(URLText.withoutCredentials(url)) answered \(status)\(detail.isEmpty ? "" : ": \(detail)")"
+            // The detail is the server's (Dropbox's error_summary): cleaned of control characters.
+            return "\(URLText.withoutCredentials(url)) answered \(status)\(detail.isEmpty ? "" : ": \(TerminalText.cleanedLine(detail))")"
         case .listingUnsupported(let kind):
             return "\(kind) remotes cannot list folders; the .bib names the files to fetch"
         case .notFound(let path):
