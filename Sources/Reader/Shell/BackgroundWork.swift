@@ -92,6 +92,10 @@ public final class BackgroundWork: @unchecked Sendable {
         case .extractPage(let path, let page, let mode):
             do {
                 post(.pageText(path: path, page: page, mode: mode, text: try text(of: path, page: page, mode: mode)))
+            } catch PDFError.missingPage(let page, let claimed, let readable) {
+                // It names the page itself: "Page 4 is not in the PDF: …".
+                let message = "\(PDFError.missingPage(page: page, claimed: claimed, readable: readable))"
+                post(.documentFailed(path: path, message: message.prefix(1).uppercased() + message.dropFirst()))
             } catch {
                 post(.documentFailed(path: path, message: "Page \(page): \(error)"))
             }
