@@ -43,7 +43,7 @@ private func openStore() throws -> ReadingStore {
     do {
         return try ReadingStore(directory: Directories().state)
     } catch {
-        Console.error("bibread: cannot open the bookmark store in \(Directories().state.path): \(error)")
+        Console.error("bibread: cannot open the bookmark store in \(Directories().state.path): \(StoreErrorText.describe(error))")
         throw ExitStatus.unreadable
     }
 }

@@ -76,7 +76,7 @@ struct SyncCommand: ParsableCommand {
                 .run(options, events: reporter.report, isCancelled: cancel.isCancelled)
         } catch {
             reporter.finishLine()
-            Console.error("bibread: sync of '\(remote.name)' failed: \(error)")
+            Console.error("bibread: sync of '\(remote.name)' failed: \(StoreErrorText.describe(error))")
             throw ExitStatus.problems
         }
         if !summary.problems.isEmpty && !json {

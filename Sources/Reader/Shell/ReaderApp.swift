@@ -127,7 +127,7 @@ public enum ReaderApp {
         do {
             readingStore = try ReadingStore(directory: directories.state)
         } catch {
-            state.message = StatusMessage("Reading positions will not be kept: \(error)", isError: true)
+            state.message = StatusMessage("Reading positions will not be kept: \(StoreErrorText.describe(error))", isError: true)
         }
         func lastRead(in library: Library) -> [String: Double] {
             (try? readingStore?.lastRead(of: library, fingerprint: { try? PDFFingerprint.of(path: $0) })) ?? [:]
