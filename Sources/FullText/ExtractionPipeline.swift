@@ -258,6 +258,7 @@ struct ExtractionFailure: Error, Equatable {
         case PDFError.wrongPassword: reason = "encrypted: the password is wrong"
         case PDFError.cannotOpen(_, let why): reason = "cannot open: \(why)"
         case PDFError.unreadable(_, let why): reason = "cannot read: \(why)"
+        case PDFError.noPages: reason = "no page can be read: its page tree is damaged"
         default: reason = String(describing: error)
         }
     }

@@ -24,7 +24,8 @@ public final class PDFDocument: @unchecked Sendable {
     ///
     /// - Throws: `PDFError.encrypted` when the PDF needs a password and none (or an empty one) was
     ///   given, `.wrongPassword` when the password given is wrong, `.cannotOpen` with poppler's
-    ///   message when the file is missing, truncated, damaged or not a PDF, and
+    ///   message when the file is missing, truncated, damaged or not a PDF, `.noPages` when its
+    ///   page tree gives no page count poppler accepts (so that no page can be read), and
     ///   `.libraryUnavailable` when poppler-glib cannot be loaded.
     public init(path: String, password: String? = nil) throws {
         try Poppler.ensureLoaded()
@@ -42,7 +43,10 @@ public final class PDFDocument: @unchecked Sendable {
             throw PDFError.cannotOpen(path: path, reason: message.map { String(cString: $0) } ?? "unknown error")
         }
         document = handle
-        pageCount = max(0, Int(cpoppler_document_page_count(handle)))
+        // poppler takes the page tree's /Count on trust; a count it refuses leaves it no page.
+        pageCount = Int(cpoppler_document_page_count(handle))
+        // (Every property is set, so throwing runs deinit, which releases the document.)
+        guard pageCount > 0 else { throw PDFError.noPages(path: path) }
     }
 
     deinit {
@@ -153,10 +157,29 @@ public final class PDFDocument: @unchecked Sendable {
     /// `withPage` for callers that already hold the lock.
     func withPageLocked<Result>(_ number: Int, _ body: (OpaquePointer) throws -> Result) throws -> Result {
         guard let page = cpoppler_document_page(document, Int32(number - 1)) else {
-            throw PDFError.pageOutOfRange(page: number, count: pageCount)
+            guard number >= 1 && number <= pageCount else { throw PDFError.pageOutOfRange(page: number, count: pageCount) }
+            throw PDFError.missingPage(page: number, claimed: pageCount, readable: readablePageCountLocked(below: number))
         }
         defer { cpoppler_page_release(page) }
         return try body(page)
+    }
+
+    /// How many pages poppler can read, when page `missing` is counted by the page tree but not
+    /// in it: poppler reads the tree in order, so the pages it can read are 1 to some N, found
+    /// by halving (each try after the first is answered from what poppler has read). With the
+    /// lock held.
+    private func readablePageCountLocked(below missing: Int) -> Int {
+        var low = 0, high = missing - 1  // page `low` can be read (0: none known), `high + 1` cannot
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if let page = cpoppler_document_page(document, Int32(middle - 1)) {
+                cpoppler_page_release(page)
+                low = middle
+            } else {
+                high = middle - 1
+            }
+        }
+        return low
     }
 
     /// Runs `body` on the poppler document with the lock held.

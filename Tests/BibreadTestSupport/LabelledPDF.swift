@@ -28,8 +28,10 @@ public enum LabelledPDF {
     }
 
     /// Writes a PDF of `pageCount` pages labelled by `ranges` to `url`; page `n` (1-based) says
-    /// `text(n)`, by default "Page n of the file".
-    public static func write(pageCount: Int, ranges: [Range], to url: URL,
+    /// `text(n)`, by default "Page n of the file". `claimedCount`, when given, is written as the
+    /// page tree's `/Count` instead of the real count: a page tree that lies (`0`, `-3`, `99`,
+    /// `abc`), with a correct cross-reference table.
+    public static func write(pageCount: Int, ranges: [Range], to url: URL, claimedCount: String? = nil,
                              text: (Int) -> String = { "Page \($0) of the file" }) throws {
         var objects: [String] = []
         let firstPageObject = 4
@@ -42,7 +44,7 @@ public enum LabelledPDF {
             return "\(range.firstPage - 1) \(dictionary) >>"
         }.joined(separator: " ")
         objects.append("<< /Type /Catalog /Pages 2 0 R /PageLabels << /Nums [\(nums)] >> >>")
-        objects.append("<< /Type /Pages /Kids [\(kids)] /Count \(pageCount) >>")
+        objects.append("<< /Type /Pages /Kids [\(kids)] /Count \(claimedCount ?? String(pageCount)) >>")
         objects.append("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
         for page in 1...pageCount {
             let escaped = text(page).replacingOccurrences(of: "\\", with: "\\\\")

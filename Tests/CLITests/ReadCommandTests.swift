@@ -173,3 +173,37 @@ struct PageNumberCommandTests {
         #expect(references.map { $0["PageLabel"] as? String } == ["1", "i"])
     }
 }
+
+/// `bibread read` of a PDF whose page tree lies about its count (issue 26, item 13).
+@Suite("bibread read, a lying page tree")
+struct LyingPageTreeReadTests {
+    @Test func aPDFWithNoReadablePageSaysSoInsteadOfZeroPages() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pdf = folder.appendingPathComponent("zero.pdf")
+        try LabelledPDF.write(pageCount: 2, ranges: [], to: pdf, claimedCount: "0")
+        let bib = folder.appendingPathComponent("lib.bib")
+        try "@misc{zero, title = {Zero}, file = {:zero.pdf:PDF}}\n".write(to: bib, atomically: true, encoding: .utf8)
+        for page in [[], ["--page", "xx"], ["--page", "2"], ["--json"]] {
+            let result = try ProcessRunner.bibread(["read", bib.path, "zero"] + page)
+            #expect(result.status == 1)
+            #expect(result.standardError == "bibread: \(pdf.path): no page of this PDF can be read: its page tree is damaged (it gives no valid page count)\n",
+                    "\(page): \(result.standardError)")
+        }
+    }
+
+    @Test func aPageTheTreeClaimsButLacksSaysWhichPagesThereAre() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pdf = folder.appendingPathComponent("five.pdf")
+        try LabelledPDF.write(pageCount: 2, ranges: [], to: pdf, claimedCount: "5")
+        let bib = folder.appendingPathComponent("lib.bib")
+        try "@misc{five, title = {Five}, file = {:five.pdf:PDF}}\n".write(to: bib, atomically: true, encoding: .utf8)
+        let present = try ProcessRunner.bibread(["read", bib.path, "five", "--page", "2"])
+        #expect(present.standardOutput.contains("Page 2 of the file"), "\(present.standardError)")
+        let missing = try ProcessRunner.bibread(["read", bib.path, "five", "--page", "4"])
+        #expect(missing.status == 1)
+        #expect(missing.standardError == "bibread: \(pdf.path): page 4 is not in the PDF: its page tree claims 5 pages, but only pages 1 to 2 can be read\n",
+                "\(missing.standardError)")
+    }
+}

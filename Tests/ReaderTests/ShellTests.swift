@@ -141,10 +141,13 @@ struct ScreenBufferTests {
         #expect(buffer[3, 0].text == "e\u{301}")
     }
 
-    @Test func controlCharactersBecomeSpaces() {
-        var buffer = ScreenBuffer(width: 6, height: 1)
-        buffer.write("a\tb\u{1B}c", x: 0, y: 0)
-        #expect(buffer.lines == ["a b c"])
+    /// White space controls become a space, the others `�` (as `bibread show` prints them:
+    /// issue 26, item 7), each one column wide.
+    @Test func controlCharactersBecomeSpacesOrMarks() {
+        var buffer = ScreenBuffer(width: 12, height: 1)
+        #expect(buffer.write("a\tb\u{1B}c\r\nd\u{7F}\u{9B}e", x: 0, y: 0) == 10)
+        #expect(buffer.lines == ["a b\u{FFFD}c d\u{FFFD}\u{FFFD}e"])
+        #expect(DisplayWidth.of("a\tb\u{1B}c\r\nd\u{7F}\u{9B}e") == 10)
     }
 
     @Test func onlyChangedCellsAreReported() {

@@ -15,8 +15,10 @@ Faults are set with a control request that is not served as a file and not logge
 `path` is the decoded URL path, or "*" for every path without a fault of its own. Kinds:
 
 - none                              serve normally (removes the path's fault)
-- status       {"status": 503, "retry_after": "2"}  answer that status, with a short text body
-                                    (and a Retry-After header when `retry_after` is given)
+- status       {"status": 503}      answer that status, with a short text body, or with
+               {"body": "..."}      this text as the body (as UTF-8, byte for byte),
+               {"method": "GET"}    only for that method (others are served normally), and
+               {"retry_after": "2"} with a Retry-After header
 - truncate     {"bytes": n}         announce the full Content-Length, send n bytes, close
 - slow         {"bytes_per_second": n}  send the body at about n bytes a second
 - die_after    {"bytes": n}         send headers and n bytes, then the whole process exits
@@ -196,10 +198,10 @@ class Handler(BaseHTTPRequestHandler):
         path = self.url_path()
         self.server.log_request_line(f"{self.command} {urllib.parse.urlsplit(self.path).path}")
         fault = self.server.faults.take(path)
-        if fault is not None and fault["kind"] == "status":
+        if fault is not None and fault["kind"] == "status" and fault.get("method", self.command) == self.command:
             status = int(fault.get("status", 500))
             extra = {"Retry-After": str(fault["retry_after"])} if "retry_after" in fault else None
-            self.send_text(status, f"fault: status {status}\n", extra)
+            self.send_text(status, fault.get("body", f"fault: status {status}\n"), extra)
             return None
         local = os.path.realpath(os.path.join(self.server.root, path.lstrip("/")))
         if not (local == self.server.root or local.startswith(self.server.root + os.sep)) or not exists(local):

@@ -123,7 +123,7 @@ public enum LaTeX {
     }
 
     /// True when decoding would return the text unchanged and the text holds no `"`, `\\` or
-    /// control byte: plain text needs no escaping in a JSON string either. (Decoding leaves `"`
+    /// control character (C0, DEL, C1): plain text needs no escaping in a JSON string either. (Decoding leaves `"`
     /// and control bytes as they are: text with them is decoded to itself.)
     public static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = bytes.first, let last = bytes.last else { return true }
@@ -156,12 +156,15 @@ public enum LaTeX {
     }()
 
     /// Per byte: 0 plain; 1 never plain (backslash, braces, dollar, tilde, backquote, and for
-    /// JSON's sake `"` and every control byte, tab and line ends among them); 2 plain unless
-    /// doubled (hyphen, apostrophe, space).
+    /// JSON's sake `"` and every control byte, tab and line ends among them, DEL, and 0xC2, the
+    /// first byte of the C1 controls, which JSON output escapes too); 2 plain unless doubled
+    /// (hyphen, apostrophe, space).
     private static let plainClass: [UInt8] = {
         var table = [UInt8](repeating: 0, count: 256)
         for byte in "\\{}$~`\"".utf8 { table[Int(byte)] = 1 }
         for byte in 0..<0x20 { table[byte] = 1 }
+        table[0x7F] = 1
+        table[0xC2] = 1
         for byte in "-' ".utf8 { table[Int(byte)] = 2 }
         return table
     }()

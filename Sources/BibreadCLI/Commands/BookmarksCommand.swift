@@ -43,7 +43,7 @@ private func openStore() throws -> ReadingStore {
     do {
         return try ReadingStore(directory: Directories().state)
     } catch {
-        Console.error("bibread: cannot open the bookmark store in \(Directories().state.path): \(error)")
+        Console.error("bibread: cannot open the bookmark store in \(Directories().state.path): \(StoreErrorText.describe(error))")
         throw ExitStatus.unreadable
     }
 }
@@ -91,12 +91,12 @@ private final class DownloadBar: @unchecked Sendable {
             line = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
                 + " \(ByteCount.format(bytes)) of \(ByteCount.format(total))  (Ctrl-C stops)"
         }
-        Console.errorRaw("\r\u{1B}[K" + line)
+        Console.progressLine(line)
         shown = true
     }
 
     func finish() {
-        if shown { Console.errorRaw("\r\u{1B}[K") }
+        if shown { Console.clearProgressLine() }
         shown = false
     }
 }
@@ -377,7 +377,8 @@ struct BookmarksExportCommand: ParsableCommand {
             Console.error("bibread: a binary plist is not for a terminal: write it with -o FILE or pipe it")
             throw ExitCode(64)
         }
-        Console.write(bytes)
+        // Piped, the file's bytes as they are; on a terminal, cleaned of control characters.
+        if Console.isTerminal { Console.write(bytes) } else { Console.writeData(bytes) }
     }
 }
 

@@ -42,7 +42,7 @@ struct IndexCommand: ParsableCommand {
         do {
             index = try FullTextIndex(url: FullTextIndex.defaultURL())
         } catch {
-            Console.error("bibread: cannot open the full-text index \(FullTextIndex.defaultURL().path): \(error)")
+            Console.error("bibread: cannot open the full-text index \(FullTextIndex.defaultURL().path): \(StoreErrorText.describe(error))")
             throw ExitStatus.unreadable
         }
         if !paths.isEmpty { try update(index, paths: paths) }
@@ -61,9 +61,9 @@ struct IndexCommand: ParsableCommand {
             lastDraw = Date()
             let name = progress.currentPath.map { ($0 as NSString).lastPathComponent } ?? ""
             let line = "indexing \(progress.done) of \(progress.total) PDFs, \(progress.pages) pages  \(name)"
-            Console.errorRaw("\r\u{1B}[K" + String(line.prefix(max(20, Console.errorWidth - 1))))
+            Console.progressLine(String(line.prefix(max(20, Console.errorWidth - 1))))
         }, isCancelled: cancel.isCancelled)
-        if terminal { Console.errorRaw("\r\u{1B}[K") }
+        if terminal { Console.clearProgressLine() }
         var parts = ["\(summary.read) read (\(summary.pages) pages)", "\(summary.unchanged) unchanged"]
         if summary.mapped > 0 { parts.append("\(summary.mapped) copies of indexed files") }
         if summary.removed > 0 { parts.append("\(summary.removed) gone") }
@@ -124,7 +124,7 @@ enum FullTextListing {
         do {
             return try FullTextSearch.results(for: terms, index: try FullTextIndex(url: url), pdfs: LibraryPDFs(entries: entries))
         } catch {
-            Console.error("bibread: full-text search: \(error)")
+            Console.error("bibread: full-text search: \(StoreErrorText.describe(error))")
             throw ExitStatus.unreadable
         }
     }

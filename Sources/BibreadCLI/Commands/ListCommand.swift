@@ -118,7 +118,8 @@ enum ReferenceTable {
             var output = ByteBuffer(capacity: chunk.count * 160)
             for entry in chunk {
                 let columns = [entry.address, entry.creators.display, entry.year ?? "", entry.title, entry.citation]
-                output.append(columns.map { $0.replacingTabs }.joined(separator: "\t"))
+                // One line of five columns: a tab or a line end in a value is a space there.
+                output.append(columns.map(TerminalText.cleanedLine).joined(separator: "\t"))
                 output.append(0x0A)
             }
             return output
@@ -132,21 +133,16 @@ enum ReferenceTable {
         let titleWidth = rest * 3 / 5
         let citationWidth = rest - titleWidth - 2
         for entry in entries {
+            // Cleaned before they are measured: each control character is one `�` wide.
+            let column = TerminalText.cleanedLine
             let line = [
-                DisplayWidth.pad(entry.address, to: keyWidth),
-                DisplayWidth.pad(entry.creators.display, to: authorWidth),
-                DisplayWidth.pad(entry.year ?? "", to: 4),
-                DisplayWidth.pad(entry.title, to: titleWidth),
-                DisplayWidth.truncate(entry.citation, to: citationWidth),
+                DisplayWidth.pad(column(entry.address), to: keyWidth),
+                DisplayWidth.pad(column(entry.creators.display), to: authorWidth),
+                DisplayWidth.pad(column(entry.year ?? ""), to: 4),
+                DisplayWidth.pad(column(entry.title), to: titleWidth),
+                DisplayWidth.truncate(column(entry.citation), to: citationWidth),
             ].joined(separator: "  ")
             Console.print(line)
         }
-    }
-}
-
-extension String {
-    var replacingTabs: String {
-        guard utf8.contains(where: { $0 == 0x09 || $0 == 0x0A }) else { return self }
-        return String(decoding: utf8.map { $0 == 0x09 || $0 == 0x0A ? 0x20 : $0 }, as: UTF8.self)
     }
 }

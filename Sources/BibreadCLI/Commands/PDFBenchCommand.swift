@@ -1,4 +1,5 @@
 import ArgumentParser
+import BibModel
 import Foundation
 import PDFText
 
@@ -76,7 +77,7 @@ struct PDFExtractCommand: ParsableCommand {
         for page in range {
             switch results.wait(for: page) {
             case .success(let bytes):
-                Console.write(bytes)
+                Console.writeData(bytes)
             case .failure(let error):
                 results.cancel()
                 Console.error("bibread: \(path): page \(page): \(error)")
@@ -86,9 +87,10 @@ struct PDFExtractCommand: ParsableCommand {
     }
 
     /// A page's text as pdftotext writes it: the text, a newline unless it ends with one, then a
-    /// form feed; a page without text is a form feed alone.
+    /// form feed; a page without text is a form feed alone. The text is cleaned of control
+    /// characters (`TerminalText`); the form feed is the page's end.
     static func bytes(of text: String) -> [UInt8] {
-        var bytes = Array(text.utf8)
+        var bytes = Array(TerminalText.cleaned(text).utf8)
         if let last = bytes.last, last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
         bytes.append(0x0C)
         return bytes

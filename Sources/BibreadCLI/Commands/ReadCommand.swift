@@ -69,7 +69,7 @@ struct ReadCommand: ParsableCommand {
         do {
             text = try document.text(ofPage: pageNumber, mode: layout ? .layout : json ? .reading : .reflow)
         } catch {
-            Console.error("bibread: \(error)")
+            Console.error("bibread: \(path): \(error)")
             throw ExitStatus.problems
         }
         if json {

@@ -69,19 +69,19 @@ struct SearchLatencyCommand: ParsableCommand {
         let again = againTimes.reduce(Duration.zero) { $0 + $1.1 }
         let slowestAgain = againTimes.max { $0.1 < $1.1 }
         let final = try query.map { "\(index.count(try Query(parsing: $0))) for \($0)" }.joined(separator: "; ")
-        print("references: \(index.entries.count); index built in \(milliseconds(build))")
-        print("keystrokes: \(keystrokes); p50 \(milliseconds(percentile(0.5))), p95 \(milliseconds(percentile(0.95))), p99 \(milliseconds(percentile(0.99))), max \(milliseconds(latencies.last ?? .zero))")
-        print("matches: \(final)")
+        Console.print("references: \(index.entries.count); index built in \(milliseconds(build))")
+        Console.print("keystrokes: \(keystrokes); p50 \(milliseconds(percentile(0.5))), p95 \(milliseconds(percentile(0.95))), p99 \(milliseconds(percentile(0.99))), max \(milliseconds(latencies.last ?? .zero))")
+        Console.print("matches: \(final)")
         if let slowestSmart = smartTimes.max(by: { $0.1 < $1.1 }) {
             var againTimes: [Duration] = []
             for group in smart { againTimes.append(clock.measure { _ = group.members(in: loaded.library, context: context) }) }
-            print("smart groups: \(smart.count) (text, number, date, yes/no, any field) evaluated first in "
+            Console.print("smart groups: \(smart.count) (text, number, date, yes/no, any field) evaluated first in "
                 + smartTimes.map { milliseconds($0.1) }.joined(separator: ", ") + " (slowest \(slowestSmart.0)); again in "
                 + againTimes.map { milliseconds($0) }.joined(separator: ", "))
         }
         if let slowest {
             let total = groupTimes.reduce(Duration.zero) { $0 + $1.1 }
-            print("groups: \(groupTimes.count) smart, static and built-in evaluated in \(milliseconds(total)) (slowest \(slowest.0) \(milliseconds(slowest.1))); again in \(milliseconds(again)) (slowest \(slowestAgain?.0 ?? "") \(milliseconds(slowestAgain?.1 ?? .zero)))")
+            Console.print("groups: \(groupTimes.count) smart, static and built-in evaluated in \(milliseconds(total)) (slowest \(slowest.0) \(milliseconds(slowest.1))); again in \(milliseconds(again)) (slowest \(slowestAgain?.0 ?? "") \(milliseconds(slowestAgain?.1 ?? .zero)))")
         }
     }
 }

@@ -43,14 +43,16 @@ struct ShowCommand: ParsableCommand {
         try loaded.exitIfSomeFilesFailed()
     }
 
-    /// The text form: a heading, the main facts, every field, files and links.
+    /// The text form: a heading, the main facts, every field, files and links. Every value
+    /// from the file is cleaned to one line (`TerminalText`) before it is measured and wrapped.
     static func render(_ entry: Entry, width: Int) -> String {
+        let line = TerminalText.cleanedLine
         var lines: [String] = []
-        lines.append("\(entry.address)  @\(entry.type)  \(entry.source.path):\(entry.location.line)")
+        lines.append(line("\(entry.address)  @\(entry.type)  \(entry.source.path):\(entry.location.line)"))
         let labelWidth = 10
         func add(_ label: String, _ value: String) {
             guard !value.isEmpty else { return }
-            let wrapped = DisplayWidth.wrap(value, to: max(20, width - labelWidth - 2))
+            let wrapped = DisplayWidth.wrap(line(value), to: max(20, width - labelWidth - 2))
             for (index, line) in wrapped.enumerated() {
                 lines.append((index == 0 ? DisplayWidth.pad(label, to: labelWidth) : String(repeating: " ", count: labelWidth)) + "  " + line)
             }
@@ -66,16 +68,16 @@ struct ShowCommand: ParsableCommand {
             lines.append("")
             lines.append("Files")
             for file in links.files {
-                lines.append("  \(file.exists ? "✓" : "✗") \(file.path)\(file.exists ? "" : "  (missing)")")
+                lines.append(line("  \(file.exists ? "✓" : "✗") \(file.path)\(file.exists ? "" : "  (missing)")"))
             }
         }
         if !links.urls.isEmpty {
             lines.append("")
             lines.append("Links")
-            for url in links.urls { lines.append("  \(url)") }
+            for url in links.urls { lines.append(line("  \(url)")) }
         }
         for problem in links.problems {
-            lines.append("  ! \(problem.field): \(problem.message)")
+            lines.append(line("  ! \(problem.field): \(problem.message)"))
         }
         lines.append("")
         lines.append("Fields")
@@ -84,10 +86,11 @@ struct ShowCommand: ParsableCommand {
             let value = entry.decodedText(of: field)
             let note = entry.parent(of: field).map { "  (from \($0))" } ?? ""
             let valueWidth = max(20, width - nameWidth - 4)
-            let wrapped = DisplayWidth.wrap(value + note, to: valueWidth)
-            for (index, line) in wrapped.enumerated() {
-                let name = index == 0 ? DisplayWidth.pad(entry.spelledName(of: field), to: nameWidth) : String(repeating: " ", count: nameWidth)
-                lines.append("  \(name)  \(line)")
+            let wrapped = DisplayWidth.wrap(line(value + note), to: valueWidth)
+            let spelled = line(entry.spelledName(of: field))
+            for (index, text) in wrapped.enumerated() {
+                let name = index == 0 ? DisplayWidth.pad(spelled, to: nameWidth) : String(repeating: " ", count: nameWidth)
+                lines.append("  \(name)  \(text)")
             }
         }
         return lines.joined(separator: "\n")

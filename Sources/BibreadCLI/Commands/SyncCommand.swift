@@ -85,7 +85,7 @@ struct SyncCommand: ParsableCommand {
             throw ExitCode(130)
         } catch {
             reporter.finishLine()
-            Console.error("bibread: sync of '\(remote.name)' failed: \(error)")
+            Console.error("bibread: sync of '\(remote.name)' failed: \(StoreErrorText.describe(error))")
             throw ExitStatus.problems
         }
         if !summary.problems.isEmpty && !json {

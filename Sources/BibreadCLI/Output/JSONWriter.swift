@@ -178,15 +178,16 @@ struct JSONWriter {
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
-    /// True when one of the eight bytes is a control byte, `"` or `\\`. Exact for any bytes: a
-    /// borrow can set the high bit of a byte only above a byte that matched, and bytes of 0x80
-    /// and up never match.
+    /// True when one of the eight bytes is a control byte, DEL, `"`, `\\` or 0xC2 (which starts
+    /// a C1 control, U+0080 to U+009F). Exact for any bytes: a borrow can set the high bit of a
+    /// byte only above a byte that matched, and bytes of 0x80 and up never match `control`.
     @inline(__always) private static func mayNeedEscaping(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
         let control = (word &- ones &* 0x20) & ~word & highs != 0  // some byte < 0x20
         return control || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
+            || hasZeroByte(word ^ (ones &* 0x7F)) || hasZeroByte(word ^ (ones &* 0xC2))
     }
 
     /// Writes a LaTeX value (UTF-8 bytes) decoded to Unicode, as `LaTeX.decode` decodes it, as a
@@ -283,7 +284,9 @@ struct JSONWriter {
         }
     }
 
-    /// Appends UTF-8 bytes with JSON's escapes, without quotes.
+    /// Appends UTF-8 bytes with JSON's escapes, without quotes. Every control character is
+    /// escaped: C0 (as JSON requires), and DEL and C1 (U+0080 to U+009F) too, so that JSON
+    /// printed to a terminal holds nothing it acts on (see `TerminalText`).
     ///
     /// Eight bytes are checked at a time (`mayNeedEscaping` is exact for any bytes); the last few
     /// of a string of eight bytes or more with the word that ends the string (it overlaps bytes
@@ -297,29 +300,38 @@ struct JSONWriter {
             var index = 0
             while index &+ 8 <= count {
                 if JSONWriter.mayNeedEscaping(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
-                    appendEscapes(base, in: index..<(index &+ 8), runStart: &runStart)
+                    appendEscapes(base, count: count, in: index..<(index &+ 8), runStart: &runStart)
                 }
                 index &+= 8
             }
             if index < count,
                JSONWriter.mayNeedEscaping(UnsafeRawPointer(base + (count &- 8)).loadUnaligned(as: UInt64.self)) {
-                appendEscapes(base, in: index..<count, runStart: &runStart)
+                appendEscapes(base, count: count, in: index..<count, runStart: &runStart)
             }
         } else {
-            appendEscapes(base, in: 0..<count, runStart: &runStart)
+            appendEscapes(base, count: count, in: 0..<count, runStart: &runStart)
         }
         if runStart < count { buffer.append(UnsafeBufferPointer(start: base + runStart, count: count &- runStart)) }
     }
 
     /// Escapes the bytes of `range` that need it, each after the run of bytes before it (from
-    /// `runStart`, which moves past it).
+    /// `runStart`, which moves past it). A C1 control's second byte may lie past `range` (but
+    /// not past `count`): `runStart` then moves past it, and the next range skips it.
     @inline(__always)
-    private mutating func appendEscapes(_ base: UnsafePointer<UInt8>, in range: Range<Int>, runStart: inout Int) {
-        for index in range {
-            let byte = base[index]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+    private mutating func appendEscapes(_ base: UnsafePointer<UInt8>, count: Int, in range: Range<Int>, runStart: inout Int) {
+        for index in range where index >= runStart {
+            var byte = base[index]
+            var length = 1
+            if byte == 0xC2 {
+                // U+0080 to U+009F are C2 80 to C2 9F.
+                guard index &+ 1 < count, base[index &+ 1] >= 0x80, base[index &+ 1] <= 0x9F else { continue }
+                byte = base[index &+ 1]
+                length = 2
+            } else if !(byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")) {
+                continue
+            }
             if index > runStart { buffer.append(UnsafeBufferPointer(start: base + runStart, count: index &- runStart)) }
-            runStart = index &+ 1
+            runStart = index &+ length
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"): appendEscape(byte)
             case 0x0A: appendEscape(UInt8(ascii: "n"))

@@ -43,7 +43,7 @@ final class SyncReporter {
             let remaining = max(0, progress.totalBytes - progress.doneBytes)
             let name = (progress.path as NSString).lastPathComponent
             let line = "\(bar) \(Int(fraction * 100))%  \(ByteCount.format(remaining)) left  \(ByteCount.format(Int64(progress.rate)))/s  \(name)"
-            Console.errorRaw("\r\u{1B}[K" + String(line.prefix(max(20, Console.errorWidth - 1))))
+            Console.progressLine(String(line.prefix(max(20, Console.errorWidth - 1))))
             barShown = true
         case .fileFinished(let path, let bytes):
             if !terminal { Console.error("downloaded \(path) (\(ByteCount.format(bytes)))") }
@@ -79,7 +79,7 @@ final class SyncReporter {
     /// Ends a progress bar line before other output.
     func finishLine() {
         if barShown {
-            Console.errorRaw("\r\u{1B}[K")
+            Console.clearProgressLine()
             barShown = false
         }
     }
@@ -122,6 +122,22 @@ final class SyncReporter {
             }
         }
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        return escapingDELAndC1(String(decoding: data, as: UTF8.self))
+    }
+
+    /// JSON text with DEL and the C1 controls escaped (`\u009b`) as well: JSONSerialization
+    /// escapes only those below U+0020, and bibread's JSON holds no control character raw.
+    /// (Outside strings JSON holds none at all, so each one found is inside a string.)
+    static func escapingDELAndC1(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: { (0x7F...0x9F).contains($0.value) }) else { return json }
+        var escaped = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if (0x7F...0x9F).contains(scalar.value) {
+                escaped.append(contentsOf: String(format: "\\u%04x", scalar.value).unicodeScalars)
+            } else {
+                escaped.append(scalar)
+            }
+        }
+        return String(escaped)
     }
 }

@@ -227,7 +227,9 @@ public enum ReadingText {
 
     /// The blocks of the text: blank lines separate them; inside one, its lines (a paragraph,
     /// or lines that stay lines) are joined by line feeds. Ligatures are expanded, control
-    /// characters (tabs, form feeds, escapes) become spaces, trailing spaces go.
+    /// characters (`TerminalText.isControl`: tabs, form feeds, escapes) become spaces, trailing
+    /// spaces go. (A PDF's text layer holds stray ones from its fonts' encodings, a backspace on
+    /// a line of its own: a space reads better there than the `�` shown for one in a .bib file.)
     public static func paragraphs(of text: String) -> [String] {
         var paragraphs: [String] = []
         var current: [String] = []
@@ -236,7 +238,7 @@ public enum ReadingText {
             for character in rawLine {
                 if let expanded = ligatures[character] {
                     line += expanded
-                } else if character.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) }) {
+                } else if character.unicodeScalars.contains(where: TerminalText.isControl) {
                     // Tabs, form feeds and any other control character a PDF's text holds:
                     // nothing that reaches the terminal may move its cursor or change its state.
                     line += " "

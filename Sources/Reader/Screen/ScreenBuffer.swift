@@ -1,3 +1,5 @@
+import BibModel
+
 /// What a cell means on screen; the backend maps each role to colours and attributes.
 public enum StyleRole: UInt8, Sendable, CaseIterable {
     case normal, dim, header, border, title, accent, selection, selectionUnfocused, status, statusKey,
@@ -63,8 +65,9 @@ public struct ScreenBuffer: Equatable, Sendable {
     }
 
     /// Writes `text` from column `x` of row `y`, clipped to `limit` columns (default: the row's
-    /// end). Control characters become spaces; a wide character that would not fit is replaced by
-    /// a space. Returns the columns written.
+    /// end). Control characters are shown as `TerminalText.cleanedLine` shows them (white space
+    /// as a space, the others as `�`); a wide character that would not fit is replaced by a
+    /// space. Returns the columns written.
     @discardableResult
     public mutating func write(_ text: some StringProtocol, x: Int, y: Int, style: Style = .normal, limit: Int? = nil) -> Int {
         guard y >= 0, y < height, x >= 0, x < width else { return 0 }
@@ -73,14 +76,12 @@ public struct ScreenBuffer: Equatable, Sendable {
         for character in text {
             guard column < end else { break }
             var grapheme = String(character)
-            var columns = DisplayWidth.of(character)
-            if columns == 0 {
-                if character.unicodeScalars.first.map({ $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) }) ?? true {
-                    grapheme = " "
-                    columns = 1
-                } else {
-                    continue
-                }
+            let columns = DisplayWidth.of(character)
+            if let first = character.unicodeScalars.first,
+               let shown = TerminalText.replacement(for: first, keepingLines: false) {
+                grapheme = String(shown)
+            } else if columns == 0 {
+                continue
             }
             if column + columns > end {
                 cells[y * width + column] = Cell(" ", style: style)

@@ -92,6 +92,10 @@ public final class BackgroundWork: @unchecked Sendable {
         case .extractPage(let path, let page, let mode):
             do {
                 post(.pageText(path: path, page: page, mode: mode, text: try text(of: path, page: page, mode: mode)))
+            } catch PDFError.missingPage(let page, let claimed, let readable) {
+                // It names the page itself: "Page 4 is not in the PDF: …".
+                let message = "\(PDFError.missingPage(page: page, claimed: claimed, readable: readable))"
+                post(.documentFailed(path: path, message: message.prefix(1).uppercased() + message.dropFirst()))
             } catch {
                 post(.documentFailed(path: path, message: "Page \(page): \(error)"))
             }
@@ -138,7 +142,7 @@ public final class BackgroundWork: @unchecked Sendable {
                 for position in positions where all[position] == nil { all[position] = [] }
                 post(.fullTextPages(terms: terms, pages: all))
             } catch {
-                post(.fullTextFailed(message: "Full-text search: \(error)"))
+                post(.fullTextFailed(message: "Full-text search: \(StoreErrorText.describe(error))"))
             }
         case .loadReadingList(let source):
             withoutActuallyEscaping(post) { post in loadReadingList(source, post: post) }
@@ -191,7 +195,7 @@ public final class BackgroundWork: @unchecked Sendable {
             // with single files are for `bibread index`, which lists them.
             post(.indexFinished(message: nil))
         } catch {
-            post(.indexFinished(message: "The full-text index cannot be updated: \(error)"))
+            post(.indexFinished(message: "The full-text index cannot be updated: \(StoreErrorText.describe(error))"))
         }
     }
 
@@ -200,7 +204,7 @@ public final class BackgroundWork: @unchecked Sendable {
             let results = try FullTextSearch.results(for: terms, index: try openFullTextIndex(), pdfs: libraryPDFs(), pagesFor: [])
             post(.fullTextResults(results))
         } catch {
-            post(.fullTextFailed(message: "Full-text search: \(error)"))
+            post(.fullTextFailed(message: "Full-text search: \(StoreErrorText.describe(error))"))
         }
     }
 
@@ -257,7 +261,7 @@ public final class BackgroundWork: @unchecked Sendable {
                 break
             }
         } catch {
-            post(.bookmarkFailed(message: "Bookmarks: \(error)"))
+            post(.bookmarkFailed(message: "Bookmarks: \(StoreErrorText.describe(error))"))
         }
     }
 
@@ -325,7 +329,7 @@ public final class BackgroundWork: @unchecked Sendable {
             let text = Self.syncMessage(summary, remote: remote.name, group: group, shownGroup: shownGroup, refused: refused)
             post(.syncFinished(summary: text, libraryChanged: changed, failed: !summary.succeeded && !summary.cancelled))
         } catch {
-            post(.syncFinished(summary: "Sync of '\(remote.name)' failed: \(error)", libraryChanged: false, failed: true))
+            post(.syncFinished(summary: "Sync of '\(remote.name)' failed: \(StoreErrorText.describe(error))", libraryChanged: false, failed: true))
         }
     }
 

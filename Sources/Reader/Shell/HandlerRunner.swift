@@ -46,6 +46,7 @@ final class HandlerRunner: @unchecked Sendable {
                     }
                     _ = previous?.stop()
                     post(.handlerStarted(name: entry.name, background: true))
+                    let started = ContinuousClock.now
                     DispatchQueue.global().async { [self] in
                         let end = process.waitUntilExit()
                         let stillCurrent = lock.withLock { () -> Bool in
@@ -54,7 +55,7 @@ final class HandlerRunner: @unchecked Sendable {
                             return true
                         }
                         if stillCurrent {
-                            post(.listeningStopped(message: end.succeeded ? "Finished reading aloud" : "\(entry.name) ended: \(end)"))
+                            post(.listeningStopped(message: Self.endedByItself(entry.name, end, after: ContinuousClock.now - started)))
                         }
                     }
                 case .quick:
@@ -67,6 +68,17 @@ final class HandlerRunner: @unchecked Sendable {
                 post(.handlerFinished(message: "\(entry.name): \(error)", isError: true))
             }
         }
+    }
+
+    /// What to say when an app of the background style ends without being stopped: that it
+    /// ended, after how long and how, and nothing more. Whether it read anything aloud is not
+    /// known (an app that exits at once with status 0 read nothing: it was "Finished reading
+    /// aloud").
+    static func endedByItself(_ name: String, _ end: Termination, after duration: Duration) -> String {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        let time = seconds < 10 ? String(format: "%.1f s", seconds) : seconds < 120 ? "\(Int(seconds)) s"
+            : "\(Int(seconds) / 60) min \(Int(seconds) % 60) s"
+        return "\(name) ended by itself after \(time)\(end.succeeded ? "" : " (\(end))")"
     }
 
     /// Runs a terminal entry (a pager) in the foreground; the caller has left the screen.

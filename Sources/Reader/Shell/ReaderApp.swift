@@ -127,7 +127,7 @@ public enum ReaderApp {
         do {
             readingStore = try ReadingStore(directory: directories.state)
         } catch {
-            state.message = StatusMessage("Reading positions will not be kept: \(error)", isError: true)
+            state.message = StatusMessage("Reading positions will not be kept: \(StoreErrorText.describe(error))", isError: true)
         }
         func lastRead(in library: Library) -> [String: Double] {
             (try? readingStore?.lastRead(of: library, fingerprint: { try? PDFFingerprint.of(path: $0) })) ?? [:]
@@ -295,8 +295,9 @@ public enum ReaderApp {
         return (joined as NSString).standardizingPath
     }
 
+    /// Writes a line to standard error, cleaned of control characters (`TerminalText`).
     static func printError(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        FileHandle.standardError.write(Data(TerminalText.cleaned(text + "\n").utf8))
     }
 }
 

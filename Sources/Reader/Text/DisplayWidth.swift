@@ -1,11 +1,14 @@
+import BibModel
+
 /// How many terminal columns text takes: wide (CJK, emoji) characters take two, combining marks
 /// none. Works on grapheme clusters, so `é` written as `e` + U+0301 is one column.
 public enum DisplayWidth {
-    /// The columns one grapheme cluster takes.
+    /// The columns one grapheme cluster takes. A control character takes one: it is shown as a
+    /// space or `�` (`TerminalText`).
     public static func of(_ character: Character) -> Int {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
-        if first.value < 0x20 || (0x7F..<0xA0).contains(first.value) { return 0 }
+        if TerminalText.isControl(first) { return 1 }
         if first.value < 0x300 { return 1 }
         if scalars.contains(where: { $0.value == 0xFE0F }) && first.properties.isEmoji { return 2 }
         return width(of: first)

@@ -1,3 +1,4 @@
+import BibModel
 import Foundation
 
 /// Why a transfer failed.
@@ -28,12 +29,14 @@ public enum TransferFailure: Error, Sendable, Equatable, CustomStringConvertible
         }
     }
 
+    /// What went wrong, as one line for a message. What came from the server (an error page,
+    /// a URL in curl's message) is cleaned of control characters (`TerminalText`).
     public var description: String {
         switch self {
-        case .curl(let code, let message): "\(message) (curl error \(code))"
+        case .curl(let code, let message): "\(TerminalText.cleanedLine(message)) (curl error \(code))"
         case .http(let status, let body):
-            body.isEmpty ? "HTTP \(status)" : "HTTP \(status): \(Self.summary(of: body))"
-        case .write(let path, let reason): "cannot write \(path): \(reason)"
+            Self.summary(of: body).map { "HTTP \(status): \($0)" } ?? "HTTP \(status)"
+        case .write(let path, let reason): "cannot write \(TerminalText.cleanedLine(path)): \(reason)"
         case .cancelled: "cancelled"
         case .tooLarge(let limit): "the answer is larger than the \(ByteLimit.describe(limit)) allowed"
         }
@@ -44,10 +47,15 @@ public enum TransferFailure: Error, Sendable, Equatable, CustomStringConvertible
     /// RECV_ERROR (56), HTTP2_STREAM (92), HTTP3 (95).
     private static let transientCurlCodes: Set<Int> = [5, 6, 7, 16, 18, 28, 35, 52, 55, 56, 92, 95]
 
-    /// The first line of an error page, at most 200 characters.
-    private static func summary(of body: String) -> String {
-        let firstLine = body.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-        return firstLine.count > 200 ? String(firstLine.prefix(200)) + "…" : firstLine
+    /// The first line of an error page that is not blank, at most 200 characters, cleaned of
+    /// control characters (an error page may try to clear the screen or set the window title);
+    /// nil when the page is blank.
+    private static func summary(of body: String) -> String? {
+        guard let line = body.split(whereSeparator: \.isNewline).first(where: { !$0.allSatisfy(\.isWhitespace) }) else {
+            return nil
+        }
+        let cleaned = TerminalText.cleanedLine(String(line.prefix(201)))
+        return cleaned.count > 200 ? String(cleaned.prefix(200)) + "…" : cleaned
     }
 }
 

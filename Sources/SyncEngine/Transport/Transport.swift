@@ -1,3 +1,4 @@
+import BibModel
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -82,8 +83,9 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .http(let status, let url, let detail, let retryAfter):
+            // The detail is the server's (Dropbox's error_summary): cleaned of control characters.
             let wait = retryAfter.map { "; it asks to be asked again in \(RetryAfter.describe($0))" } ?? ""
-            return "\(URLText.withoutCredentials(url)) answered \(status)\(detail.isEmpty ? "" : ": \(detail)")\(wait)"
+            return "\(URLText.withoutCredentials(url)) answered \(status)\(detail.isEmpty ? "" : ": \(TerminalText.cleanedLine(detail))")\(wait)"
         case .listingUnsupported(let kind):
             return "\(kind) remotes cannot list folders; the .bib names the files to fetch"
         case .notFound(let path):

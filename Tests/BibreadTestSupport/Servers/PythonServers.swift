@@ -183,6 +183,9 @@ public final class FaultServer: @unchecked Sendable {
         case none
         /// Answer every request with this status (500, 503…) and a short text body.
         case status(Int)
+        /// Answer every request (or only those of `method`) with this status and `body`, sent as
+        /// UTF-8 byte for byte: an error page as hostile as a test needs.
+        case statusWithBody(Int, body: String, method: String? = nil)
         /// Announce the full Content-Length, send this many bytes of the body, close the connection.
         case truncate(afterBytes: Int)
         /// Send the body at about this many bytes a second.
@@ -203,6 +206,8 @@ public final class FaultServer: @unchecked Sendable {
             switch self {
             case .none: ["kind": "none"]
             case let .status(status): ["kind": "status", "status": status]
+            case let .statusWithBody(status, body, method):
+                ["kind": "status", "status": status, "body": body].merging(method.map { ["method": $0] } ?? [:]) { $1 }
             case let .truncate(bytes): ["kind": "truncate", "bytes": bytes]
             case let .slow(rate): ["kind": "slow", "bytes_per_second": rate]
             case let .dieAfter(bytes): ["kind": "die_after", "bytes": bytes]
