@@ -155,12 +155,17 @@ public enum ReaderApp {
         // the first screen is drawn, so that the end-to-end tests can check that a crash gives the
         // terminal back and shows its message (ReaderEndToEndTests.fatalErrorRestoresTheTerminal).
         // `worker-trap` traps as an optimized build does on a failed check, with no message, on a
-        // background thread (ReaderEndToEndTests.silentTrapOnAWorkerIsReported).
+        // background thread (ReaderEndToEndTests.silentTrapOnAWorkerIsReported). `busy-loop`
+        // spins on this thread for good, as a render that never ends would: a signal must still
+        // end the program (ReaderEndToEndTests.signalsEndAStuckLoop).
         switch ProcessInfo.processInfo.environment["BIBREAD_TEST_CRASH"] {
         case "fatal-error":
             fatalError("BIBREAD_TEST_CRASH=fatal-error: crashing on purpose after the first screen")
         case "worker-trap":
             DispatchQueue.global().async { raise(SIGILL) }
+        case "busy-loop":
+            var spins = 0
+            while true { spins &+= 1 }
         default:
             break
         }
@@ -236,6 +241,7 @@ public enum ReaderApp {
             var drain = [UInt8](repeating: 0, count: 256)
             while read(pipeEnds[0], &drain, 256) > 0 {}
             if TerminalGuard.pendingSignal != 0 {
+                TerminalGuard.takeUpSignal()
                 effects += state.update(.terminate)
                 continue
             }
