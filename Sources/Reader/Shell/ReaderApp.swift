@@ -317,6 +317,9 @@ final class EffectRunner: Sendable {
     private let bulk = DispatchQueue(label: "bibread.bulk", qos: .utility)
     private let index = DispatchQueue(label: "bibread.index", qos: .userInitiated)
     private let documents = DispatchQueue(label: "bibread.documents", qos: .userInitiated)
+    /// Opening PDFs, each on its own: an open that hangs (a file system that stopped answering)
+    /// never keeps the next PDF from opening, nor the pages of the one open.
+    private let openings = DispatchQueue(label: "bibread.openings", qos: .userInitiated, attributes: .concurrent)
     private let prefetch = DispatchQueue(label: "bibread.prefetch", qos: .utility)
     private let fetches = DispatchQueue(label: "bibread.fetches", qos: .userInitiated)
     private let indexing = DispatchQueue(label: "bibread.fulltext", qos: .background)
@@ -364,7 +367,8 @@ final class EffectRunner: Sendable {
         case .searchFullText, .loadFullTextPages, .checkBookmarks: queue = interactive
         case .computeGroupMembers, .computeSort: queue = interactive
         case .buildSearchIndex: queue = index
-        case .openDocument, .extractPage, .findInDocument: queue = documents
+        case .openDocument: queue = openings
+        case .extractPage, .findInDocument: queue = documents
         case .savePosition, .saveReadingMode, .recordReading: queue = readingWrites
         default: queue = bulk
         }
