@@ -326,16 +326,21 @@ final class EffectRunner: Sendable {
     /// Writes of where the reader is (position, reflow or layout, reading times): one after
     /// another, never behind a page being extracted, and finished before the program exits.
     private let readingWrites = DispatchQueue(label: "bibread.reading-writes", qos: .userInitiated)
+    /// Bookmarks and notes, which the screen confirms only once written: a few hundred bytes,
+    /// one transaction each, never behind long work (a big library's group counts on the bulk
+    /// queue kept a bookmark confirmed on screen unwritten for seconds), finished before exit.
+    private let bookmarkWrites = DispatchQueue(label: "bibread.bookmark-writes", qos: .userInitiated)
 
     init(work: BackgroundWork?, mailbox: Mailbox) {
         current = Mutex((work, 0))
         self.mailbox = mailbox
     }
 
-    /// Waits for the reading writes asked for so far (the program is about to exit: a `t` or
-    /// a page turned just before quitting is saved, not lost with the process).
+    /// Waits for the reading, bookmark and note writes asked for so far (the program is about
+    /// to exit: a `t` or a page turned just before quitting is saved, not lost with the process).
     func finishReadingWrites() {
         readingWrites.sync {}
+        bookmarkWrites.sync {}
     }
 
     /// Work for a reloaded library; what the old one still had under way reports into the void
@@ -370,6 +375,8 @@ final class EffectRunner: Sendable {
         case .openDocument: queue = openings
         case .extractPage, .findInDocument: queue = documents
         case .savePosition, .saveReadingMode, .recordReading: queue = readingWrites
+        case .addBookmark, .addBookmarkFolder, .renameBookmarkNode, .deleteBookmarkNode, .moveBookmarkNode, .saveNote, .loadNotes:
+            queue = bookmarkWrites
         default: queue = bulk
         }
         let mailbox = self.mailbox
