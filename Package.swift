@@ -51,10 +51,10 @@ let package = Package(
         // Property lists (XML and binary) read without recursion and within limits.
         .target(name: "PropertyList"),
         // Pure Swift model: parsing, LaTeX, names, citations, linked files.
-        .target(name: "BibModel", dependencies: ["PropertyList"]),
+        .target(name: "BibModel", dependencies: ["PropertyList", "DiskIO"]),
         .target(name: "Checksums"),
         .target(name: "DiskIO"),
-        .target(name: "PDFText", dependencies: ["CPoppler", "Checksums"]),
+        .target(name: "PDFText", dependencies: ["CPoppler", "Checksums", "DiskIO"]),
         // Full-text search of the PDFs: an FTS5 index keyed by content fingerprint.
         .target(name: "FullText", dependencies: [
             "PDFText", "Checksums", .product(name: "GRDB", package: "GRDB.swift"),
@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(name: "FullTextTests", dependencies: ["FullText", "PDFText", "BibreadTestSupport"]),
         .testTarget(name: "OpenWithTests", dependencies: ["OpenWith", "BibModel", "BibreadTestSupport"]),
         .testTarget(name: "ReadingListTests", dependencies: ["ReadingList", "BibreadTestSupport"]),
-        .testTarget(name: "PDFTextTests", dependencies: ["PDFText", "Checksums", "BibreadTestSupport"]),
+        .testTarget(name: "PDFTextTests", dependencies: ["PDFText", "Checksums", "DiskIO", "BibreadTestSupport"]),
         .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "BibreadTestSupport"]),
         .testTarget(name: "ReaderTests", dependencies: ["Reader", "PDFText", "DiskIO", "ReadingList", "OpenWith", "FullText", "BibreadTestSupport"], exclude: ["Screens"]),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList", "BibreadTestSupport"]),

@@ -1,4 +1,5 @@
 import CPoppler
+import DiskIO
 import Foundation
 
 /// A PDF opened with poppler-glib; the document is released when the last reference goes.
@@ -21,19 +22,26 @@ public final class PDFDocument: @unchecked Sendable {
     public let pageCount: Int
 
     /// Opens the PDF at `path`, with an optional password (the user or the owner password).
+    /// Only a regular file is opened, and never so that it can block (see `RegularFile`).
     ///
     /// - Throws: `PDFError.encrypted` when the PDF needs a password and none (or an empty one) was
-    ///   given, `.wrongPassword` when the password given is wrong, `.cannotOpen` with poppler's
-    ///   message when the file is missing, truncated, damaged or not a PDF, `.noPages` when its
-    ///   page tree gives no page count poppler accepts (so that no page can be read), and
+    ///   given, `.wrongPassword` when the password given is wrong, `.notRegularFile` for a FIFO,
+    ///   a directory or a device, `.cannotOpen` with the system's or poppler's message when the
+    ///   file is missing, unreadable, truncated, damaged or not a PDF, `.noPages` when its page
+    ///   tree gives no page count poppler accepts (so that no page can be read), and
     ///   `.libraryUnavailable` when poppler-glib cannot be loaded.
     public init(path: String, password: String? = nil) throws {
         try Poppler.ensureLoaded()
         self.path = path
-        let uri = URL(fileURLWithPath: path).standardizedFileURL.absoluteString
+        let descriptor: Int32
+        do {
+            descriptor = try RegularFile.openForReading(path)
+        } catch {
+            throw PDFError(error, path: path)
+        }
         var status = CPOPPLER_OK
         var message: UnsafeMutablePointer<CChar>?
-        guard let handle = cpoppler_document_open(uri, password, &status, &message) else {
+        guard let handle = cpoppler_document_open_descriptor(descriptor, password, &status, &message) else {
             defer { cpoppler_free(message) }
             if status == CPOPPLER_ERROR_ENCRYPTED {
                 // poppler says "encrypted" whether the password is missing or wrong.

@@ -1,3 +1,5 @@
+import DiskIO
+
 /// Why a PDF could not be opened or read.
 public enum PDFError: Error, Equatable, CustomStringConvertible {
     /// poppler-glib is missing or lacks a function bibread needs.
@@ -19,6 +21,17 @@ public enum PDFError: Error, Equatable, CustomStringConvertible {
     case missingPage(page: Int, claimed: Int, readable: Int)
     /// A file could not be read (for a fingerprint); `reason` is the system's message.
     case unreadable(path: String, reason: String)
+    /// The path is no regular file: `kind` says what it is (`a FIFO`, `a directory`).
+    case notRegularFile(path: String, kind: String)
+
+    /// Why `path` could not be opened as a regular file: `.notRegularFile`, else `.cannotOpen`
+    /// with the system's message.
+    init(_ error: RegularFileError, path: String) {
+        switch error {
+        case .notRegular(let kind): self = .notRegularFile(path: path, kind: kind)
+        case .system: self = .cannotOpen(path: path, reason: error.description)
+        }
+    }
 
     public var description: String {
         switch self {
@@ -38,6 +51,7 @@ public enum PDFError: Error, Equatable, CustomStringConvertible {
             }
             return "page \(page) is not in the PDF: its page tree claims \(claimed) pages, but \(those) can be read"
         case .unreadable(let path, let reason): return "\(path): cannot read: \(reason)"
+        case .notRegularFile(let path, let kind): return "\(path): not a regular file (\(kind))"
         }
     }
 }

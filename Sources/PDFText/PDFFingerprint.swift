@@ -1,4 +1,5 @@
 import Checksums
+import DiskIO
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -16,16 +17,19 @@ public enum PDFFingerprint {
     /// is hashed twice). Reads at most 128 KiB however large the file; two files that differ only
     /// in the middle of a larger file share a fingerprint.
     ///
-    /// - Throws: `PDFError.unreadable` when the file cannot be opened or read.
+    /// - Throws: `PDFError.notRegularFile` for a FIFO, a directory or a device (never opened so
+    ///   that it can block), `PDFError.unreadable` when the file cannot be opened or read.
     public static func of(path: String) throws -> String {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw unreadable(path) }
+        let descriptor: Int32
+        do {
+            descriptor = try RegularFile.openForReading(path)
+        } catch {
+            if case .notRegular(let kind) = error { throw PDFError.notRegularFile(path: path, kind: kind) }
+            throw PDFError.unreadable(path: path, reason: error.description)
+        }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw unreadable(path) }
-        guard (status.st_mode & S_IFMT) == S_IFREG else {
-            throw PDFError.unreadable(path: path, reason: "not a regular file")
-        }
         let size = Int(status.st_size)
         let sample = min(size, sampleSize)
         var hash = SHA256()

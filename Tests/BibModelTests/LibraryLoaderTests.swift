@@ -47,6 +47,22 @@ struct LibraryLoaderTests {
         #expect(LibraryLoader.load(paths: [path], reading: [missing]).failures == [LoadFailure(path: path, reason: .missing)])
     }
 
+    @Test("A library that is a FIFO is refused at once, with what it is, and the other files load (issue 26, item 6)")
+    func aFIFOIsRefusedWithoutBlocking() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("library.bib")
+        try FIFO.make(at: fifo)
+        let other = directory.appendingPathComponent("other.bib")
+        try Data("@misc{other2020, title = {Other}}".utf8).write(to: other)
+        let paths = [fifo.path, other.path]
+        let result = FIFO.call(unblocking: fifo) { LibraryLoader.load(paths: paths) }
+        let (library, failures) = try #require(result, "loading a FIFO blocked until a writer came")
+        #expect(failures == [LoadFailure(path: fifo.path, reason: .notRegularFile(kind: "a FIFO"))])
+        #expect(failures.first?.description == "\(fifo.path): not a regular file (a FIFO)")
+        #expect(library.entries.map(\.key) == ["other2020"])
+    }
+
     @Test func lineNumbersWorkedOutWhileIndexingAreTheLinesOfTheEntries() throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -76,6 +76,29 @@ struct ReadCommandTests {
         #expect(opened.standardOutput.contains("Origins"))
     }
 
+    @Test("A linked PDF that is a FIFO, or a library that is one: one line saying so, at once (issue 26, item 6)")
+    func aFIFOIsRefusedAtOnce() async throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("pipe.pdf")
+        try FIFO.make(at: fifo)
+        let bib = folder.appendingPathComponent("pipe.bib")
+        try "@misc{pipe2020, title = {A pipe}, file = {:pipe.pdf:PDF}}".write(to: bib, atomically: true, encoding: .utf8)
+        // Before: `read` waited for a writer to the FIFO, for good (the 20 s here ran out).
+        let refused = try await ToolRunner.run(ProcessRunner.bibreadExecutable.path, ["read", bib.path, "pipe2020"], timeout: .seconds(20))
+        #expect(refused.status == 1)
+        #expect(refused.standardError == "bibread: \(fifo.path): not a regular file (a FIFO)\n", "\(refused.standardError)")
+        #expect(refused.output.isEmpty)
+
+        let fifoLibrary = folder.appendingPathComponent("library.bib")
+        try FIFO.make(at: fifoLibrary)
+        for command in [["read", fifoLibrary.path, "pipe2020"], ["list", fifoLibrary.path]] {
+            let result = try await ToolRunner.run(ProcessRunner.bibreadExecutable.path, command, timeout: .seconds(20))
+            #expect(result.status != 0)
+            #expect(result.standardError.contains("\(fifoLibrary.path): not a regular file (a FIFO)"), "\(command): \(result.standardError)")
+        }
+    }
+
     @Test func resumeWithoutASavedPositionSaysSoAndShowsPageOne() throws {
         let state = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: state) }

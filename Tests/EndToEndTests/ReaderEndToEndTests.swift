@@ -227,6 +227,27 @@ struct ReaderEndToEndTests {
         }
     }
 
+    @Test("A signal ends bibread within 1 s even while its loop is stuck (in a render that never ends), and gives the terminal back",
+          .serialized, arguments: [TerminationSignal.terminate, .interrupt, .hangUp])
+    func signalsEndAStuckLoop(_ signal: TerminationSignal) async throws {
+        try await withSession(command: { $0.shell() }) { tmux, _ in
+            try await waitForPrompt(in: tmux)
+            let before = try await sttyModes(in: tmux, marker: 1)
+            // The test hook in ReaderApp spins on the main thread right after the first screen
+            // is drawn, as a render of a huge value did (issue 26, item 5): the loop never
+            // comes back to read the flag the signal handler sets.
+            let pid = try await startBibreadInShell(tmux, prefix: "BIBREAD_TEST_CRASH=busy-loop ")
+            let clock = ContinuousClock()
+            let start = clock.now
+            #expect(Glibc.kill(pid, signal.number) == 0)
+            let bound = TestTiming.duration(.seconds(1))
+            let took = try await Processes.timeToEnd(pid, since: start, limit: bound * 10)
+            #expect(took.map { $0 <= bound } == true,
+                    "bibread (pid \(pid)) \(took.map { "ended \($0)" } ?? "was still running 10 s") after \(signal) (bound \(bound))")
+            try await expectTerminalRestored(tmux, before: before, status: took == nil ? 128 + SIGKILL : 128 + signal.number)
+        }
+    }
+
     @Test("A Swift runtime trap (fatalError) gives the terminal back and shows the crash message after the screen")
     func fatalErrorRestoresTheTerminal() async throws {
         // fatalError traps with ud2 (SIGILL) on x86_64 and brk (SIGTRAP) on arm64.

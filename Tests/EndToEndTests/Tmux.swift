@@ -270,6 +270,43 @@ enum Processes {
         return (state, parent, name)
     }
 
+    /// The CPU time `pid` has used so far, in clock ticks (user and system, from /proc/PID/stat).
+    static func cpuTicks(of pid: Int32) -> Int? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        // After the name: state (field 3) … utime (14) and stime (15).
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
+        return user + system
+    }
+
+    /// Waits until `pid` is idle: it used less than 20 ms of CPU in 300 ms (its background work
+    /// is done), or `timeout` passed.
+    static func waitUntilIdle(_ pid: Int32, timeout: Duration = Tmux.defaultTimeout) async throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: TestTiming.duration(timeout))
+        var last = cpuTicks(of: pid)
+        while clock.now < deadline {
+            try await Task.sleep(for: .milliseconds(300))
+            let now = cpuTicks(of: pid)
+            if let now, let before = last, now - before < 2 { return }
+            last = now
+        }
+        throw EndToEndFailure("pid \(pid) was still busy after \(timeout)")
+    }
+
+    /// How long `pid` took to end, from `start`; nil (and then it is killed) when it still ran
+    /// after `limit`.
+    static func timeToEnd(_ pid: Int32, since start: ContinuousClock.Instant, limit: Duration) async throws -> Duration? {
+        let clock = ContinuousClock()
+        while isRunning(pid) && clock.now - start < limit {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        guard isRunning(pid) else { return clock.now - start }
+        kill(pid, SIGKILL)
+        return nil
+    }
+
     /// Whether `pid` is a live process (a zombie counts as gone).
     static func isRunning(_ pid: Int32) -> Bool {
         guard let status = status(of: pid) else { return false }

@@ -67,7 +67,7 @@ struct FingerprintTests {
         }
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(throws: PDFError.unreadable(path: folder.path, reason: "not a regular file")) {
+        #expect(throws: PDFError.notRegularFile(path: folder.path, kind: "a directory")) {
             try PDFFingerprint.of(path: folder.path)
         }
     }

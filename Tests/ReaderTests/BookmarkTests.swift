@@ -44,6 +44,34 @@ struct BookmarkTests {
         #expect(again.state.bookmarksView == nil)
     }
 
+    @Test("m and C-s say nothing until the store has the write: the confirmation comes with the write's result (issue 26, item 3)")
+    func theConfirmationComesFromTheWrite() throws {
+        let (store, folder) = try makeStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var harness = ReaderHarness.samples(width: 120, height: 30, store: store)
+        harness.read("goedel1931formal")
+        harness.state.message = nil
+        // The key alone (the write not done yet): no message, and the write carries it.
+        let effects = harness.state.update(.key(.character("m")))
+        #expect(harness.state.message == nil, "\(String(describing: harness.state.message))")
+        #expect(effects.contains { if case .addBookmark(_, _, _, let confirmation) = $0 { confirmation.hasPrefix("Bookmarked p. 1") } else { false } },
+                "\(effects)")
+        #expect(try store.savedBookmarks().nodes.isEmpty)
+        harness.run(effects)
+        #expect(try store.savedBookmarks().nodes.count == 1)
+        #expect(harness.state.message?.text.hasPrefix("Bookmarked p. 1") == true)
+
+        harness.press("n")
+        harness.type("Diagonal")
+        harness.state.message = nil
+        let saving = harness.state.update(.key(.control("s")))
+        #expect(harness.state.message == nil, "\(String(describing: harness.state.message))")
+        #expect(try store.notes(citeKey: "goedel1931formal").isEmpty)
+        harness.run(saving)
+        #expect(try store.notes(citeKey: "goedel1931formal") == [1: "Diagonal"])
+        #expect(harness.state.message?.text == "Saved the note on p. 1")
+    }
+
     @Test func mAgainRemovesTheBookmarkOfThatPage() throws {
         let (store, folder) = try makeStore()
         defer { try? FileManager.default.removeItem(at: folder) }

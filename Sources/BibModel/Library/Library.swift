@@ -12,6 +12,8 @@ public struct LoadFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case binary
         case noEntries
         case tooLarge
+        /// A FIFO, a device or a socket (`kind` says which): never opened so that it could block.
+        case notRegularFile(kind: String)
     }
 
     public let path: String
@@ -31,6 +33,7 @@ public struct LoadFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case .binary: return "\(path): binary file, not BibTeX text"
         case .noEntries: return "\(path): no BibTeX entries found"
         case .tooLarge: return "\(path): too large (4 GiB or more) to be a BibTeX library"
+        case .notRegularFile(let kind): return "\(path): not a regular file (\(kind))"
         }
     }
 }

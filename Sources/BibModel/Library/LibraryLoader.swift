@@ -1,3 +1,4 @@
+import DiskIO
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -68,11 +69,17 @@ public enum LibraryLoader {
         return .success(bytes)
     }
 
-    /// Reads a file straight into one buffer (no mapping, no second copy).
+    /// Reads a file straight into one buffer (no mapping, no second copy); only a regular file,
+    /// never opened so that it can block (a FIFO waits for a writer for good).
     private static func readWholeFile(_ path: String, parallelReadSize: Int = 8 << 20) throws -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw LoadFailure(path: path, reason: .unreadable(String(cString: strerror(errno))))
+        let descriptor: Int32
+        do {
+            descriptor = try RegularFile.openForReading(path)
+        } catch {
+            switch error {
+            case .notRegular(let kind): throw LoadFailure(path: path, reason: .notRegularFile(kind: kind))
+            case .system: throw LoadFailure(path: path, reason: error.isMissing ? .missing : .unreadable(error.description))
+            }
         }
         defer { close(descriptor) }
         var status = stat()

@@ -198,6 +198,28 @@ public struct Entry: Sendable {
         return withRawBytes(of: field) { LaTeX.decode($0) }
     }
 
+    /// The size in bytes of a field's raw value (UTF-8, LaTeX as written).
+    public func rawByteCount(of field: Field) -> Int {
+        withRawBytes(of: field) { $0.count }
+    }
+
+    /// `decodedText(of:)` of at most the first `limit` bytes of the raw value, cut where a
+    /// character starts: the beginning of a value too long to show whole, decoded without
+    /// reading the rest.
+    public func decodedText(of field: Field, upTo limit: Int) -> String {
+        withRawBytes(of: field) { raw in
+            let head = Entry.head(of: raw, upTo: limit)
+            return field.isVerbatim ? LaTeX.decodeVerbatim(String(decoding: head, as: UTF8.self)) : LaTeX.decode(head)
+        }
+    }
+
+    /// The first bytes of UTF-8 text, at most `limit`, cut where a character starts.
+    static func head(of raw: UnsafeBufferPointer<UInt8>, upTo limit: Int) -> UnsafeBufferPointer<UInt8> {
+        var end = min(raw.count, max(0, limit))
+        while end > 0, end < raw.count, raw[end] & 0xC0 == 0x80 { end -= 1 }
+        return UnsafeBufferPointer(rebasing: raw[..<end])
+    }
+
     /// Calls `body` with the raw UTF-8 bytes of one of this entry's fields.
     public func withRawBytes<Result>(of field: Field, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         switch field.storage {

@@ -252,17 +252,21 @@ private struct CitationLine {
         bytes.append(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
-    /// Appends the decoded value of a field; false (and nothing appended) when it is missing or
-    /// decodes to nothing.
+    /// The most of a field's raw value a part takes: a citation is one line, and a field of
+    /// megabytes (a blob pasted into `note`) must not be decoded whole for every line shown.
+    static let fieldByteLimit = 4_096
+
+    /// Appends the decoded value of a field (of its first `fieldByteLimit` bytes); false (and
+    /// nothing appended) when it is missing or decodes to nothing.
     @discardableResult
     mutating func append(_ known: WellKnownField, of entry: Entry) -> Bool {
         guard let field = entry.field(known) else { return false }
         let before = bytes.count
         if field.isVerbatim {
-            bytes.append(entry.decodedText(of: field))
+            bytes.append(entry.decodedText(of: field, upTo: CitationLine.fieldByteLimit))
         } else {
             var output = bytes
-            entry.withRawBytes(of: field) { LaTeX.appendDecoded($0, to: &output) }
+            entry.withRawBytes(of: field) { LaTeX.appendDecoded(Entry.head(of: $0, upTo: CitationLine.fieldByteLimit), to: &output) }
             bytes = output
         }
         return bytes.count > before

@@ -49,10 +49,12 @@ const char *cpoppler_load(void);
 /// The poppler version string. Only after cpoppler_load() returned NULL.
 const char *cpoppler_version(void);
 
-/// Opens a document from a file:// URI. On failure returns NULL, sets `status` and, for
+/// Opens a document from a descriptor open for reading on a regular file, and closes the
+/// descriptor: poppler opens the same file (through /proc/self/fd), never the path again, so a
+/// FIFO put in its place cannot block it. On failure returns NULL, sets `status` and, for
 /// CPOPPLER_ERROR_OTHER, `message` to a string the caller frees with cpoppler_free.
-cpoppler_document *cpoppler_document_open(const char *uri, const char *password,
-                                          cpoppler_status *status, char **message);
+cpoppler_document *cpoppler_document_open_descriptor(int descriptor, const char *password,
+                                                     cpoppler_status *status, char **message);
 void cpoppler_document_release(cpoppler_document *document);
 int cpoppler_document_page_count(cpoppler_document *document);
 

@@ -143,6 +143,9 @@ enum ListPane {
 
 /// Every field of the selected reference, its files and their state, its abstract.
 enum DetailsPane {
+    /// The most of one value's raw bytes the pane lays out (its first screens).
+    static let valueByteLimit = 16_000
+
     struct Line {
         var text: String
         var style: Style
@@ -224,25 +227,29 @@ enum DetailsPane {
 
     /// A link on lines at most `width` columns wide: whole when it fits; else cut after a `/`
     /// in the second half of the line, or else after another separator (`.-?&=#_~`) past its
-    /// first third, and only where there is none at the line's end.
+    /// first third, and only where there is none at the line's end. Each line measures only
+    /// the characters that fit it (and one more).
     static func linkLines(_ link: String, width: Int) -> [String] {
         let width = max(1, width)
         var lines: [String] = []
         var rest = Substring(link)
-        while DisplayWidth.of(rest) > width {
-            var fit = rest.startIndex
+        while true {
+            // Where each character that fits the line ends, and the columns up to there.
+            var ends: [(index: String.Index, columns: Int)] = []
+            var index = rest.startIndex
             var used = 0
-            while fit < rest.endIndex, used + DisplayWidth.of(rest[fit]) <= width {
-                used += DisplayWidth.of(rest[fit])
-                fit = rest.index(after: fit)
+            while index < rest.endIndex {
+                let columns = DisplayWidth.of(rest[index])
+                if used + columns > width { break }
+                used += columns
+                index = rest.index(after: index)
+                ends.append((index, used))
             }
-            guard fit > rest.startIndex else { break }
+            guard index < rest.endIndex, let fit = ends.last?.index else { break }
             func lastCut(after separators: String, from minimum: Int) -> String.Index? {
-                var index = fit
-                while index > rest.startIndex {
-                    if DisplayWidth.of(rest[..<index]) <= minimum { return nil }
-                    if separators.contains(rest[rest.index(before: index)]) { return index }
-                    index = rest.index(before: index)
+                for end in ends.reversed() {
+                    if end.columns <= minimum { return nil }
+                    if separators.contains(rest[rest.index(before: end.index)]) { return end.index }
                 }
                 return nil
             }
@@ -254,15 +261,53 @@ enum DetailsPane {
         return lines
     }
 
+    /// The start of a text too long to lay out whole: at most `valueByteLimit` bytes of it, cut
+    /// between characters, and its whole size in bytes (nil when it is shown whole).
+    static func capped(_ text: String) -> (text: String, size: Int?) {
+        let size = text.utf8.count
+        guard size > valueByteLimit else { return (text, nil) }
+        var head = ""
+        var bytes = 0
+        for character in text {
+            bytes += character.utf8.count
+            if bytes > valueByteLimit { break }
+            head.append(character)
+        }
+        return (head, size)
+    }
+
+    /// A field's decoded value, of its first `valueByteLimit` bytes when it is longer, and the
+    /// raw value's whole size then (a 10 MB blob is neither decoded nor laid out whole at every
+    /// key press).
+    static func shownValue(of field: Field, in entry: Entry) -> (text: String, size: Int?) {
+        let size = entry.rawByteCount(of: field)
+        guard size > valueByteLimit else { return (entry.decodedText(of: field), nil) }
+        return (entry.decodedText(of: field, upTo: valueByteLimit), size)
+    }
+
+    /// What follows the first screens of a value too long to show whole.
+    static func sizeNote(_ size: Int) -> String {
+        "… \(ByteCount.format(Int64(size))), first \(ByteCount.format(Int64(valueByteLimit))) shown"
+    }
+
     /// The details as wrapped, styled lines for a pane `width` columns wide.
     static func content(of entry: Entry, width: Int, locate: (LinkedFile) -> FileLocation) -> [Line] {
         var lines: [Line] = []
         let width = max(10, width)
-        func add(_ text: String, _ style: Style = Style(), indent: Int = 0) {
+        func add(_ text: String, _ style: Style = Style(), indent: Int = 0, size: Int? = nil) {
             let pad = String(repeating: " ", count: indent)
-            for line in DisplayWidth.wrap(text, to: width - indent) { lines.append(Line(text: pad + line, style: style)) }
+            let (shown, cutFrom) = capped(text)
+            for line in DisplayWidth.wrap(shown, to: width - indent) { lines.append(Line(text: pad + line, style: style)) }
+            if let whole = size ?? cutFrom {
+                for line in DisplayWidth.wrap(sizeNote(whole), to: width - indent) { lines.append(Line(text: pad + line, style: Style(.dim))) }
+            }
         }
-        add(entry.title.isEmpty ? "(no title)" : entry.title, Style(.accent, bold: true))
+        let title = entry.field(.title).map { shownValue(of: $0, in: entry) }
+        if let title, !title.text.isEmpty {
+            add(title.text, Style(.accent, bold: true), size: title.size)
+        } else {
+            add("(no title)", Style(.accent, bold: true))
+        }
         let authors = entry.authors.names.map(\.fullName) + (entry.authors.hasOthers ? ["et al."] : [])
         if !authors.isEmpty { add(authors.joined(separator: "; ")) }
         let editors = entry.editors.names.map(\.fullName) + (entry.editors.hasOthers ? ["et al."] : [])
@@ -288,21 +333,26 @@ enum DetailsPane {
             lines.append(Line(text: "", style: Style()))
             add("Links", Style(.header, bold: true))
             for url in links.urls {
-                for line in linkLines(url, width: width - 1) { lines.append(Line(text: " " + line, style: Style())) }
+                let (shown, size) = capped(url)
+                for line in linkLines(shown, width: width - 1) { lines.append(Line(text: " " + line, style: Style())) }
+                if let size {
+                    for note in DisplayWidth.wrap(sizeNote(size), to: width - 1) { lines.append(Line(text: " " + note, style: Style(.dim))) }
+                }
             }
         }
         lines.append(Line(text: "", style: Style()))
         add("Fields", Style(.header, bold: true))
         let nameWidth = min(14, entry.fields.map { DisplayWidth.of(entry.spelledName(of: $0)) }.max() ?? 8)
-        var abstract: String?
+        var abstract: (text: String, size: Int?)?
         for field in entry.fields {
             let name = entry.name(of: field)
             if name == "abstract" {
-                abstract = entry.decodedText(of: field)
+                abstract = shownValue(of: field, in: entry)
                 continue
             }
             if name.hasPrefix("bdsk-file-") { continue }
-            let value = entry.decodedText(of: field) + (entry.parent(of: field).map { " (from \($0))" } ?? "")
+            let (text, size) = shownValue(of: field, in: entry)
+            let value = text + (entry.parent(of: field).map { " (from \($0))" } ?? "")
             let valueWidth = max(8, width - nameWidth - 3)
             let label = DisplayWidth.pad(entry.spelledName(of: field), to: nameWidth)
             let blank = String(repeating: " ", count: nameWidth)
@@ -316,11 +366,14 @@ enum DetailsPane {
                 }
                 labelled = true
             }
+            if let size {
+                for note in DisplayWidth.wrap(sizeNote(size), to: valueWidth) { lines.append(Line(text: " \(blank)  \(note)", style: Style(.dim))) }
+            }
         }
-        if let abstract, !abstract.isEmpty {
+        if let abstract, !abstract.text.isEmpty {
             lines.append(Line(text: "", style: Style()))
             add("Abstract", Style(.header, bold: true))
-            add(abstract)
+            add(abstract.text, size: abstract.size)
         }
         return lines
     }

@@ -225,9 +225,9 @@ public final class BackgroundWork: @unchecked Sendable {
             case .checkBookmarks:
                 // Another bibread changed the store (a bookmark added from a shell): show it.
                 if try store.changedElsewhere() { post(.bookmarksLoaded(try store.savedBookmarks(), message: nil, select: nil)) }
-            case .addBookmark(let reference, let name, let folder):
+            case .addBookmark(let reference, let name, let folder, let confirmation):
                 let id = try store.addBookmark(named: name, reference: reference, in: folder, at: clock())
-                post(.bookmarksLoaded(try store.savedBookmarks(), message: nil, select: id))
+                post(.bookmarksLoaded(try store.savedBookmarks(), message: confirmation, select: id))
             case .moveBookmarkNode(let id, let folder):
                 try store.move(node: id, into: folder)
                 let tree = try store.savedBookmarks()
@@ -239,14 +239,14 @@ public final class BackgroundWork: @unchecked Sendable {
             case .renameBookmarkNode(let id, let name):
                 try store.rename(node: id, to: name)
                 post(.bookmarksLoaded(try store.savedBookmarks(), message: "Renamed to \(name)", select: id))
-            case .deleteBookmarkNode(let id):
+            case .deleteBookmarkNode(let id, let confirmation):
                 try store.delete(node: id)
-                post(.bookmarksLoaded(try store.savedBookmarks(), message: nil, select: nil))
+                post(.bookmarksLoaded(try store.savedBookmarks(), message: confirmation, select: nil))
             case .loadNotes(let key):
-                post(.notesLoaded(key: key, notes: try store.notes(citeKey: key)))
-            case .saveNote(let key, let page, let text):
+                post(.notesLoaded(key: key, notes: try store.notes(citeKey: key), message: nil))
+            case .saveNote(let key, let page, let text, let confirmation):
                 try store.setNote(citeKey: key, page: page, text: text, at: clock())
-                post(.notesLoaded(key: key, notes: try store.notes(citeKey: key)))
+                post(.notesLoaded(key: key, notes: try store.notes(citeKey: key), message: confirmation))
             case .importReadingList(let decoded, let fallbackName, let includeNotes):
                 let summary = try store.importList(decoded.list, fallbackName: fallbackName, includeNotes: includeNotes, at: clock())
                 var text = "Imported '\(summary.folderName)': \(summary.bookmarks) bookmark\(summary.bookmarks == 1 ? "" : "s")"

@@ -155,12 +155,17 @@ public enum ReaderApp {
         // the first screen is drawn, so that the end-to-end tests can check that a crash gives the
         // terminal back and shows its message (ReaderEndToEndTests.fatalErrorRestoresTheTerminal).
         // `worker-trap` traps as an optimized build does on a failed check, with no message, on a
-        // background thread (ReaderEndToEndTests.silentTrapOnAWorkerIsReported).
+        // background thread (ReaderEndToEndTests.silentTrapOnAWorkerIsReported). `busy-loop`
+        // spins on this thread for good, as a render that never ends would: a signal must still
+        // end the program (ReaderEndToEndTests.signalsEndAStuckLoop).
         switch ProcessInfo.processInfo.environment["BIBREAD_TEST_CRASH"] {
         case "fatal-error":
             fatalError("BIBREAD_TEST_CRASH=fatal-error: crashing on purpose after the first screen")
         case "worker-trap":
             DispatchQueue.global().async { raise(SIGILL) }
+        case "busy-loop":
+            var spins = 0
+            while true { spins &+= 1 }
         default:
             break
         }
@@ -236,6 +241,7 @@ public enum ReaderApp {
             var drain = [UInt8](repeating: 0, count: 256)
             while read(pipeEnds[0], &drain, 256) > 0 {}
             if TerminalGuard.pendingSignal != 0 {
+                TerminalGuard.takeUpSignal()
                 effects += state.update(.terminate)
                 continue
             }
@@ -312,22 +318,30 @@ final class EffectRunner: Sendable {
     private let bulk = DispatchQueue(label: "bibread.bulk", qos: .utility)
     private let index = DispatchQueue(label: "bibread.index", qos: .userInitiated)
     private let documents = DispatchQueue(label: "bibread.documents", qos: .userInitiated)
+    /// Opening PDFs, each on its own: an open that hangs (a file system that stopped answering)
+    /// never keeps the next PDF from opening, nor the pages of the one open.
+    private let openings = DispatchQueue(label: "bibread.openings", qos: .userInitiated, attributes: .concurrent)
     private let prefetch = DispatchQueue(label: "bibread.prefetch", qos: .utility)
     private let fetches = DispatchQueue(label: "bibread.fetches", qos: .userInitiated)
     private let indexing = DispatchQueue(label: "bibread.fulltext", qos: .background)
     /// Writes of where the reader is (position, reflow or layout, reading times): one after
     /// another, never behind a page being extracted, and finished before the program exits.
     private let readingWrites = DispatchQueue(label: "bibread.reading-writes", qos: .userInitiated)
+    /// Bookmarks and notes, which the screen confirms only once written: a few hundred bytes,
+    /// one transaction each, never behind long work (a big library's group counts on the bulk
+    /// queue kept a bookmark confirmed on screen unwritten for seconds), finished before exit.
+    private let bookmarkWrites = DispatchQueue(label: "bibread.bookmark-writes", qos: .userInitiated)
 
     init(work: BackgroundWork?, mailbox: Mailbox) {
         current = Mutex((work, 0))
         self.mailbox = mailbox
     }
 
-    /// Waits for the reading writes asked for so far (the program is about to exit: a `t` or
-    /// a page turned just before quitting is saved, not lost with the process).
+    /// Waits for the reading, bookmark and note writes asked for so far (the program is about
+    /// to exit: a `t` or a page turned just before quitting is saved, not lost with the process).
     func finishReadingWrites() {
         readingWrites.sync {}
+        bookmarkWrites.sync {}
     }
 
     /// Work for a reloaded library; what the old one still had under way reports into the void
@@ -359,8 +373,11 @@ final class EffectRunner: Sendable {
         case .searchFullText, .loadFullTextPages, .checkBookmarks: queue = interactive
         case .computeGroupMembers, .computeSort: queue = interactive
         case .buildSearchIndex: queue = index
-        case .openDocument, .extractPage, .findInDocument: queue = documents
+        case .openDocument: queue = openings
+        case .extractPage, .findInDocument: queue = documents
         case .savePosition, .saveReadingMode, .recordReading: queue = readingWrites
+        case .addBookmark, .addBookmarkFolder, .renameBookmarkNode, .deleteBookmarkNode, .moveBookmarkNode, .saveNote, .loadNotes:
+            queue = bookmarkWrites
         default: queue = bulk
         }
         let mailbox = self.mailbox

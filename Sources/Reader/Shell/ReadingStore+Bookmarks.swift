@@ -34,8 +34,8 @@ public enum BookmarkStoreError: Error, Equatable, CustomStringConvertible {
 
 /// Bookmarks (a tree of folders, bookmarks and notemarks) and page notes, in the state store.
 ///
-/// Each change is one transaction, so a list is imported whole or not at all, and killing
-/// bibread mid-write leaves the previous state.
+/// Each change is one transaction (`durableWrite`: flushed to the disk when it returns), so a
+/// list is imported whole or not at all, and killing bibread mid-write leaves the previous state.
 extension ReadingStore {
     // MARK: - Reading the tree
 
@@ -91,26 +91,26 @@ extension ReadingStore {
     /// Adds a folder at the end of `parent` (nil: the top level); returns its id.
     @discardableResult
     public func addFolder(named name: String, in parent: Int64? = nil, at time: Double = Date().timeIntervalSince1970) throws -> Int64 {
-        try database.write { db in try Self.insert(db, kind: .folder, name: name, parent: parent, time: time) }
+        try durableWrite { db in try Self.insert(db, kind: .folder, name: name, parent: parent, time: time) }
     }
 
     /// Adds a bookmark at the end of `parent`; returns its id.
     @discardableResult
     public func addBookmark(named name: String, reference: PageReference, in parent: Int64? = nil,
                             at time: Double = Date().timeIntervalSince1970) throws -> Int64 {
-        try database.write { db in try Self.insert(db, kind: .bookmark, name: name, reference: reference, parent: parent, time: time) }
+        try durableWrite { db in try Self.insert(db, kind: .bookmark, name: name, reference: reference, parent: parent, time: time) }
     }
 
     /// Adds a notemark at the end of `parent`; returns its id.
     @discardableResult
     public func addNotemark(named name: String, text: String, in parent: Int64? = nil,
                             at time: Double = Date().timeIntervalSince1970) throws -> Int64 {
-        try database.write { db in try Self.insert(db, kind: .notemark, name: name, text: text, parent: parent, time: time) }
+        try durableWrite { db in try Self.insert(db, kind: .notemark, name: name, text: text, parent: parent, time: time) }
     }
 
     /// Renames a node.
     public func rename(node id: Int64, to name: String) throws {
-        try database.write { db in
+        try durableWrite { db in
             try db.execute(sql: "UPDATE bookmark_node SET name = ? WHERE id = ?", arguments: [name, id])
             if db.changesCount == 0 { throw BookmarkStoreError.noSuchNode(id) }
         }
@@ -118,7 +118,7 @@ extension ReadingStore {
 
     /// Moves a node to the end of `folder` (nil: the top level), its contents with it.
     public func move(node id: Int64, into folder: Int64?) throws {
-        try database.write { db in
+        try durableWrite { db in
             guard let name = try String.fetchOne(db, sql: "SELECT name FROM bookmark_node WHERE id = ?", arguments: [id]) else {
                 throw BookmarkStoreError.noSuchNode(id)
             }
@@ -135,7 +135,7 @@ extension ReadingStore {
 
     /// Deletes a node, and a folder's contents with it (page notes stay: they belong to pages).
     public func delete(node id: Int64) throws {
-        try database.write { db in
+        try durableWrite { db in
             try db.execute(sql: "DELETE FROM bookmark_node WHERE id = ?", arguments: [id])
             if db.changesCount == 0 { throw BookmarkStoreError.noSuchNode(id) }
         }
@@ -169,7 +169,7 @@ extension ReadingStore {
     /// nothing: one transaction.
     public func importList(_ list: ReadingList, fallbackName: String, includeNotes: Bool,
                            at time: Double = Date().timeIntervalSince1970) throws -> ImportSummary {
-        try database.write { db in
+        try durableWrite { db in
             let wanted = list.root.name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? fallbackName : list.root.name
             let taken = Set(try String.fetchAll(db, sql: "SELECT name FROM bookmark_node WHERE parent_id IS NULL AND kind = 'folder'"))
             var name = wanted
@@ -281,7 +281,7 @@ extension ReadingStore {
 
     /// Sets a page's note; empty text (after trimming) deletes it.
     public func setNote(citeKey: String, page: Int, text: String, at time: Double = Date().timeIntervalSince1970) throws {
-        try database.write { db in try Self.setNote(db, citeKey: citeKey, page: page, text: text, time: time) }
+        try durableWrite { db in try Self.setNote(db, citeKey: citeKey, page: page, text: text, time: time) }
     }
 
     private static func setNote(_ db: Database, citeKey: String, page: Int, text: String, time: Double) throws {

@@ -49,6 +49,23 @@ public final class ReadingStore: Sendable {
         try ReadingStore.migrator.migrate(database)
     }
 
+    /// One transaction the screen then confirms (a bookmark, a note): written in full
+    /// synchronous mode, so that when this returns the commit is on the disk (the write-ahead
+    /// log flushed), not only in the system's cache. Positions, saved at every page turn, keep
+    /// the normal mode, which a crash of bibread cannot undo either.
+    func durableWrite<Value>(_ updates: (Database) throws -> Value) throws -> Value {
+        try database.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            defer { try? db.execute(sql: "PRAGMA synchronous = NORMAL") }
+            var result: Result<Value, any Error> = .failure(CancellationError())
+            try db.inTransaction {
+                result = .success(try updates(db))
+                return .commit
+            }
+            return try result.get()
+        }
+    }
+
     private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in

@@ -26,7 +26,8 @@ extension AppState {
         case .bookmarkFailed(let text):
             message = StatusMessage(text, isError: true)
             return []
-        case .notesLoaded(let key, let notes):
+        case .notesLoaded(let key, let notes, let text):
+            if let text { message = StatusMessage(text) }
             guard var view = reading, view.key == key else { return [] }
             view.notes = notes
             reading = view
@@ -223,8 +224,8 @@ extension AppState {
                 message = StatusMessage("Nothing was deleted")
                 return []
             }
-            message = StatusMessage("Deleted \(bookmarks.node(id: id).map { "'\($0.name.isEmpty ? $0.label : $0.name)'" } ?? "it")")
-            return [.deleteBookmarkNode(id: id)]
+            let name = bookmarks.node(id: id).map { "'\($0.name.isEmpty ? $0.label : $0.name)'" } ?? "it"
+            return [.deleteBookmarkNode(id: id, confirmation: "Deleted \(name)")]
         }
         if let edited = LineEdit.edited(prompt.text, by: key) {
             view.prompt = prompt.with(edited)
@@ -297,8 +298,7 @@ extension AppState {
             $0.reference?.page == view.page && ($0.reference?.lastPage ?? view.page) == view.page
         }
         if let existing {
-            message = StatusMessage("Removed the bookmark at \(AppState.pageName(view.page, info: view.info))")
-            return [.deleteBookmarkNode(id: existing.id)]
+            return [.deleteBookmarkNode(id: existing.id, confirmation: "Removed the bookmark at \(AppState.pageName(view.page, info: view.info))")]
         }
         // Into the folder chosen last (if it is still there); asked when there are folders to choose.
         if let choice = bookmarkFolder, choice.id.map({ bookmarks.node(id: $0)?.kind == .folder }) ?? true {
@@ -309,18 +309,19 @@ extension AppState {
         return []
     }
 
-    /// Bookmarks the page shown in `folder`.
+    /// Bookmarks the page shown in `folder`; the message comes when the bookmark is written.
     mutating func addBookmark(in folder: BookmarkFolderChoice) -> [Effect] {
         guard let view = reading else { return [] }
         let key = citeKey(of: view)
         let libraryName = libraryPaths.count == 1 ? (libraryPaths[0] as NSString).lastPathComponent : nil
         let place = folder.id.map { " in \(bookmarks.path(of: $0))" } ?? ""
-        message = StatusMessage("Bookmarked \(AppState.pageName(view.page, info: view.info))\(place) (b in the library shows bookmarks)")
         return [.addBookmark(PageReference(citeKey: key, library: libraryName, page: view.page,
-                                           printedPage: view.info?.distinctLabel(ofPage: view.page)), name: view.title, folder: folder.id)]
+                                           printedPage: view.info?.distinctLabel(ofPage: view.page)), name: view.title, folder: folder.id,
+                             confirmation: "Bookmarked \(AppState.pageName(view.page, info: view.info))\(place) (b in the library shows bookmarks)")]
     }
 
-    /// Closes the note editor, keeping its text as the page's note.
+    /// Closes the note editor, keeping its text as the page's note; the message comes when the
+    /// note is written.
     private mutating func saveNote(_ editor: NoteEditor) -> [Effect] {
         guard var view = reading else { return [] }
         view.noteEditor = nil
@@ -329,8 +330,8 @@ extension AppState {
         reading = view
         guard editor.isChanged else { return [] }
         let page = AppState.pageName(editor.page, info: view.info)
-        message = StatusMessage(text.isEmpty ? "Deleted the note on \(page)" : "Saved the note on \(page)")
-        return [.saveNote(key: editor.key, page: editor.page, text: text)]
+        return [.saveNote(key: editor.key, page: editor.page, text: text,
+                          confirmation: text.isEmpty ? "Deleted the note on \(page)" : "Saved the note on \(page)")]
     }
 
     /// The cite key of the paper read (the view holds its address, `key#2` for a duplicate).

@@ -39,8 +39,8 @@ public enum Event: Sendable {
     /// The bookmark tree as stored; `message` says what changed, `select` a node to show.
     case bookmarksLoaded(SavedBookmarks, message: String?, select: Int64?)
     case bookmarkFailed(message: String)
-    /// The page notes of a paper, by page.
-    case notesLoaded(key: String, notes: [Int: String])
+    /// The page notes of a paper, by page; `message` confirms a note written.
+    case notesLoaded(key: String, notes: [Int: String], message: String?)
     /// A reading list to import was read and checked (`source` as the user gave it).
     case readingListLoaded(source: String, fallbackName: String, DecodedReadingList)
     case readingListProgress(bytes: Int64)
@@ -95,18 +95,20 @@ public enum Effect: Sendable, Equatable {
     case reloadLibrary
     /// Read the bookmark tree from the store.
     case loadBookmarks
-    /// Add a bookmark at the end of the folder `folder` (nil: the top level).
-    case addBookmark(PageReference, name: String, folder: Int64?)
+    /// Add a bookmark at the end of the folder `folder` (nil: the top level); `confirmation` is
+    /// shown once the write is committed, never before.
+    case addBookmark(PageReference, name: String, folder: Int64?, confirmation: String)
     case addBookmarkFolder(name: String, parent: Int64?)
     case renameBookmarkNode(id: Int64, name: String)
-    case deleteBookmarkNode(id: Int64)
+    /// Delete a node; `confirmation` is shown once the deletion is committed.
+    case deleteBookmarkNode(id: Int64, confirmation: String)
     /// Move a node to the end of the folder `folder` (nil: the top level).
     case moveBookmarkNode(id: Int64, folder: Int64?)
     /// Read the bookmark tree again if another program changed the store since it was read.
     case checkBookmarks
     case loadNotes(key: String)
-    /// Set a page's note (empty text deletes it).
-    case saveNote(key: String, page: Int, text: String)
+    /// Set a page's note (empty text deletes it); `confirmation` is shown once it is committed.
+    case saveNote(key: String, page: Int, text: String, confirmation: String)
     /// Read (or download) a reading list and check it; it arrives as `readingListLoaded`.
     case loadReadingList(source: String)
     case cancelReadingList

@@ -122,7 +122,7 @@ public final class CursesScreen {
     public func runOutside(_ body: () -> Void) {
         def_prog_mode()
         endwin()
-        body()
+        TerminalGuard.whileOutside(body)
         reset_prog_mode()
         invalidate()
     }

@@ -1,9 +1,14 @@
 import Foundation
+import Synchronization
 
 /// Puts the terminal back the way the shell had it, whatever ends the program.
 ///
-/// Terminating signals (SIGINT, SIGTERM, SIGHUP) only set a flag and wake the event loop, which
-/// then leaves curses normally. Crashes (SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE) run
+/// Terminating signals (SIGINT, SIGTERM, SIGHUP) set a flag and wake the event loop, which
+/// then leaves curses normally. A flag is not enough when the loop is busy (stuck in a render):
+/// the handler also wakes a watchdog thread, which gives the loop `signalGrace` to take the
+/// signal up and otherwise restores the terminal and ends the program itself, with the status a
+/// signal gives (128 + its number). Time while another program has the terminal (a pager the
+/// user opened) does not count. Crashes (SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE) run
 /// a handler that uses only async-signal-safe calls: it writes the escape sequences that leave
 /// the alternate screen and show the cursor, restores the saved terminal modes, replays what
 /// was written to standard error while the screen was up (the crash message), says what crashed
@@ -15,6 +20,20 @@ public enum TerminalGuard {
     nonisolated(unsafe) static var pendingSignal: Int32 = 0
     /// Written to by signal handlers and background work to wake the event loop's poll.
     nonisolated(unsafe) static var wakeWriteDescriptor: Int32 = -1
+    /// How long the event loop has, after a terminating signal, to take it up before the
+    /// watchdog ends the program without it.
+    static let signalGrace: Duration = .milliseconds(500)
+    /// Posted by the terminating signals' handler (`sem_post` is async-signal-safe) for the watchdog.
+    nonisolated(unsafe) private static let signalArrived: UnsafeMutablePointer<sem_t> = {
+        let semaphore = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
+        sem_init(semaphore, 0, 0)
+        return semaphore
+    }()
+    /// Whether the event loop has taken the terminating signal up (it is ending normally).
+    private static let signalTakenUp = Atomic<Bool>(false)
+    /// How many programs have the terminal now (the loop waits for them on purpose).
+    private static let outsidePrograms = Atomic<Int>(0)
+    private static let watchdogStarted = Atomic<Bool>(false)
     /// The saved modes, on the heap with room to spare: AddressSanitizer caught `tcgetattr`
     /// writing past the end of a `termios` global (Swift laid it out in 57 bytes; glibc writes 60).
     nonisolated(unsafe) private static let savedModes: UnsafeMutablePointer<termios> = {
@@ -136,11 +155,13 @@ public enum TerminalGuard {
                 TerminalGuard.pendingSignal = number
                 var byte: UInt8 = 1
                 if TerminalGuard.wakeWriteDescriptor >= 0 { _ = write(TerminalGuard.wakeWriteDescriptor, &byte, 1) }
+                sem_post(TerminalGuard.signalArrived)
             }
             sigemptyset(&action.sa_mask)
             action.sa_flags = SA_RESTART
             sigaction(signal, &action, nil)
         }
+        startWatchdog()
         for signal in crashSignals {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { number in
@@ -162,6 +183,47 @@ public enum TerminalGuard {
             action.sa_flags = 0
             sigaction(signal, &action, previousActions + Int(signal))
         }
+    }
+
+    /// Called by the event loop when it acts on `pendingSignal`: it ends normally from here on,
+    /// and the watchdog leaves it to.
+    static func takeUpSignal() {
+        signalTakenUp.store(true, ordering: .releasing)
+    }
+
+    /// Runs `body` while another program has the terminal: the loop is waiting for it on
+    /// purpose, so the watchdog does not count that time.
+    static func whileOutside<Result>(_ body: () throws -> Result) rethrows -> Result {
+        outsidePrograms.add(1, ordering: .acquiringAndReleasing)
+        defer { outsidePrograms.subtract(1, ordering: .acquiringAndReleasing) }
+        return try body()
+    }
+
+    /// Starts the thread that ends the program when the loop does not take a terminating
+    /// signal up within `signalGrace` (once per process).
+    private static func startWatchdog() {
+        guard !watchdogStarted.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        Thread.detachNewThread {
+            while true {
+                guard sem_wait(signalArrived) == 0 else { continue }
+                if loopTakesUpSignal() { continue }
+                restoreFromSignal()
+                _exit(128 + pendingSignal)
+            }
+        }
+    }
+
+    /// Whether the loop takes the signal up within `signalGrace`; the time runs only while no
+    /// other program has the terminal.
+    private static func loopTakesUpSignal() -> Bool {
+        let clock = ContinuousClock()
+        var deadline = clock.now + signalGrace
+        while clock.now < deadline {
+            if signalTakenUp.load(ordering: .acquiring) { return true }
+            Thread.sleep(forTimeInterval: 0.01)
+            if outsidePrograms.load(ordering: .acquiring) > 0 { deadline = clock.now + signalGrace }
+        }
+        return signalTakenUp.load(ordering: .acquiring)
     }
 
     /// Removes the crash handlers (after a normal exit from curses).

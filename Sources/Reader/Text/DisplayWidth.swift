@@ -59,17 +59,22 @@ public enum DisplayWidth {
 
     /// Cuts text to at most `width` columns, ending with `…` when something was cut.
     public static func truncate(_ text: String, to width: Int) -> String {
+        truncate(text, to: width, measure: of)
+    }
+
+    /// `truncate` with each character's columns from `measure`, which it calls for the
+    /// characters that fit and one more, however long the text.
+    static func truncate(_ text: String, to width: Int, measure: (Character) -> Int) -> String {
         guard width > 0 else { return "" }
-        if of(text) <= width { return text }
-        var result = ""
+        // The characters that fit with room left for the `…`.
+        var kept = ""
         var used = 0
         for character in text {
-            let columns = of(character)
-            if used + columns > width - 1 { break }
-            result.append(character)
-            used += columns
+            used += measure(character)
+            if used > width { return kept + "…" }
+            if used < width { kept.append(character) }
         }
-        return result + "…"
+        return text
     }
 
     /// Pads text with spaces to exactly `width` columns (truncating first when longer).
@@ -78,42 +83,61 @@ public enum DisplayWidth {
         return cut + String(repeating: " ", count: max(0, width - of(cut)))
     }
 
-    /// Splits text into lines of at most `width` columns, breaking at spaces where possible.
+    /// Splits text into lines of at most `width` columns, breaking at spaces where possible; a
+    /// word longer than a line is cut into pieces of `width` columns (a character wider than
+    /// the line gets a line of its own).
     public static func wrap(_ text: String, to width: Int) -> [String] {
+        wrap(text, to: width, measure: of)
+    }
+
+    /// `wrap` with each character's columns from `measure`, which it calls once per character
+    /// that is not a space: the work grows with the text, not with the text times its lines.
+    static func wrap(_ text: String, to width: Int, measure: (Character) -> Int) -> [String] {
         guard width > 0 else { return [text] }
         var lines: [String] = []
         var line = ""
         var lineWidth = 0
-        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
-            var word = Substring(word)
-            let wordWidth = of(word)
-            if lineWidth > 0 && lineWidth + 1 + wordWidth <= width {
+        var word = ""
+        var wordWidth = 0
+        // Whether the word read is longer than a line: its first pieces are lines already.
+        var cutting = false
+        func endWord() {
+            guard !word.isEmpty else { return }
+            if !cutting && lineWidth > 0 && lineWidth + 1 + wordWidth <= width {
                 line += " " + word
                 lineWidth += 1 + wordWidth
+            } else {
+                // A word that does not fit the line, or the last piece of a long word, starts a line.
+                if !cutting && lineWidth > 0 { lines.append(line) }
+                line = word
+                lineWidth = wordWidth
+            }
+            word = ""
+            wordWidth = 0
+            cutting = false
+        }
+        for character in text {
+            if character == " " {
+                endWord()
                 continue
             }
-            if lineWidth > 0 {
-                lines.append(line)
-                line = ""
-                lineWidth = 0
-            }
-            // A word longer than the line is cut into pieces.
-            while of(word) > width {
-                var piece = ""
-                var used = 0
-                for character in word {
-                    let columns = of(character)
-                    if used + columns > width { break }
-                    piece.append(character)
-                    used += columns
+            let columns = measure(character)
+            if wordWidth + columns > width && !word.isEmpty {
+                // Longer than a line: the line before it ends, and the word is cut here.
+                if !cutting && lineWidth > 0 {
+                    lines.append(line)
+                    line = ""
+                    lineWidth = 0
                 }
-                if piece.isEmpty { break }
-                lines.append(piece)
-                word = word.dropFirst(piece.count)
+                cutting = true
+                lines.append(word)
+                word = ""
+                wordWidth = 0
             }
-            line = String(word)
-            lineWidth = of(word)
+            word.append(character)
+            wordWidth += columns
         }
+        endWord()
         if !line.isEmpty || lines.isEmpty { lines.append(line) }
         return lines
     }

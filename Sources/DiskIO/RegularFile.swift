@@ -1,0 +1,74 @@
+import Foundation
+
+/// Opening files that must be regular files (a library, a PDF) without ever blocking on one
+/// that is not: opening a FIFO for reading waits for a writer, for good when none comes.
+public enum RegularFile {
+    /// Opens `path` (following symbolic links) for reading and returns the descriptor, which the
+    /// caller closes; anything but a regular file is refused.
+    ///
+    /// The file is looked at before it is opened (a device is never opened), then opened with
+    /// `O_NONBLOCK`, so that a FIFO swapped in between the look and the open cannot block, and
+    /// looked at again through the descriptor; only then is `O_NONBLOCK` cleared.
+    ///
+    /// - Throws: `RegularFileError` with the kind of file, or the system's reason.
+    public static func openForReading(_ path: String) throws(RegularFileError) -> Int32 {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw .system(errno) }
+        try requireRegular(status)
+        return try openChecked(path)
+    }
+
+    /// The open and the second look of `openForReading`, without the first look: what a file
+    /// swapped in after that look meets.
+    static func openChecked(_ path: String) throws(RegularFileError) -> Int32 {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .system(errno) }
+        var status = stat()
+        var failure: RegularFileError?
+        if fstat(descriptor, &status) != 0 {
+            failure = .system(errno)
+        } else if status.st_mode & S_IFMT != S_IFREG {
+            failure = .notRegular(RegularFileError.kind(ofType: status.st_mode & S_IFMT))
+        } else {
+            let flags = fcntl(descriptor, F_GETFL)
+            if flags < 0 || fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) != 0 { failure = .system(errno) }
+        }
+        guard let failure else { return descriptor }
+        close(descriptor)
+        throw failure
+    }
+
+    private static func requireRegular(_ status: stat) throws(RegularFileError) {
+        let type = status.st_mode & S_IFMT
+        guard type == S_IFREG else { throw .notRegular(RegularFileError.kind(ofType: type)) }
+    }
+}
+
+/// Why a file could not be opened as a regular file.
+public enum RegularFileError: Error, Equatable, CustomStringConvertible {
+    /// Something else is there: `kind` says what (`a FIFO`, `a directory`, `a character device`).
+    case notRegular(String)
+    /// The system refused (the file is missing, unreadable, …): its errno.
+    case system(Int32)
+
+    public var description: String {
+        switch self {
+        case .notRegular(let kind): return "not a regular file (\(kind))"
+        case .system(let number): return String(cString: strerror(number))
+        }
+    }
+
+    /// Whether the file is missing (or a directory on its path is).
+    public var isMissing: Bool { self == .system(ENOENT) || self == .system(ENOTDIR) }
+
+    static func kind(ofType type: mode_t) -> String {
+        switch type {
+        case S_IFIFO: return "a FIFO"
+        case S_IFDIR: return "a directory"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        default: return "of an unknown kind"
+        }
+    }
+}
