@@ -565,32 +565,42 @@ extension HostileInputTests {
     }
 
     /// Times `load` on inputs of size n and 4n (best of three runs each, one when it takes over
-    /// 1 s), checks one outcome of each size, and fails unless t(4n) ≤ 8 × t(n) + 20 ms.
+    /// 1 s), checks one outcome of each size, and fails unless t(4n) ≤ 8 × t(n) + 20 ms in one
+    /// of up to three rounds.
     func expectLinear<Input, Output>(_ what: String, n: Int, input: (Int) -> Input, load: (Input) -> Output,
                                      check: (Int, Output) -> Void, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
-        var best: [Duration] = []
-        for size in [n, 4 * n] {
+        let sizes = [n, 4 * n]
+        let inputs = sizes.map { size in
             let made = input(size)
             if let directory = ProcessInfo.processInfo.environment["BIBREAD_HOSTILE_DIR"], size == 4 * n, let bytes = made as? [UInt8] {
                 let name = what.filter { $0.isLetter || $0.isNumber || $0 == " " }.replacingOccurrences(of: " ", with: "-")
                 FileManager.default.createFile(atPath: "\(directory)/\(name).bib", contents: Data(bytes))
             }
-            var fastest = Duration.seconds(1_000)
-            for run in 0..<3 {
-                let clock = ContinuousClock()
-                var output: Output?
-                let elapsed = clock.measure { output = load(made) }
-                fastest = min(fastest, elapsed)
-                if run == 0, let output { check(size, output) }
-                // Noise is small next to a run this long: the two more would only cost time.
-                if elapsed > .seconds(1) { break }
-            }
-            best.append(fastest)
+            return made
         }
-        let (small, large) = (Self.milliseconds(best[0]), Self.milliseconds(best[1]))
-        let figures = "\(what): t(n = \(n)) = \(Self.format(small)) ms, t(4n = \(4 * n)) = \(Self.format(large)) ms, ratio \(Self.format(large / max(small, 0.001)))"
-        print("hostile timing: \(figures)")
-        #expect(large <= 8 * small + 20, "not linear: \(figures) (allowed: t(4n) ≤ 8 × t(n) + 20 ms)", sourceLocation: sourceLocation)
+        // The fastest of every run so far, for each size. Other tests run in parallel with this
+        // one, so a run can be slowed down but never sped up: when the bound fails, both sizes are
+        // measured again (up to three rounds). A cost that is not linear fails every round.
+        var best = [Duration.seconds(1_000), Duration.seconds(1_000)]
+        var figures = ""
+        for round in 0..<3 {
+            for (index, size) in sizes.enumerated() {
+                for run in 0..<3 {
+                    let clock = ContinuousClock()
+                    var output: Output?
+                    let elapsed = clock.measure { output = load(inputs[index]) }
+                    best[index] = min(best[index], elapsed)
+                    if round == 0, run == 0, let output { check(size, output) }
+                    // Noise is small next to a run this long: the two more would only cost time.
+                    if elapsed > .seconds(1) { break }
+                }
+            }
+            let (small, large) = (Self.milliseconds(best[0]), Self.milliseconds(best[1]))
+            figures = "\(what): t(n = \(n)) = \(Self.format(small)) ms, t(4n = \(4 * n)) = \(Self.format(large)) ms, ratio \(Self.format(large / max(small, 0.001)))"
+            print("hostile timing (round \(round + 1)): \(figures)")
+            if large <= 8 * small + 20 { return }
+        }
+        Issue.record("not linear: \(figures) (allowed: t(4n) ≤ 8 × t(n) + 20 ms, in the best of three rounds)", sourceLocation: sourceLocation)
     }
 
     static func milliseconds(_ duration: Duration) -> Double {
