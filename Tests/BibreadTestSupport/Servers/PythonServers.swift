@@ -166,7 +166,8 @@ public final class DropboxStandIn: @unchecked Sendable {
 
 /// An HTTP file server on 127.0.0.1 whose failures a test chooses per path at run time
 /// (`Tests/Servers/fault_server.py`): GET and HEAD of the files under `root`, with `Range` (206),
-/// `If-Range`, ETag and Last-Modified; folders are not listed.
+/// `If-Range`, ETag and Last-Modified; folders are listed by WebDAV `PROPFIND` (Depth 1, with
+/// the same ETags), so it also serves as a WebDAV remote.
 public final class FaultServer: @unchecked Sendable {
     /// What the server does with requests for one path.
     public enum Fault: Sendable, Equatable {
@@ -183,6 +184,11 @@ public final class FaultServer: @unchecked Sendable {
         case dieAfter(bytes: Int)
         /// The first `count` requests get `status`, later ones are served normally.
         case failTimes(Int, status: Int)
+        /// GET answers carry no Content-Length: the body ends when the server closes the
+        /// connection, after `afterBytes` bytes when given (cut short, with nothing to tell).
+        case closeDelimited(afterBytes: Int?)
+        /// PROPFIND listings of this folder (a path ending in `/`) leave out `getcontentlength`.
+        case listingWithoutLengths
 
         var json: [String: Any] {
             switch self {
@@ -192,6 +198,9 @@ public final class FaultServer: @unchecked Sendable {
             case let .slow(rate): ["kind": "slow", "bytes_per_second": rate]
             case let .dieAfter(bytes): ["kind": "die_after", "bytes": bytes]
             case let .failTimes(times, status): ["kind": "fail_times", "times": times, "status": status]
+            case let .closeDelimited(bytes?): ["kind": "close_delimited", "bytes": bytes]
+            case .closeDelimited(nil): ["kind": "close_delimited"]
+            case .listingWithoutLengths: ["kind": "listing_without_lengths"]
             }
         }
     }
