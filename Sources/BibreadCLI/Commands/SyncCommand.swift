@@ -14,8 +14,9 @@ struct SyncCommand: ParsableCommand {
         folder, file://, http(s):// (WebDAV), sftp:// or dropbox:/path URL. Without it, the only \
         configured remote is used. The .bib \
         files go to $XDG_DATA_HOME/bibread/remotes/NAME/ (replaced only by a complete download \
-        that parses), PDFs to $XDG_CACHE_HOME/bibread/NAME/. Ctrl-C stops cleanly; the next \
-        sync resumes. Afterwards, NAME works wherever a .bib path does: bibread NAME.
+        that parses), PDFs to $XDG_CACHE_HOME/bibread/NAME/. One sync of a remote runs at a \
+        time: another one waits for it (or, with --no-wait, exits with status 75). Ctrl-C stops \
+        cleanly; the next sync resumes. Afterwards, NAME works wherever a .bib path does: bibread NAME.
         """)
 
     @Argument(help: ArgumentHelp("A remote's name or URL.", valueName: "remote"))
@@ -42,6 +43,9 @@ struct SyncCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The name to keep a URL's library under (default: from the URL).", valueName: "name"))
     var name: String?
 
+    @Flag(help: "When another sync of this remote is running, exit at once with status 75 instead of waiting for it to end.")
+    var noWait = false
+
     func validate() throws {
         if let parallel, !(1...32).contains(parallel) { throw ValidationError("--parallel must be from 1 to 32") }
         if let name, !RemoteName.isPlain(name) {
@@ -67,6 +71,7 @@ struct SyncCommand: ParsableCommand {
         options.selection = SyncSelection(groups: groups, field: field, allPDFs: allPdfs)
         options.dryRun = dryRun
         options.parallel = parallel ?? config.parallelDownloads
+        options.waitForOtherSync = !noWait
         if !config.syncOnMetered && NetworkState.isMetered() { options.fetchPDFs = false }
         let reporter = SyncReporter(json: json, terminal: Console.isErrorTerminal)
         let cancel = CancelOnInterrupt()
@@ -74,6 +79,11 @@ struct SyncCommand: ParsableCommand {
         do {
             summary = try Syncer(remote: remote, locations: locations, transport: transport, session: session)
                 .run(options, events: reporter.report, isCancelled: cancel.isCancelled)
+        } catch let error as SyncLockError {
+            reporter.finishLine()
+            Console.error("bibread: \(error)")
+            if case .busy = error { throw ExitStatus.busy }
+            throw ExitCode(130)
         } catch {
             reporter.finishLine()
             Console.error("bibread: sync of '\(remote.name)' failed: \(error)")

@@ -316,6 +316,8 @@ public final class BackgroundWork: @unchecked Sendable {
                         changed = true
                     case .library(let file, .rejected(let reason, _)):
                         refused = refused ?? "\(file) was not replaced: \(reason)"
+                    case .waiting(let remote, let holder):
+                        post(.remoteBusy(message: Self.waitingMessage(remote: remote, holder: holder)))
                     default:
                         break
                     }
@@ -324,9 +326,17 @@ public final class BackgroundWork: @unchecked Sendable {
             locations.registerAbsentFiles()
             let text = Self.syncMessage(summary, remote: remote.name, group: group, shownGroup: shownGroup, refused: refused)
             post(.syncFinished(summary: text, libraryChanged: changed, failed: !summary.succeeded && !summary.cancelled))
+        } catch SyncLockError.stoppedWaiting {
+            post(.syncFinished(summary: "Stopped waiting for the other sync of '\(remote.name)'; nothing was changed",
+                               libraryChanged: false, failed: false))
         } catch {
             post(.syncFinished(summary: "Sync of '\(remote.name)' failed: \(error)", libraryChanged: false, failed: true))
         }
+    }
+
+    /// What the status line says while a sync or download waits for another sync of the remote.
+    static func waitingMessage(remote: String, holder: SyncLockHolder) -> String {
+        "Another sync of '\(remote)' is running (\(holder)); waiting…"
     }
 
     /// What an F5 sync says: what it synced and, when it chose no PDF, why; the first failure
@@ -367,8 +377,13 @@ public final class BackgroundWork: @unchecked Sendable {
             let session = try CurlSession()
             let syncer = Syncer(remote: remote, locations: locations, transport: try TransportFactory.make(remote, session: session), session: session)
             let local = try syncer.fetch(remotePath, options: SyncOptions(), events: { event in
-                if case .progress(let progress) = event {
+                switch event {
+                case .progress(let progress):
                     post(.fetchProgress(path: path, bytes: progress.fileBytes, total: progress.fileTotal))
+                case .waiting(let remote, let holder):
+                    post(.remoteBusy(message: Self.waitingMessage(remote: remote, holder: holder)))
+                default:
+                    break
                 }
             }, isCancelled: { lock.withLock { fetchCancelled } })
             if let local { post(.fetchFinished(path: path, local: local.path)) }

@@ -459,6 +459,7 @@ extension Event {
         case .fetchFailed: return "fetch failed"
         case .syncProgress: return "sync progress"
         case .syncFinished: return "sync finished"
+        case .remoteBusy: return "remote busy"
         case .libraryReloaded: return "library reloaded"
         case .pageText(_, let page, _, _): return "page \(page) text"
         case .documentFailed: return "document failed"

@@ -14,6 +14,9 @@ public enum SyncEvent: Sendable, Equatable {
     case fileFailed(path: String, reason: String, retrying: Bool)
     /// Something the user should know that does not stop the sync.
     case notice(String)
+    /// Another sync of `remote` holds its lock: this one waits until it ends (sent again when
+    /// another process takes the lock first).
+    case waiting(remote: String, holder: SyncLockHolder)
     case finished(SyncSummary)
 }
 
@@ -95,16 +98,20 @@ public struct SyncOptions: Sendable {
     public var fetchPDFs = true
     /// A transfer that moves less than a byte a second for this long is abandoned (and retried).
     public var stallTimeout = 30.0
+    /// When another sync of the remote is running: wait for it to end (true), or throw
+    /// ``SyncLockError/busy(remote:holder:)`` at once.
+    public var waitForOtherSync = true
 
     public init() {}
 }
 
 /// Brings a remote's .bib files, then the chosen PDFs, to this machine.
 ///
-/// A .bib replaces the local copy only after a complete download that parses; a PDF is written
-/// to `NAME.part` and renamed into place once complete and checked, then recorded in the cache
-/// manifest. A `.part` remembers the remote version it belongs to, so the next sync resumes it
-/// (or starts over when the file changed).
+/// One sync of a remote runs at a time (``SyncLock``). A .bib replaces the local copy only after
+/// a complete download that parses; a PDF is written to `NAME.part` and renamed into place once
+/// complete and checked (``DownloadCheck``), then recorded in the cache manifest. A `.part`
+/// remembers the remote version it belongs to, so the next sync resumes it (or starts over when
+/// the file changed).
 public final class Syncer: @unchecked Sendable {
     public let remote: Remote
     public let locations: RemoteLocations
@@ -123,6 +130,10 @@ public final class Syncer: @unchecked Sendable {
 
     /// Runs the sync; `events` is called on this thread; `isCancelled` is polled often.
     public func run(_ options: SyncOptions, events: (SyncEvent) -> Void, isCancelled: () -> Bool) throws -> SyncSummary {
+        // One sync of a remote at a time, held until everything below has ended (the defers
+        // run in reverse). A dry run changes nothing here and takes no lock.
+        let lock = options.dryRun ? nil : try takeLock(options, events: events, isCancelled: isCancelled)
+        defer { lock?.release() }
         let started = clock()
         let timer = PhaseTimer()
         var summary = SyncSummary()
@@ -230,6 +241,14 @@ public final class Syncer: @unchecked Sendable {
         return finish(summary, started, events)
     }
 
+    /// Takes the remote's sync lock; while another sync holds it, waits and says so (or, when
+    /// `options` say not to wait, throws ``SyncLockError/busy(remote:holder:)``).
+    private func takeLock(_ options: SyncOptions, events: (SyncEvent) -> Void, isCancelled: () -> Bool) throws -> SyncLock {
+        try SyncLock.acquire(locations, wait: options.waitForOtherSync,
+                             waiting: { events(.waiting(remote: remote.name, holder: $0)) },
+                             failedToLock: { events(.notice($0)) }, isCancelled: isCancelled)
+    }
+
     /// Writes the remote's settings beside its library (for commands given only its name),
     /// unless the file already says the same: a no-op sync writes nothing.
     private func recordRemote() {
@@ -263,6 +282,14 @@ public final class Syncer: @unchecked Sendable {
     /// Fetches one file into the cache (a PDF opened in the reader that only the remote has);
     /// returns where it is now, or nil when cancelled.
     public func fetch(_ remotePath: String, options: SyncOptions, events: (SyncEvent) -> Void, isCancelled: () -> Bool) throws -> URL? {
+        // It writes the cache as a sync does: not while a sync of the remote runs.
+        let lock: SyncLock
+        do {
+            lock = try takeLock(options, events: events, isCancelled: isCancelled)
+        } catch SyncLockError.stoppedWaiting {
+            return nil
+        }
+        defer { lock.release() }
         try FileManager.default.createDirectory(at: locations.cache, withIntermediateDirectories: true)
         let manifest = try CacheManifest(url: locations.manifest)
         guard let file = try describe([remotePath])[remotePath] else {
@@ -396,7 +423,7 @@ public final class Syncer: @unchecked Sendable {
             try FileManager.default.createDirectory(at: download.deletingLastPathComponent(), withIntermediateDirectories: true)
             try? FileManager.default.removeItem(at: download)
             let outcome = try fetchWithRetries(file, to: download, options: options, isCancelled: isCancelled)
-            guard case .completed = outcome else {
+            guard case .completed(let status, let headers, _) = outcome else {
                 try? FileManager.default.removeItem(at: download)
                 if case .failed(let failure) = outcome { throw failure }
                 return fetched
@@ -409,7 +436,7 @@ public final class Syncer: @unchecked Sendable {
                     try keepAside(download, file: file, reason: reason, events: events)
                 }
             }
-            if let problem = transport.verify(download, against: file) {
+            if let problem = check().problem(with: download.path, remote: file, answer: status, headers: headers) {
                 try refuse(problem)
                 continue
             }
@@ -478,6 +505,11 @@ public final class Syncer: @unchecked Sendable {
         guard let current = CopyFacts(path: path, errors: recorded?.errors ?? 0) else { return Int.max }
         if let recorded, current == recorded { return recorded.errors }
         return LibraryLoader.load(paths: [path]).library.errorCount
+    }
+
+    /// How to check a finished download.
+    private func check() -> DownloadCheck {
+        DownloadCheck(transport: transport)
     }
 
     private func keepAside(_ download: URL, file: RemoteFile, reason: String, events: (SyncEvent) -> Void) throws {
@@ -568,6 +600,7 @@ public final class Syncer: @unchecked Sendable {
         // them, not those of a `.part` resumed from an earlier run.
         var arrivedBefore: Int64 = 0
         let started = clock()
+        let checker = check()
         while !pending.isEmpty {
             let subTimer = PhaseTimer()
             var jobs: [DownloadJob] = []
@@ -639,10 +672,10 @@ public final class Syncer: @unchecked Sendable {
                     events(.fileFailed(path: file.path, reason: reason, retrying: again))
                 }
                 switch outcome {
-                case .completed(_, _, let bytes):
+                case .completed(let status, let headers, let bytes):
                     onDisk[index] = 0
                     arrived[index] = max(0, bytes - offsets[index])
-                    if let problem = transport.verify(jobs[index].destination, against: file) {
+                    if let problem = checker.problem(with: parts[index], remote: file, answer: status, headers: headers) {
                         unlink(parts[index])
                         failed(problem, transient: true)
                         return
