@@ -6,8 +6,9 @@ import Testing
 import Glibc
 #endif
 
-/// Crash safety of the sync when two syncs of one remote meet (issue 26, item 1): the real
-/// binary against real lighttpd, interrupted with real SIGKILL and SIGINT.
+/// Crash safety of the sync when two syncs of one remote meet, and when a server gives no
+/// lengths and closes early (issue 26, items 1 and 2): the real binary against real lighttpd
+/// and the fault server, interrupted with real SIGKILL and SIGINT.
 extension CrashSafetyTests {
     /// Rounds of ``twoSyncsOfOneRemoteOneInterrupted()``: `BIBREAD_STRESS_ROUNDS`, else 5 (without
     /// the lock, a race showed in about 1 round of 3 to 10: run it by hand with more rounds).
@@ -94,6 +95,70 @@ extension CrashSafetyTests {
         let next = try ProcessRunner.bibread(["sync", "lab", "--all-pdfs", "--no-wait"], environment: setup.environment)
         #expect(next.status == 0, "\(next.standardError)")
         #expect(setup.problemsWithCachedFiles(mustBeCurrent: true).isEmpty, "\(setup.problemsWithCachedFiles(mustBeCurrent: true))")
+    }
+
+    @Test("A server that gives no lengths and closes early: a cut PDF is never recorded, a .bib cut at an entry boundary never replaces the library unasked (--accept does, keeping the copy it replaces), a listing with the size again brings the whole file")
+    func shortDownloadsFromAServerWithoutLengths() throws {
+        let setup = try LengthlessRemote()
+        defer { setup.remove() }
+        // The library in use: 61 references.
+        let first = try setup.bibread(["sync", "lab"])
+        #expect(first.status == 0, "\(first.standardError)")
+        #expect(first.standardError.contains("library.bib: updated (61 references)"), "\(first.standardError)")
+
+        // The server now gives no lengths, and closes after 1 MB of the PDF and after 15 entries of the .bib.
+        try setup.touchLibrary()
+        try setup.server.setFault(.listingWithoutLengths, for: "/")
+        try setup.server.setFault(.listingWithoutLengths, for: "/papers/")
+        try setup.server.setFault(.closeDelimited(afterBytes: setup.libraryCut), for: "/library.bib")
+        try setup.server.setFault(.closeDelimited(afterBytes: 1_048_576), for: "/papers/tcolorbox.pdf")
+        let cut = try setup.bibread(["sync", "lab", "--all-pdfs"])
+        #expect(cut.status == 1, "\(cut.standardError)")
+        #expect(cut.standardError.contains("library.bib: NOT replaced: it has 15 references where the copy in use has 61: 46 would be dropped"),
+                "\(cut.standardError)")
+        #expect(cut.standardError.contains("the server gave no length for it, and it is not a whole PDF"), "\(cut.standardError)")
+        #expect(try setup.references() == 61, "the library in use lost references")
+        #expect(setup.rejectedReferences() == 15)
+        #expect(setup.cachedPDF() == nil, "a piece of the PDF (\(setup.cachedPDF()?.count ?? 0) bytes) is in the cache")
+        let recorded = try setup.recordedFiles()
+        #expect(recorded.isEmpty, "the cache records \(recorded)")
+
+        // --accept takes the smaller .bib; the copy it replaced is kept.
+        let accepted = try setup.bibread(["sync", "lab", "--accept"])
+        #expect(accepted.status == 0, "\(accepted.standardError)")
+        #expect(accepted.standardError.contains("library.bib: put in place as --accept asks, though it has 15 references where the copy in use has 61"),
+                "\(accepted.standardError)")
+        #expect(try setup.references() == 15)
+        #expect(setup.previousCopies().map { setup.referencesIn($0) } == [61])
+
+        // Cut exactly after a whole revision of the PDF (an incremental update follows): it
+        // ends in %%EOF and opens, so it is taken, recorded with its own size.
+        try setup.server.clearFaults()
+        try setup.server.setFault(.listingWithoutLengths, for: "/")
+        try setup.server.setFault(.listingWithoutLengths, for: "/papers/")
+        try setup.server.setFault(.closeDelimited(afterBytes: setup.firstRevision), for: "/papers/tcolorbox.pdf")
+        let revision = try setup.bibread(["sync", "lab", "--all-pdfs"])
+        #expect(revision.status == 0, "\(revision.standardError)")
+        #expect(setup.cachedPDF()?.count == setup.firstRevision)
+
+        // Healthy again: the listing's size differs from the one recorded, so the file is
+        // fetched whole although its ETag is the same; the .bib comes whole.
+        try setup.server.clearFaults()
+        let healthy = try setup.bibread(["sync", "lab", "--all-pdfs"])
+        #expect(healthy.status == 0, "\(healthy.standardError)")
+        #expect(!healthy.standardError.contains("0 downloaded"), "\(healthy.standardError)")
+        #expect(setup.cachedPDF() == setup.pdf, "the cached PDF has \(setup.cachedPDF()?.count ?? 0) bytes, the remote's \(setup.pdf.count)")
+        #expect(try setup.recordedFiles() == ["papers/tcolorbox.pdf \(setup.pdf.count)"])
+        #expect(try setup.references() == 61)
+
+        // Every replaced copy is kept, the last three only.
+        for _ in 0..<2 {
+            try setup.touchLibrary()
+            #expect(try setup.bibread(["sync", "lab"]).status == 0)
+        }
+        let kept = setup.previousCopies()
+        #expect(kept.count == 3, "\(kept.map(\.lastPathComponent))")
+        #expect(kept.map { setup.referencesIn($0) } == [15, 61, 61])
     }
 }
 
@@ -283,5 +348,107 @@ final class LargeRemote {
             }
             return longest
         }
+    }
+}
+
+/// The fault server as a WebDAV remote configured as `lab`: a library of 61 references whose
+/// first links a real 7.7 MB PDF (`tcolorbox.pdf` of the corpora) with an incremental update
+/// appended, so that the file has two whole revisions.
+final class LengthlessRemote {
+    let root: URL
+    let remote: URL
+    let server: FaultServer
+    let environment: [String: String]
+    /// The PDF on the remote, and the length of its first revision.
+    let pdf: Data
+    let firstRevision: Int
+    /// Where the .bib's 16th entry starts.
+    let libraryCut: Int
+
+    var libraryFolder: URL { root.appendingPathComponent("data/bibread/remotes/lab") }
+    var cachedFile: URL { root.appendingPathComponent("cache/bibread/lab/papers/tcolorbox.pdf") }
+
+    init() throws {
+        root = try Fixtures.temporaryDirectory()
+        remote = root.appendingPathComponent("remote")
+        try FileManager.default.createDirectory(at: remote.appendingPathComponent("papers"), withIntermediateDirectories: true)
+        let entries = (0..<61).map { index in
+            "@article{entry\(index),\n  author = {Writer, Ann},\n  title = {Paper \(index)},\n  year = {2024}"
+                + (index == 0 ? ",\n  file = {:papers/tcolorbox.pdf:PDF}" : "") + "\n}\n\n"
+        }
+        libraryCut = entries.prefix(15).reduce(0) { $0 + $1.utf8.count }
+        try entries.joined().write(to: remote.appendingPathComponent("library.bib"), atomically: true, encoding: .utf8)
+        let original = try Data(contentsOf: Fixtures.corpus("pdfs/tcolorbox.pdf"))
+        firstRevision = original.count
+        pdf = try Self.withIncrementalUpdate(original)
+        try pdf.write(to: remote.appendingPathComponent("papers/tcolorbox.pdf"))
+        server = try FaultServer.start(root: remote)
+        environment = try LabMachine.prepare(root: root, remoteURL: server.baseURL)
+    }
+
+    func remove() {
+        server.stop()
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    func bibread(_ arguments: [String]) throws -> ProcessResult {
+        try ProcessRunner.bibread(arguments, environment: environment)
+    }
+
+    /// `original` with an incremental update after it: a new Info dictionary, its cross-reference
+    /// section and a trailer pointing back to the original's.
+    static func withIncrementalUpdate(_ original: Data) throws -> Data {
+        let tail = String(decoding: original.suffix(2048), as: UTF8.self)
+        guard let size = tail.matches(of: /\/Size (\d+)/).last.flatMap({ Int($0.1) }),
+              let root = tail.matches(of: /\/Root (\d+ \d+) R/).last.map({ String($0.1) }),
+              let previous = tail.matches(of: /startxref\s+(\d+)/).last.flatMap({ Int($0.1) }) else {
+            throw CrashCheckFailure("the PDF's trailer is not the plain kind this test extends")
+        }
+        let object = "\n\(size) 0 obj\n<< /Producer (bibread test: an incremental update) >>\nendobj\n"
+        let crossReference = original.count + object.utf8.count
+        let update = object + "xref\n0 1\n0000000000 65535 f \n\(size) 1\n\(String(format: "%010d", original.count + 1)) 00000 n \n"
+            + "trailer\n<< /Size \(size + 1) /Root \(root) R /Info \(size) 0 R /Prev \(previous) >>\nstartxref\n\(crossReference)\n%%EOF\n"
+        return original + Data(update.utf8)
+    }
+
+    /// Gives the remote's .bib a new modification time (and so a new ETag), same content.
+    func touchLibrary() throws {
+        let path = remote.appendingPathComponent("library.bib").path
+        var status = stat()
+        stat(path, &status)
+        var times = [timespec(tv_sec: status.st_mtim.tv_sec + 10, tv_nsec: 0), timespec(tv_sec: status.st_mtim.tv_sec + 10, tv_nsec: 0)]
+        guard utimensat(AT_FDCWD, path, &times, 0) == 0 else { throw CrashCheckFailure("cannot touch \(path)") }
+    }
+
+    /// The references of the library in use, as `bibread list` counts them.
+    func references() throws -> Int {
+        let list = try bibread(["list", "lab"])
+        guard list.status == 0 else { throw CrashCheckFailure("bibread list lab: \(list.standardError)") }
+        return list.standardOutput.split(separator: "\n").count
+    }
+
+    func referencesIn(_ file: URL) -> Int {
+        ((try? String(contentsOf: file, encoding: .utf8)) ?? "").matches(of: /@article\{/).count
+    }
+
+    func rejectedReferences() -> Int {
+        referencesIn(libraryFolder.appendingPathComponent(".rejected/library.bib"))
+    }
+
+    /// The kept copies of replaced .bib files, oldest first.
+    func previousCopies() -> [URL] {
+        let folder = libraryFolder.appendingPathComponent(".previous")
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted().map { folder.appendingPathComponent($0) }
+    }
+
+    func cachedPDF() -> Data? {
+        FileManager.default.contents(atPath: cachedFile.path)
+    }
+
+    /// The files `cache status` lists, as "PATH BYTES".
+    func recordedFiles() throws -> [String] {
+        let status = try bibread(["cache", "status", "lab", "--json"])
+        let report = try JSONSerialization.jsonObject(with: Data(status.standardOutput.utf8)) as? [[String: Any]]
+        return ((report?.first?["files"] as? [[String: Any]]) ?? []).map { "\($0["path"] ?? "?") \($0["bytes"] ?? "?")" }
     }
 }

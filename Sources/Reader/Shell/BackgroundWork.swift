@@ -302,6 +302,7 @@ public final class BackgroundWork: @unchecked Sendable {
         }
         var options = SyncOptions()
         options.selection = SyncSelection(groups: group.map { [$0] } ?? [])
+        options.documentCheck = { PDFDocument.openingProblem(path: $0) }
         lock.withLock { fetchCancelled = false }
         var changed = false
         var refused: String?
@@ -376,7 +377,9 @@ public final class BackgroundWork: @unchecked Sendable {
         do {
             let session = try CurlSession()
             let syncer = Syncer(remote: remote, locations: locations, transport: try TransportFactory.make(remote, session: session), session: session)
-            let local = try syncer.fetch(remotePath, options: SyncOptions(), events: { event in
+            var options = SyncOptions()
+            options.documentCheck = { PDFDocument.openingProblem(path: $0) }
+            let local = try syncer.fetch(remotePath, options: options, events: { event in
                 switch event {
                 case .progress(let progress):
                     post(.fetchProgress(path: path, bytes: progress.fileBytes, total: progress.fileTotal))
