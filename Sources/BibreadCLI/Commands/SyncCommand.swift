@@ -69,7 +69,7 @@ struct SyncCommand: ParsableCommand {
             session = try CurlSession()
             transport = try TransportFactory.make(remote, session: session)
         } catch {
-            Console.error("bibread: \(error)")
+            Console.error("bibread: \(ErrorText.plain(error))")
             throw ExitStatus.problems
         }
         var options = SyncOptions()
@@ -93,7 +93,7 @@ struct SyncCommand: ParsableCommand {
             throw ExitCode(130)
         } catch {
             reporter.finishLine()
-            Console.error("bibread: sync of '\(remote.name)' failed: \(error)")
+            Console.error("bibread: sync of '\(remote.name)' failed: \(ErrorText.plain(error))")
             throw ExitStatus.problems
         }
         if !summary.problems.isEmpty && !json {

@@ -331,7 +331,7 @@ public final class BackgroundWork: @unchecked Sendable {
             post(.syncFinished(summary: "Stopped waiting for the other sync of '\(remote.name)'; nothing was changed",
                                libraryChanged: false, failed: false))
         } catch {
-            post(.syncFinished(summary: "Sync of '\(remote.name)' failed: \(error)", libraryChanged: false, failed: true))
+            post(.syncFinished(summary: "Sync of '\(remote.name)' failed: \(ErrorText.plain(error))", libraryChanged: false, failed: true))
         }
     }
 
@@ -391,7 +391,7 @@ public final class BackgroundWork: @unchecked Sendable {
             }, isCancelled: { lock.withLock { fetchCancelled } })
             if let local { post(.fetchFinished(path: path, local: local.path)) }
         } catch {
-            post(.fetchFailed(path: path, message: "\(error)"))
+            post(.fetchFailed(path: path, message: ErrorText.plain(error)))
         }
     }
 

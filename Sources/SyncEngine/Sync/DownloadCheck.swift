@@ -22,6 +22,9 @@ struct DownloadCheck {
     /// Nil when the download at `path` is whole, else why not (a sentence for the user).
     /// `answer` is the server's status (0 for protocols without one), `headers` its headers.
     func problem(with path: String, remote: RemoteFile, answer: Int, headers: [String: String]) -> String? {
+        // A redirect is followed and an error fails the transfer: another answer (a 304 to a
+        // request that was not conditional) brought no file.
+        if (300..<400).contains(answer) { return "the server answered HTTP \(answer) instead of sending the file" }
         let announcedLength = Self.announcedLength(status: answer, headers: headers)
         var status = stat()
         guard lstat(path, &status) == 0 else { return "the download is not there (\(String(cString: strerror(errno))))" }

@@ -458,7 +458,7 @@ public final class Syncer: @unchecked Sendable {
             let (fresh, failures) = LibraryLoader.load(paths: [local.path], reading: [download.path])
             let previous = contents(ofCopyAt: local.path, recorded: recorded)
             if let failure = failures.first {
-                try refuse("\(failure.reason)")
+                try refuse(failure.reason.explanation)
                 continue
             }
             if let previous, fresh.errorCount > previous.errors {
