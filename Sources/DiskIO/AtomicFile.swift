@@ -36,12 +36,29 @@ public enum AtomicFile {
             unlink(temporary.path)
             throw WriteError(path: url.path, reason: reason)
         }
-        let folderDescriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folderDescriptor >= 0 {
-            fsync(folderDescriptor)
-            close(folderDescriptor)
-        }
+        flushFolder(folder.path)
         removeLeftovers(of: url)
+    }
+
+    /// Puts a finished file in place of `url` the way ``write(_:to:mode:)`` does: `file` (on
+    /// the same file system) is flushed to disk, renamed over `url`, and `url`'s folder flushed,
+    /// so that a crash leaves the old contents or the new, never a part.
+    public static func moveIntoPlace(_ file: URL, to url: URL) throws {
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw WriteError(path: url.path, reason: String(cString: strerror(errno))) }
+        let flushed = fsync(descriptor) == 0 ? nil : String(cString: strerror(errno))
+        close(descriptor)
+        if let flushed { throw WriteError(path: url.path, reason: flushed) }
+        guard rename(file.path, url.path) == 0 else { throw WriteError(path: url.path, reason: String(cString: strerror(errno))) }
+        flushFolder(url.deletingLastPathComponent().path)
+    }
+
+    /// Flushes a folder's entries to disk (a rename in it is durable once this returns).
+    private static func flushFolder(_ path: String) {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
     }
 
     /// Removes the temporary files of `url` that writers killed before their rename left

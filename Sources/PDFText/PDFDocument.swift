@@ -61,6 +61,22 @@ public final class PDFDocument: @unchecked Sendable {
         cpoppler_document_release(document)
     }
 
+    /// Why the file at `path` does not open as a PDF, as a short phrase without the path; nil
+    /// when it opens (an encrypted PDF opens: it only needs a password), and when poppler-glib
+    /// is not there to say. A sync passes this to check a download whose length nobody gave.
+    public static func openingProblem(path: String) -> String? {
+        do {
+            _ = try PDFDocument(path: path)
+            return nil
+        } catch PDFError.cannotOpen(_, let reason) {
+            return "poppler cannot open it (\(reason))"
+        } catch PDFError.unreadable(_, let reason) {
+            return "cannot read it (\(reason))"
+        } catch {
+            return nil
+        }
+    }
+
     /// The document's title from its information dictionary, or nil when it has none.
     public var title: String? {
         locked {

@@ -502,14 +502,7 @@ final class KilledSyncSetup {
         }.joined(separator: "\n")
         try libraryText.write(to: remote.appendingPathComponent("library.bib"), atomically: true, encoding: .utf8)
         server = try WebDAVServer.start(root: remote)
-        environment = ["HOME": root.path, "XDG_DATA_HOME": root.appendingPathComponent("data").path,
-                       "XDG_CACHE_HOME": root.appendingPathComponent("cache").path,
-                       "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
-                       "XDG_STATE_HOME": root.appendingPathComponent("state").path, "SWIFT_BACKTRACE": "enable=no"]
-        let config = root.appendingPathComponent("config/bibread")
-        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-        try "[[remote]]\nname = \"lab\"\nurl = \"\(server.baseURL.absoluteString)\"\n"
-            .write(to: config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        environment = try LabMachine.prepare(root: root, remoteURL: server.baseURL)
         for index in 0..<Self.fileCount { try replace(index, random: &random) }
     }
 

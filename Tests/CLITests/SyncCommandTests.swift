@@ -485,6 +485,39 @@ struct SyncCommandTests {
         #expect(unmetered.standardError.contains("Done: 5 downloaded"))
     }
 
+    /// Refusals say what is wrong in words, not with the names of values inside bibread
+    /// ("NOT replaced: noEntries", "the download has -1 bytes") (issue 26, item 13).
+    @Test func refusalsSayWhatIsWrongInPlainWords() throws {
+        let setup = try Setup(config: Self.labRemote)
+        #expect(try setup.bibread(["sync", "lab"]).status == 0)
+        // A .bib with no entry at all (only a comment) is not put in place.
+        try "% exported by a broken script\n".write(to: setup.server.root.appendingPathComponent("library.bib"), atomically: true, encoding: .utf8)
+        let empty = try setup.bibread(["sync", "lab"])
+        #expect(empty.status == 1)
+        #expect(empty.standardError.contains("library.bib: NOT replaced: it has no BibTeX entries; the download is kept at"), "\(empty.standardError)")
+        #expect(!empty.standardError.contains("noEntries"), "\(empty.standardError)")
+
+        // A server that answers 304 to a plain GET sends no file.
+        let remote = setup.root.appendingPathComponent("faulty")
+        try FileManager.default.createDirectory(at: remote.appendingPathComponent("papers"), withIntermediateDirectories: true)
+        try "@misc{one, title = {One}, file = {:papers/one.pdf:PDF}}\n".write(to: remote.appendingPathComponent("library.bib"), atomically: true, encoding: .utf8)
+        try Data("%PDF-1.4\n%%EOF\n".utf8).write(to: remote.appendingPathComponent("papers/one.pdf"))
+        let server = try FaultServer.start(root: remote)
+        defer { server.stop() }
+        try server.setFault(.status(304), for: "papers/one.pdf")
+        let unsent = try setup.bibread(["sync", server.baseURL.absoluteString, "--name", "faulty", "--all-pdfs"])
+        #expect(unsent.status == 1)
+        #expect(unsent.standardError.contains("papers/one.pdf: the server answered HTTP 304 instead of sending the file"), "\(unsent.standardError)")
+        #expect(!unsent.standardError.contains("-1"), "\(unsent.standardError)")
+
+        // A folder that cannot be made is named, with the system's reason.
+        let blocked = setup.root.appendingPathComponent("blocked")
+        try Data().write(to: blocked)
+        let unwritable = try ProcessRunner.bibread(["sync", "lab"], environment: setup.environment.merging(["XDG_DATA_HOME": blocked.path]) { $1 })
+        #expect(unwritable.status == 1)
+        #expect(unwritable.standardError == "bibread: sync of 'lab' failed: \(blocked.path)/bibread: Not a directory\n", "\(unwritable.standardError)")
+    }
+
     @Test func badRemotesAndOptionsAreClearErrors() throws {
         let setup = try Setup()
         let unknown = try setup.bibread(["sync", "nosuchremote"])

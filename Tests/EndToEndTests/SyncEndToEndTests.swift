@@ -81,16 +81,70 @@ struct SyncEndToEndTests {
         }
     }
 
+    @Test("F5 while a sync of the same remote runs in a shell: the status line says whom it waits for, Esc stops waiting, and it goes on once the other ends")
+    func f5WaitsForAnotherSyncOfTheRemote() async throws {
+        let helper = ReaderEndToEndTests()
+        // A 6 MB PDF served at 30 kB/s: the sync in the shell holds the remote until the test
+        // interrupts it, however slowly the test runs.
+        try await withSyncedSamples(helper, width: 160, bigFile: 6_000_000, kilobytesPerSecond: 30) { tmux, sandbox, _ in
+            try await tmux.waitFor("26 of 26")
+            let cache = sandbox.root.appendingPathComponent("cache")
+            let data = sandbox.root.appendingPathComponent("data")
+            let shell = Process()
+            shell.executableURL = ProcessRunner.bibreadExecutable
+            shell.arguments = ["sync", "remote", "--all-pdfs"]
+            shell.environment = ["HOME": sandbox.home.path, "XDG_CONFIG_HOME": sandbox.config.path, "XDG_STATE_HOME": sandbox.state.path,
+                                 "XDG_CACHE_HOME": cache.path, "XDG_DATA_HOME": data.path]
+            let errors = sandbox.root.appendingPathComponent("shell-sync.err")
+            _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+            shell.standardOutput = FileHandle.nullDevice
+            shell.standardError = try FileHandle(forWritingTo: errors)
+            try shell.run()
+            defer { if shell.isRunning { kill(shell.processIdentifier, SIGKILL) } }
+            // It holds the remote once it wrote itself into the lock file.
+            let lock = data.appendingPathComponent("bibread/remotes/remote/.bibread-sync.lock").path
+            while shell.isRunning && (try? String(contentsOfFile: lock, encoding: .utf8))?.hasPrefix("\(shell.processIdentifier)\n") != true {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            try #require(shell.isRunning, "the sync in the shell ended before the test could press F5: \((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
+
+            let waiting = "Another sync of 'remote' is running (pid \(shell.processIdentifier): bibread sync remote --all-pdfs); waiting…"
+            try await tmux.sendKeys("F5")
+            try await tmux.waitFor(waiting, "Esc stops waiting")
+            // The reader is not frozen: Esc stops waiting at once.
+            try await tmux.sendKeys("Escape")
+            try await tmux.waitFor("Stopped waiting for the other sync of 'remote'; nothing was changed")
+            try await tmux.sendKeys("F5")
+            try await tmux.waitFor(waiting)
+            // Once the other sync has ended (Ctrl-C in its shell), this one runs.
+            kill(shell.processIdentifier, SIGINT)
+            try await tmux.waitFor("Synced 'remote', no PDFs: All is not a synced group")
+            shell.waitUntilExit()
+            #expect(shell.terminationStatus == 130, "\((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
+            try await tmux.sendKeys("q")
+            try await helper.expectCleanExit(tmux)
+        }
+    }
+
     /// The sample library served over WebDAV and synced (the .bib alone, or with the PDFs that
     /// `syncing` chooses) as the remote `remote`, then opened in the reader, in the sandbox's
-    /// XDG folders.
+    /// XDG folders. With `bigFile`, the remote also has `papers/big.pdf` of that many bytes,
+    /// linked by one more reference; with `kilobytesPerSecond`, the server sends no faster.
     private func withSyncedSamples(_ helper: ReaderEndToEndTests, width: Int = 120, syncing: [String] = [],
+                                   bigFile: Int? = nil, kilobytesPerSecond: Int? = nil,
                                    _ body: (Tmux, Sandbox, URL) async throws -> Void) async throws {
         let remoteRoot = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: remoteRoot) }
         try FileManager.default.copyItem(at: Fixtures.samples.appendingPathComponent("library.bib"), to: remoteRoot.appendingPathComponent("library.bib"))
         try FileManager.default.copyItem(at: Fixtures.samples.appendingPathComponent("papers"), to: remoteRoot.appendingPathComponent("papers"))
-        let server = try WebDAVServer.start(root: remoteRoot)
+        if let bigFile {
+            try (Data("%PDF-1.4\n".utf8) + Data(repeating: 0x42, count: bigFile)).write(to: remoteRoot.appendingPathComponent("papers/big.pdf"))
+            let handle = try FileHandle(forWritingTo: remoteRoot.appendingPathComponent("library.bib"))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data("\n@misc{big2026, title = {A large file}, file = {:papers/big.pdf:PDF}}\n".utf8))
+            try handle.close()
+        }
+        let server = try WebDAVServer.start(root: remoteRoot, kilobytesPerSecond: kilobytesPerSecond)
         defer { server.stop() }
         try await helper.withSession(width: width, command: { sandbox in
             // The sandbox's XDG folders; sync the .bib alone first, in the same environment.

@@ -3,9 +3,10 @@
 
 Serves the files under --root for GET and HEAD (single `Range` → 206, `If-Range`,
 `If-None-Match` → 304, ETag and Last-Modified), on 127.0.0.1 only, HTTP/1.1 with keep-alive.
-Directories are not listed by GET (404); PROPFIND lists a folder as WebDAV does with depth 1
-(207 multistatus: resourcetype, getcontentlength, getetag, getlastmodified), so the server can
-stand in for a WebDAV remote whose listings misbehave.
+A folder is listed by WebDAV `PROPFIND` (Depth 1: the folder and what is directly in it, with
+`resourcetype`, `getcontentlength`, `getetag` — the GET's — and `getlastmodified`, as lighttpd
+answers; symbolic links are left out), so the server can stand in for a WebDAV remote whose
+listings misbehave; GET of a folder is 404.
 
 Faults are set with a control request that is not served as a file and not logged:
 
@@ -25,8 +26,15 @@ Faults are set with a control request that is not served as a file and not logge
                                     (os._exit), as if the server were killed
 - fail_times   {"times": n, "status": 503, "retry_after": "2"}  the first n requests get the
                                     status (and Retry-After when given), then normal
+- close_delimited {"bytes": n}      GET answers without Content-Length (HTTP/1.1, `Connection:
+                                    close`): the body ends when the server closes; with "bytes",
+                                    after the first n bytes (cut short, and nothing says so)
+- listing_without_lengths           PROPFIND of this folder leaves out `getcontentlength`
 - extra_entries {"hrefs": ["/../x.bib"], "bytes": 10}  a PROPFIND of the folder lists these
                                     hrefs too, exactly as given, as files of that many bytes
+
+A listing (PROPFIND) honours only status, fail_times, listing_without_lengths and extra_entries;
+a file request (GET, HEAD) ignores listing_without_lengths and extra_entries.
 
 Faults live in memory: a restarted server starts with none.
 
@@ -158,38 +166,12 @@ class Handler(BaseHTTPRequestHandler):
             self.send_text(200, "ok\n")
         else:
             self.server.log_request_line(f"POST {urllib.parse.urlsplit(self.path).path}")
-            self.send_text(405, "method not allowed\n", {"Allow": "GET, HEAD"})
+            self.send_text(405, "method not allowed\n", {"Allow": "GET, HEAD, PROPFIND"})
 
     # Files -------------------------------------------------------------------------------
 
     def do_HEAD(self):
         self.serve()
-
-    def do_PROPFIND(self):
-        self.read_body()
-        fault, local = self.start_request(os.path.isdir) or (None, None)
-        if local is None:
-            return
-        relative = os.path.relpath(local, self.server.root)
-        folder = "/" if relative == "." else "/" + relative + "/"
-        responses = [propfind_response(urllib.parse.quote(folder), None, os.stat(local))]
-        for name in sorted(os.listdir(local)):
-            full = os.path.join(local, name)
-            if os.path.islink(full):
-                continue
-            href = urllib.parse.quote(folder + name) + ("/" if os.path.isdir(full) else "")
-            responses.append(propfind_response(href, None if os.path.isdir(full) else os.path.getsize(full), os.stat(full)))
-        if fault is not None and fault["kind"] == "extra_entries":
-            size = int(fault.get("bytes", 10))
-            for href in fault.get("hrefs", []):
-                responses.append(propfind_response(href, size, None))
-        body = ('<?xml version="1.0" encoding="utf-8"?>\n<D:multistatus xmlns:D="DAV:">\n'
-                + "".join(responses) + "</D:multistatus>\n").encode("utf-8")
-        self.send_response(207)
-        self.send_header("Content-Type", "application/xml; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
 
     def start_request(self, exists):
         """Logs the request and takes its fault. Answers a `status` fault (with its Retry-After),
@@ -226,6 +208,8 @@ class Handler(BaseHTTPRequestHandler):
                    "Content-Type": mimetypes.guess_type(local)[0] or "application/octet-stream"}
 
         if_none_match = self.headers.get("If-None-Match")
+        if fault is not None and fault["kind"] == "listing_without_lengths":
+            fault = None
         if if_none_match is not None and (if_none_match.strip() == "*" or etag in [tag.strip() for tag in if_none_match.split(",")]):
             self.send_response(304)
             for key in ("ETag", "Last-Modified"):
@@ -251,11 +235,64 @@ class Handler(BaseHTTPRequestHandler):
         self.send_response(status)
         for key, value in headers.items():
             self.send_header(key, value)
-        self.send_header("Content-Length", str(len(body)))
+        if fault is not None and fault["kind"] == "close_delimited":
+            # No length: the body is delimited by the end of the connection (RFC 9112, 6.3).
+            self.send_header("Connection", "close")
+            self.close_connection = True
+            if "bytes" in fault:
+                body = body[:max(0, int(fault["bytes"]))]
+        else:
+            self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         if self.command == "HEAD":
             return
         self.send_body(body, fault)
+
+    # Listings ----------------------------------------------------------------------------
+
+    def do_PROPFIND(self):
+        self.read_body()
+        fault, local = self.start_request(os.path.exists) or (None, None)
+        if local is None:
+            return
+        path = self.url_path()
+        with_lengths = fault is None or fault["kind"] != "listing_without_lengths"
+        href = urllib.parse.quote(path if path.endswith("/") or not os.path.isdir(local) else path + "/")
+        responses = [self.propfind_response(href, local, with_lengths)]
+        if os.path.isdir(local) and self.headers.get("Depth", "infinity") != "0":
+            for name in sorted(os.listdir(local)):
+                child = os.path.join(local, name)
+                if os.path.islink(child):
+                    continue
+                responses.append(self.propfind_response(href + urllib.parse.quote(name) + ("/" if os.path.isdir(child) else ""),
+                                                        child, with_lengths))
+        if fault is not None and fault["kind"] == "extra_entries":
+            size = int(fault.get("bytes", 10))
+            for extra in fault.get("hrefs", []):
+                responses.append("<D:response><D:href>%s</D:href><D:propstat><D:prop><D:resourcetype/>"
+                                 "<D:getcontentlength>%d</D:getcontentlength></D:prop>"
+                                 "<D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>\n" % (xml_escape(extra), size))
+        body = ('<?xml version="1.0" encoding="utf-8"?>\n<D:multistatus xmlns:D="DAV:">\n'
+                + "".join(responses) + "</D:multistatus>\n").encode("utf-8")
+        self.send_response(207)
+        self.send_header("Content-Type", 'application/xml; charset="utf-8"')
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    @staticmethod
+    def propfind_response(href, local, with_lengths):
+        """One <D:response> for a file or folder, with the ETag a GET of it sends."""
+        stat = os.stat(local)
+        props = "<D:getlastmodified>%s</D:getlastmodified>" % email.utils.formatdate(stat.st_mtime, usegmt=True)
+        if os.path.isdir(local):
+            props += "<D:resourcetype><D:collection/></D:resourcetype>"
+        else:
+            props += "<D:resourcetype/><D:getetag>%s</D:getetag>" % ('"%x-%x"' % (stat.st_mtime_ns, stat.st_size))
+            if with_lengths:
+                props += "<D:getcontentlength>%d</D:getcontentlength>" % stat.st_size
+        return ("<D:response><D:href>%s</D:href><D:propstat><D:prop>%s</D:prop>"
+                "<D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>\n" % (xml_escape(href), props))
 
     def send_body(self, body, fault):
         kind = fault["kind"] if fault else None
@@ -271,6 +308,10 @@ class Handler(BaseHTTPRequestHandler):
                 sys.stderr.write("fault-server: die_after fault, exiting mid-transfer\n")
                 sys.stderr.flush()
                 os._exit(3)
+            elif kind == "close_delimited":
+                self.wfile.write(body)
+                self.wfile.flush()
+                self.connection.shutdown(socket.SHUT_RDWR)
             elif kind == "slow":
                 rate = max(1, int(fault.get("bytes_per_second", 1)))
                 step = max(1, rate // 20)
@@ -283,21 +324,6 @@ class Handler(BaseHTTPRequestHandler):
                     self.wfile.write(body[offset:offset + CHUNK])
         except (BrokenPipeError, ConnectionResetError, OSError):
             self.close_connection = True
-
-
-def propfind_response(href, size, stat):
-    """One <D:response> of a depth-1 listing: a folder when `size` is None, else a file."""
-    props = []
-    if size is None:
-        props.append("<D:resourcetype><D:collection/></D:resourcetype>")
-    else:
-        props.append("<D:resourcetype/>")
-        props.append(f"<D:getcontentlength>{size}</D:getcontentlength>")
-    if stat is not None:
-        props.append('<D:getetag>"%x-%x"</D:getetag>' % (stat.st_mtime_ns, stat.st_size))
-        props.append(f"<D:getlastmodified>{email.utils.formatdate(stat.st_mtime, usegmt=True)}</D:getlastmodified>")
-    return (f"<D:response><D:href>{xml_escape(href)}</D:href><D:propstat><D:prop>{''.join(props)}</D:prop>"
-            "<D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>\n")
 
 
 def xml_escape(text):

@@ -384,6 +384,31 @@ struct ServerTests {
         #expect(server.isRunning)
     }
 
+    /// The fault server as a WebDAV server that misbehaves: its listing without lengths, and a
+    /// body that ends when the connection closes, cut short, which curl takes as complete.
+    @Test func faultServerListsFoldersAndCutsCloseDelimitedBodies() async throws {
+        let payload = bytes(300_000, seed: 26)
+        let root = try makeTree(["papers/a.pdf": payload])
+        defer { remove(root) }
+        let server = try FaultServer.start(root: root)
+        defer { server.stop() }
+        let listing = ["-X", "PROPFIND", "-H", "Depth: 1", "-w", "\n%{http_code}", server.baseURL.absoluteString + "papers/"]
+        let full = try await curl(listing)
+        #expect(full.output.hasSuffix("207"), "\(full.output)")
+        #expect(full.output.contains("<D:href>/papers/a.pdf</D:href>") && full.output.contains("<D:getcontentlength>300000<"))
+        #expect(full.output.contains("<D:getetag>\""))
+        try server.setFault(.listingWithoutLengths, for: "/papers/")
+        let bare = try await curl(listing)
+        #expect(bare.output.contains("<D:href>/papers/a.pdf</D:href>") && !bare.output.contains("getcontentlength"), "\(bare.output)")
+
+        try server.setFault(.closeDelimited(afterBytes: 100_000), for: "papers/a.pdf")
+        let output = root.appendingPathComponent("cut.out")
+        let cut = try await curl(["-D", "-", "-o", output.path, server.url(for: "papers/a.pdf").absoluteString])
+        #expect(cut.status == 0, "a close-delimited body cut short looks complete to curl: \(cut.standardError)")
+        #expect(!cut.output.lowercased().contains("content-length"), "\(cut.output)")
+        #expect(try Data(contentsOf: output) == payload.prefix(100_000))
+    }
+
     @Test func faultServerSlowBodyTimesOut() async throws {
         let root = try makeTree(["a.pdf": bytes(100_000, seed: 24)])
         defer { remove(root) }

@@ -34,7 +34,7 @@ struct SyncTests {
 
         /// Runs a sync; `cancelAfter` cancels once that many progress events arrived.
         func sync(_ remote: Remote, _ selection: SyncSelection = SyncSelection(allPDFs: true), attempts: Int = 3, stall: Double = 30,
-                  cancelAfter: Int? = nil, transportEnvironment: [String: String] = [:]) throws -> (SyncSummary, [SyncEvent]) {
+                  cancelAfter: Int? = nil, transportEnvironment: [String: String] = [:], accept: Bool = false) throws -> (SyncSummary, [SyncEvent]) {
             let session = try CurlSession()
             let transport = try TransportFactory.make(remote, session: session, environment: environment.merging(transportEnvironment) { $1 })
             var options = SyncOptions()
@@ -42,6 +42,7 @@ struct SyncTests {
             options.attempts = attempts
             options.backoff = 0.05
             options.stallTimeout = stall
+            options.acceptFewerReferences = accept
             var events: [SyncEvent] = []
             var progressCount = 0
             let summary = try Syncer(remote: remote, locations: locations(remote.name), transport: transport, session: session)
@@ -398,13 +399,20 @@ struct SyncTests {
         }
         #expect(reason.contains("2 errors where the copy in use has 1"), "\(reason)")
 
-        // Edited here, the copy in use has 4 errors: the download's 2 are fewer.
+        // Edited here, the copy in use has 4 errors: the download's 2 are fewer. It has 29
+        // references, the download 27: the two added here would go, which only --accept allows.
         let local = try #require(sandbox.locations(remote.name).libraryFiles.first)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: local))
         try handle.seekToEnd()
         try handle.write(contentsOf: Data(("\n" + ["a", "b", "c"].map { broken("edited-" + $0) }.joined(separator: "\n") + "\n").utf8))
         try handle.close()
-        let (third, thirdEvents) = try sandbox.sync(remote, SyncSelection())
+        let (_, unaccepted) = try sandbox.sync(remote, SyncSelection())
+        guard case .library(_, .rejected(let loss, _)) = unaccepted.first else {
+            Issue.record("expected the download that drops 2 references to be refused: \(unaccepted)")
+            return
+        }
+        #expect(loss.hasPrefix("it has 27 references where the copy in use has 29: 2 would be dropped"), "\(loss)")
+        let (third, thirdEvents) = try sandbox.sync(remote, SyncSelection(), accept: true)
         #expect(third.succeeded)
         #expect(thirdEvents.first == .library(file: "library.bib", outcome: .updated(entries: 27)))
         #expect(LibraryLoader.load(paths: [local]).library.errorCount == 2)

@@ -147,6 +147,15 @@ struct WebDAVListingTests {
         #expect(throws: RemoteError.self) { try WebDAVListing.parse(body, rootPath: "/", folder: "") }
     }
 
+    @Test("an answer Foundation's parser refuses is said where, not with a dump of its error's domain and code")
+    func whereFoundationsParserStopped() {
+        #expect {
+            try WebDAVListing.parse(Array("not XML at all".utf8), rootPath: "/", folder: "", fast: false)
+        } throws: { error in
+            "\(error)" == "cannot read the remote's listing: the PROPFIND answer is not valid XML (at line 1, column 1)"
+        }
+    }
+
     @Test("a real lighttpd listing of a folder of 300 files reads the same both ways")
     func realServerListing() throws {
         let root = try Fixtures.temporaryDirectory()

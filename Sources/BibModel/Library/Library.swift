@@ -14,6 +14,21 @@ public struct LoadFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case tooLarge
         /// A FIFO, a device or a socket (`kind` says which): never opened so that it could block.
         case notRegularFile(kind: String)
+
+        /// What is wrong with the file, as a sentence about "it" (a downloaded .bib that is
+        /// refused says this).
+        public var explanation: String {
+            switch self {
+            case .missing: "it is not there"
+            case .directory: "it is a folder, not a file"
+            case .unreadable(let why): "it cannot be read: \(why)"
+            case .empty: "it is empty: no references"
+            case .binary: "it is a binary file, not BibTeX text"
+            case .noEntries: "it has no BibTeX entries"
+            case .tooLarge: "it is too large (4 GiB or more) to be a BibTeX library"
+            case .notRegularFile(let kind): "it is not a regular file (\(kind))"
+            }
+        }
     }
 
     public let path: String

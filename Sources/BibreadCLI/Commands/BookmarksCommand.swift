@@ -4,6 +4,7 @@ import DiskIO
 import Foundation
 import Reader
 import ReadingList
+import SyncEngine
 
 /// `bibread bookmarks`: reading lists (folders, bookmarks to pages, notemarks) and page notes.
 struct BookmarksCommand: ParsableCommand {
@@ -43,7 +44,7 @@ private func openStore() throws -> ReadingStore {
     do {
         return try ReadingStore(directory: Directories().state)
     } catch {
-        Console.error("bibread: cannot open the bookmark store in \(Directories().state.path): \(StoreErrorText.describe(error))")
+        Console.error("bibread: cannot open the bookmark store in \(Directories().state.path): \(ErrorText.plain(error))")
         throw ExitStatus.unreadable
     }
 }

@@ -42,7 +42,7 @@ struct IndexCommand: ParsableCommand {
         do {
             index = try FullTextIndex(url: FullTextIndex.defaultURL())
         } catch {
-            Console.error("bibread: cannot open the full-text index \(FullTextIndex.defaultURL().path): \(StoreErrorText.describe(error))")
+            Console.error("bibread: cannot open the full-text index \(FullTextIndex.defaultURL().path): \(ErrorText.plain(error))")
             throw ExitStatus.unreadable
         }
         if !paths.isEmpty { try update(index, paths: paths) }
@@ -124,7 +124,7 @@ enum FullTextListing {
         do {
             return try FullTextSearch.results(for: terms, index: try FullTextIndex(url: url), pdfs: LibraryPDFs(entries: entries))
         } catch {
-            Console.error("bibread: full-text search: \(StoreErrorText.describe(error))")
+            Console.error("bibread: full-text search: \(ErrorText.plain(error))")
             throw ExitStatus.unreadable
         }
     }

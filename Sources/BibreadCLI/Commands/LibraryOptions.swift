@@ -7,6 +7,9 @@ enum ExitStatus {
     static let problems = ExitCode(1)
     /// A file could not be read as a library at all.
     static let unreadable = ExitCode(2)
+    /// Another process is doing the same work (a sync of the remote, with `--no-wait`): try
+    /// again later (sysexits' EX_TEMPFAIL).
+    static let busy = ExitCode(75)
 }
 
 /// The `.bib` files a command reads; together they form one library.

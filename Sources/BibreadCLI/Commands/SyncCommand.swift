@@ -1,6 +1,7 @@
 import ArgumentParser
 import BibModel
 import Foundation
+import PDFText
 import Reader
 import SyncEngine
 
@@ -14,7 +15,9 @@ struct SyncCommand: ParsableCommand {
         folder, file://, http(s):// (WebDAV), sftp:// or dropbox:/path URL. Without it, the only \
         configured remote is used. The .bib \
         files go to $XDG_DATA_HOME/bibread/remotes/NAME/ (replaced only by a complete download \
-        that parses), PDFs to $XDG_CACHE_HOME/bibread/NAME/. Ctrl-C stops cleanly; the next \
+        that parses and keeps nearly all references; the replaced copy is kept in .previous/), \
+        PDFs to $XDG_CACHE_HOME/bibread/NAME/. One sync of a remote runs at a time: another one \
+        waits for it (or, with --no-wait, exits with status 75). Ctrl-C stops cleanly; the next \
         sync resumes. Afterwards, NAME works wherever a .bib path does: bibread NAME.
         """)
 
@@ -42,6 +45,12 @@ struct SyncCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The name to keep a URL's library under (default: from the URL).", valueName: "name"))
     var name: String?
 
+    @Flag(help: "When another sync of this remote is running, exit at once with status 75 instead of waiting for it to end.")
+    var noWait = false
+
+    @Flag(help: "Put the remote's .bib in place even if it drops more than 5% of the references of the copy in use (it must still be complete and read as BibTeX).")
+    var accept = false
+
     func validate() throws {
         if let parallel, !(1...32).contains(parallel) { throw ValidationError("--parallel must be from 1 to 32") }
         if let name, !RemoteName.isPlain(name) {
@@ -64,13 +73,16 @@ struct SyncCommand: ParsableCommand {
             session = try CurlSession()
             transport = try TransportFactory.make(remote, session: session)
         } catch {
-            Console.error("bibread: \(error)")
+            Console.error("bibread: \(ErrorText.plain(error))")
             throw ExitStatus.problems
         }
         var options = SyncOptions()
         options.selection = SyncSelection(groups: groups, field: field, allPDFs: allPdfs)
         options.dryRun = dryRun
         options.parallel = parallel ?? config.parallelDownloads
+        options.waitForOtherSync = !noWait
+        options.acceptFewerReferences = accept
+        options.documentCheck = { PDFDocument.openingProblem(path: $0) }
         if !config.syncOnMetered && NetworkState.isMetered() { options.fetchPDFs = false }
         let reporter = SyncReporter(json: json, terminal: Console.isErrorTerminal)
         let cancel = CancelOnInterrupt()
@@ -83,9 +95,14 @@ struct SyncCommand: ParsableCommand {
             reporter.finishLine()
             Console.error("Cancelled")
             throw ExitCode(130)
+        } catch let error as SyncLockError {
+            reporter.finishLine()
+            Console.error("bibread: \(error)")
+            if case .busy = error { throw ExitStatus.busy }
+            throw ExitCode(130)
         } catch {
             reporter.finishLine()
-            Console.error("bibread: sync of '\(remote.name)' failed: \(StoreErrorText.describe(error))")
+            Console.error("bibread: sync of '\(remote.name)' failed: \(ErrorText.plain(error))")
             throw ExitStatus.problems
         }
         if !summary.problems.isEmpty && !json {

@@ -53,6 +53,9 @@ final class SyncReporter {
         case .notice(let text):
             finishLine()
             Console.error(text)
+        case .waiting(let remote, let holder):
+            finishLine()
+            Console.error("Another sync of '\(remote)' is running (\(holder)); waiting for it to end (Ctrl-C stops waiting)")
         case .finished(let summary):
             finishLine()
             // A sync stopped by what it was asked for says only why (the command prints it).
@@ -111,6 +114,10 @@ final class SyncReporter {
             object = ["event": "file-failed", "path": path, "reason": reason, "retrying": retrying]
         case .notice(let text):
             object = ["event": "notice", "message": text]
+        case .waiting(let remote, let holder):
+            object = ["event": "waiting", "remote": remote]
+            if let pid = holder.pid { object["pid"] = Int(pid) }
+            if let command = holder.command { object["command"] = command }
         case .finished(let summary):
             object = ["event": "finished", "downloaded": summary.downloaded, "downloadedBytes": summary.downloadedBytes,
                       "current": summary.current, "failed": summary.failed, "missing": summary.missing, "problems": summary.problems,

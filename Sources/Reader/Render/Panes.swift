@@ -433,7 +433,10 @@ enum StatusLine {
         let hintWidth = hintText.reduce(0) { $0 + DisplayWidth.of($1.0) }
         let left: String
         var leftStyle = style
-        if let sync = state.syncing, state.fetching == nil {
+        if let waiting = state.waitingForRemote, state.syncing != nil || state.fetching != nil {
+            left = "\(waiting) · Esc stops waiting"
+            leftStyle = Style(.message, bold: true)
+        } else if let sync = state.syncing, state.fetching == nil {
             let percent = sync.total > 0 ? " \(sync.done * 100 / sync.total)%" : ""
             let file = sync.file.isEmpty ? "" : " · \((sync.file as NSString).lastPathComponent)"
             left = "Syncing\(percent) · \(ByteCount.format(max(0, sync.total - sync.done))) left\(file)"

@@ -142,7 +142,7 @@ public final class BackgroundWork: @unchecked Sendable {
                 for position in positions where all[position] == nil { all[position] = [] }
                 post(.fullTextPages(terms: terms, pages: all))
             } catch {
-                post(.fullTextFailed(message: "Full-text search: \(StoreErrorText.describe(error))"))
+                post(.fullTextFailed(message: "Full-text search: \(ErrorText.plain(error))"))
             }
         case .loadReadingList(let source):
             withoutActuallyEscaping(post) { post in loadReadingList(source, post: post) }
@@ -195,7 +195,7 @@ public final class BackgroundWork: @unchecked Sendable {
             // with single files are for `bibread index`, which lists them.
             post(.indexFinished(message: nil))
         } catch {
-            post(.indexFinished(message: "The full-text index cannot be updated: \(StoreErrorText.describe(error))"))
+            post(.indexFinished(message: "The full-text index cannot be updated: \(ErrorText.plain(error))"))
         }
     }
 
@@ -204,7 +204,7 @@ public final class BackgroundWork: @unchecked Sendable {
             let results = try FullTextSearch.results(for: terms, index: try openFullTextIndex(), pdfs: libraryPDFs(), pagesFor: [])
             post(.fullTextResults(results))
         } catch {
-            post(.fullTextFailed(message: "Full-text search: \(StoreErrorText.describe(error))"))
+            post(.fullTextFailed(message: "Full-text search: \(ErrorText.plain(error))"))
         }
     }
 
@@ -261,7 +261,7 @@ public final class BackgroundWork: @unchecked Sendable {
                 break
             }
         } catch {
-            post(.bookmarkFailed(message: "Bookmarks: \(StoreErrorText.describe(error))"))
+            post(.bookmarkFailed(message: "Bookmarks: \(ErrorText.plain(error))"))
         }
     }
 
@@ -306,6 +306,7 @@ public final class BackgroundWork: @unchecked Sendable {
         }
         var options = SyncOptions()
         options.selection = SyncSelection(groups: group.map { [$0] } ?? [])
+        options.documentCheck = { PDFDocument.openingProblem(path: $0) }
         lock.withLock { fetchCancelled = false }
         var changed = false
         var refused: String?
@@ -320,6 +321,8 @@ public final class BackgroundWork: @unchecked Sendable {
                         changed = true
                     case .library(let file, .rejected(let reason, _)):
                         refused = refused ?? "\(file) was not replaced: \(reason)"
+                    case .waiting(let remote, let holder):
+                        post(.remoteBusy(message: Self.waitingMessage(remote: remote, holder: holder)))
                     default:
                         break
                     }
@@ -328,9 +331,17 @@ public final class BackgroundWork: @unchecked Sendable {
             locations.registerAbsentFiles()
             let text = Self.syncMessage(summary, remote: remote.name, group: group, shownGroup: shownGroup, refused: refused)
             post(.syncFinished(summary: text, libraryChanged: changed, failed: !summary.succeeded && !summary.cancelled))
+        } catch SyncLockError.stoppedWaiting {
+            post(.syncFinished(summary: "Stopped waiting for the other sync of '\(remote.name)'; nothing was changed",
+                               libraryChanged: false, failed: false))
         } catch {
-            post(.syncFinished(summary: "Sync of '\(remote.name)' failed: \(StoreErrorText.describe(error))", libraryChanged: false, failed: true))
+            post(.syncFinished(summary: "Sync of '\(remote.name)' failed: \(ErrorText.plain(error))", libraryChanged: false, failed: true))
         }
+    }
+
+    /// What the status line says while a sync or download waits for another sync of the remote.
+    static func waitingMessage(remote: String, holder: SyncLockHolder) -> String {
+        "Another sync of '\(remote)' is running (\(holder)); waiting…"
     }
 
     /// What an F5 sync says: what it synced and, when it chose no PDF, why; the first failure
@@ -370,14 +381,21 @@ public final class BackgroundWork: @unchecked Sendable {
         do {
             let session = try CurlSession()
             let syncer = Syncer(remote: remote, locations: locations, transport: try TransportFactory.make(remote, session: session), session: session)
-            let local = try syncer.fetch(remotePath, options: SyncOptions(), events: { event in
-                if case .progress(let progress) = event {
+            var options = SyncOptions()
+            options.documentCheck = { PDFDocument.openingProblem(path: $0) }
+            let local = try syncer.fetch(remotePath, options: options, events: { event in
+                switch event {
+                case .progress(let progress):
                     post(.fetchProgress(path: path, bytes: progress.fileBytes, total: progress.fileTotal))
+                case .waiting(let remote, let holder):
+                    post(.remoteBusy(message: Self.waitingMessage(remote: remote, holder: holder)))
+                default:
+                    break
                 }
             }, isCancelled: { lock.withLock { fetchCancelled } })
             if let local { post(.fetchFinished(path: path, local: local.path)) }
         } catch {
-            post(.fetchFailed(path: path, message: "\(error)"))
+            post(.fetchFailed(path: path, message: ErrorText.plain(error)))
         }
     }
 

@@ -127,7 +127,7 @@ public enum ReaderApp {
         do {
             readingStore = try ReadingStore(directory: directories.state)
         } catch {
-            state.message = StatusMessage("Reading positions will not be kept: \(StoreErrorText.describe(error))", isError: true)
+            state.message = StatusMessage("Reading positions will not be kept: \(ErrorText.plain(error))", isError: true)
         }
         func lastRead(in library: Library) -> [String: Double] {
             (try? readingStore?.lastRead(of: library, fingerprint: { try? PDFFingerprint.of(path: $0) })) ?? [:]
@@ -477,6 +477,7 @@ extension Event {
         case .fetchFailed: return "fetch failed"
         case .syncProgress: return "sync progress"
         case .syncFinished: return "sync finished"
+        case .remoteBusy: return "remote busy"
         case .libraryReloaded: return "library reloaded"
         case .pageText(_, let page, _, _): return "page \(page) text"
         case .documentFailed: return "document failed"

@@ -188,6 +188,8 @@ public struct AppState: Sendable {
     public var fetching: FetchState?
     /// A sync started from the reader: bytes so far and in all, and the file in progress.
     public var syncing: (done: Int64, total: Int64, file: String)?
+    /// What the sync or download under way waits for (another sync of the remote), until it starts.
+    public var waitingForRemote: String?
     public var reading: ReadingState?
     /// The bookmarks view, while shown (it stays under the reading view opened from it).
     public var bookmarksView: BookmarksViewState?

@@ -34,6 +34,9 @@ public enum Event: Sendable {
     /// A sync started from the reader: how far it is, and how it ended.
     case syncProgress(done: Int64, total: Int64, file: String)
     case syncFinished(summary: String, libraryChanged: Bool, failed: Bool)
+    /// The sync or download started from the reader waits for another sync of the remote to
+    /// end; `message` says which.
+    case remoteBusy(message: String)
     /// The library was read again (after a sync brought a new .bib).
     case libraryReloaded(Library)
     /// The bookmark tree as stored; `message` says what changed, `select` a node to show.

@@ -84,12 +84,14 @@ extension AppState {
             return updateReading(event)
         case .fetchProgress(let path, let bytes, let total):
             guard fetching?.path == path else { return [] }
+            waitingForRemote = nil
             fetching?.bytes = bytes
             fetching?.total = total
             return []
         case .fetchFinished(let path, let local):
             guard let fetch = fetching, fetch.path == path else { return [] }
             fetching = nil
+            waitingForRemote = nil
             guard reading == nil else {
                 message = StatusMessage("\((path as NSString).lastPathComponent) is in the cache now")
                 return []
@@ -102,14 +104,21 @@ extension AppState {
         case .fetchFailed(let path, let text):
             guard fetching?.path == path else { return [] }
             fetching = nil
+            waitingForRemote = nil
             message = StatusMessage(text, isError: true)
             return []
         case .syncProgress(let done, let total, let file):
             guard syncing != nil else { return [] }
             syncing = (done, total, file)
+            waitingForRemote = nil
+            return []
+        case .remoteBusy(let text):
+            guard syncing != nil || fetching != nil else { return [] }
+            waitingForRemote = text
             return []
         case .syncFinished(let summary, let libraryChanged, let failed):
             syncing = nil
+            waitingForRemote = nil
             message = StatusMessage(summary + (libraryChanged ? " · the library was read again" : ""), isError: failed)
             return libraryChanged ? [.reloadLibrary] : [.computeMarks]
         case .libraryReloaded(let reloaded):
@@ -198,6 +207,7 @@ extension AppState {
         if searchFocused { return handleSearchInput(key) }
         if key == .escape, let fetch = fetching {
             fetching = nil
+            waitingForRemote = nil
             message = StatusMessage("Stopped downloading \((fetch.path as NSString).lastPathComponent); it resumes next time")
             return [.cancelFetch]
         }

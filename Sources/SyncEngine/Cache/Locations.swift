@@ -5,7 +5,8 @@ import Foundation
 /// Where a synced remote lives on this machine (XDG base directories):
 /// - its .bib files: `$XDG_DATA_HOME/bibread/remotes/NAME/` (kept: they are the library);
 /// - its PDFs: `$XDG_CACHE_HOME/bibread/NAME/` (purgeable), with `.part` files while downloading;
-/// - .bib files refused after download: `…/remotes/NAME/.rejected/`, for inspection.
+/// - .bib files refused after download: `…/remotes/NAME/.rejected/`, for inspection;
+/// - the copies of .bib files that syncs replaced: `…/remotes/NAME/.previous/`, to go back to.
 public struct RemoteLocations: Sendable, Equatable {
     public let name: String
     public let library: URL
@@ -52,6 +53,9 @@ public struct RemoteLocations: Sendable, Equatable {
 
     /// Where refused .bib downloads are kept.
     public var rejected: URL { library.appendingPathComponent(".rejected") }
+
+    /// Where the copies of .bib files that syncs replaced are kept (a few per file).
+    public var previousCopies: URL { library.appendingPathComponent(".previous") }
 
     /// The cache's own database.
     public var manifest: URL { cache.appendingPathComponent(".bibread-cache.sqlite") }

@@ -58,6 +58,8 @@ extension CurlError {
             self.init(code: Int(CURLE_ABORTED_BY_CALLBACK.rawValue), message: "cancelled")
         case .tooLarge:
             self.init(code: Int(CURLE_FILESIZE_EXCEEDED.rawValue), message: failure.description)
+        case .interference:
+            self.init(code: Int(CURLE_WRITE_ERROR.rawValue), message: failure.description)
         }
     }
 }

@@ -166,21 +166,37 @@ final class DownloadTask {
 
     /// Opens the destination, keeping its first `offset` bytes (none: truncated); records a
     /// write failure when it cannot.
+    ///
+    /// The file is locked (`flock`, released when it is closed) before anything is cut or
+    /// written, and a file to resume must still be there, as long as it was: a second transfer
+    /// to the same file, in this process or another, fails as
+    /// ``TransferFailure/interference(path:reason:)`` rather than cut what the first one wrote,
+    /// or resume a file that was renamed away meanwhile by writing after a new one's zeros, and
+    /// leave a file of the right size with zeros in it.
     private func openDestination(keeping offset: Int64) -> Bool {
-        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (offset == 0 ? O_TRUNC : 0)
-        let descriptor = open(path, flags, 0o644)
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC | (offset > 0 ? 0 : O_CREAT), 0o644)
         guard descriptor >= 0 else {
-            failure = .write(path: path, reason: Self.systemMessage(errno))
+            let code = errno
+            failure = offset > 0 && code == ENOENT
+                ? .interference(path: path, reason: "the partial download to resume was removed meanwhile")
+                : .write(path: path, reason: Self.systemMessage(code))
             return false
         }
         self.descriptor = descriptor
-        if offset > 0 {
-            var info = stat()
-            let isRegular = fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
-            if (isRegular && ftruncate(descriptor, off_t(offset)) != 0) || lseek(descriptor, off_t(offset), SEEK_SET) < 0 {
-                failure = .write(path: path, reason: Self.systemMessage(errno))
-                return false
-            }
+        // A file system that cannot lock (some network ones) is written unlocked.
+        if flock(descriptor, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK {
+            failure = .interference(path: path, reason: "another download is writing it")
+            return false
+        }
+        var info = stat()
+        let isRegular = fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        if isRegular && Int64(info.st_size) < offset {
+            failure = .interference(path: path, reason: "the partial download to resume was cut meanwhile")
+            return false
+        }
+        if (isRegular && ftruncate(descriptor, off_t(offset)) != 0) || (offset > 0 && lseek(descriptor, off_t(offset), SEEK_SET) < 0) {
+            failure = .write(path: path, reason: Self.systemMessage(errno))
+            return false
         }
         return true
     }

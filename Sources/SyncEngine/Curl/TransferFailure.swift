@@ -18,14 +18,19 @@ public enum TransferFailure: Error, Sendable, Equatable, CustomStringConvertible
     case cancelled
     /// The answer was larger than the caller allows (``CurlSession/fetch(_:limit:progress:isCancelled:)``).
     case tooLarge(limit: Int64)
+    /// Another transfer (of this process or another) is writing the destination file at
+    /// `path`, or changed the partial file this one was to resume; `reason` says which.
+    case interference(path: String, reason: String)
 
     /// Whether trying again later may succeed: timeouts and stalls, refused, reset or dropped
-    /// connections, unresolved hosts, cut-off bodies, and HTTP 408, 429, 500, 502, 503, 504.
+    /// connections, unresolved hosts, cut-off bodies, HTTP 408, 429, 500, 502, 503, 504, and a
+    /// destination another transfer is writing or changed.
     public var isTransient: Bool {
         switch self {
         case .curl(let code, _): Self.transientCurlCodes.contains(code)
         case .http(let status, _): [408, 429, 500, 502, 503, 504].contains(status)
         case .write, .cancelled, .tooLarge: false
+        case .interference: true
         }
     }
 
@@ -39,6 +44,7 @@ public enum TransferFailure: Error, Sendable, Equatable, CustomStringConvertible
         case .write(let path, let reason): "cannot write \(TerminalText.cleanedLine(path)): \(reason)"
         case .cancelled: "cancelled"
         case .tooLarge(let limit): "the answer is larger than the \(ByteLimit.describe(limit)) allowed"
+        case .interference(let path, let reason): "cannot write \(path): \(reason)"
         }
     }
 

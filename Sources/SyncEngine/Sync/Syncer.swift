@@ -14,6 +14,9 @@ public enum SyncEvent: Sendable, Equatable {
     case fileFailed(path: String, reason: String, retrying: Bool)
     /// Something the user should know that does not stop the sync.
     case notice(String)
+    /// Another sync of `remote` holds its lock: this one waits until it ends (sent again when
+    /// another process takes the lock first).
+    case waiting(remote: String, holder: SyncLockHolder)
     case finished(SyncSummary)
 }
 
@@ -98,16 +101,28 @@ public struct SyncOptions: Sendable {
     /// The longest wait a busy server's `Retry-After` may ask for before a listing is tried
     /// again; a server that asks for longer is not waited out (the listing fails).
     public var longestRetryWait = 60.0
+    /// When another sync of the remote is running: wait for it to end (true), or throw
+    /// ``SyncLockError/busy(remote:holder:)`` at once.
+    public var waitForOtherSync = true
+    /// Put in place a .bib that would drop more than a few of the copy in use's references
+    /// (``Syncer/tolerableLoss``); it must still be complete and read as BibTeX.
+    public var acceptFewerReferences = false
+    /// Checks a downloaded PDF whose length neither the listing nor the server gave: nil when
+    /// it opens, else why not. SyncEngine does not read PDFs; the caller passes poppler's check
+    /// (`PDFDocument.openingProblem`). Without it, such a PDF is only checked for its `%%EOF`.
+    public var documentCheck: (@Sendable (String) -> String?)?
 
     public init() {}
 }
 
 /// Brings a remote's .bib files, then the chosen PDFs, to this machine.
 ///
-/// A .bib replaces the local copy only after a complete download that parses; a PDF is written
-/// to `NAME.part` and renamed into place once complete and checked, then recorded in the cache
-/// manifest. A `.part` remembers the remote version it belongs to, so the next sync resumes it
-/// (or starts over when the file changed).
+/// One sync of a remote runs at a time (``SyncLock``). A .bib replaces the local copy only after
+/// a complete download that parses and keeps nearly all of its references, and the replaced copy
+/// is kept in `.previous/`; a PDF is written to `NAME.part` and renamed into place once complete
+/// and checked (``DownloadCheck``), then recorded in the cache manifest. A `.part` remembers the
+/// remote version it belongs to, so the next sync resumes it (or starts over when the file
+/// changed).
 public final class Syncer: @unchecked Sendable {
     public let remote: Remote
     public let locations: RemoteLocations
@@ -126,6 +141,10 @@ public final class Syncer: @unchecked Sendable {
 
     /// Runs the sync; `events` is called on this thread; `isCancelled` is polled often.
     public func run(_ options: SyncOptions, events: (SyncEvent) -> Void, isCancelled: () -> Bool) throws -> SyncSummary {
+        // One sync of a remote at a time, held until everything below has ended (the defers
+        // run in reverse). A dry run changes nothing here and takes no lock.
+        let lock = options.dryRun ? nil : try takeLock(options, events: events, isCancelled: isCancelled)
+        defer { lock?.release() }
         let started = clock()
         let timer = PhaseTimer()
         var summary = SyncSummary()
@@ -257,6 +276,14 @@ public final class Syncer: @unchecked Sendable {
         return finish(summary, started, events)
     }
 
+    /// Takes the remote's sync lock; while another sync holds it, waits and says so (or, when
+    /// `options` say not to wait, throws ``SyncLockError/busy(remote:holder:)``).
+    private func takeLock(_ options: SyncOptions, events: (SyncEvent) -> Void, isCancelled: () -> Bool) throws -> SyncLock {
+        try SyncLock.acquire(locations, wait: options.waitForOtherSync,
+                             waiting: { events(.waiting(remote: remote.name, holder: $0)) },
+                             failedToLock: { events(.notice($0)) }, isCancelled: isCancelled)
+    }
+
     /// Writes the remote's settings beside its library (for commands given only its name),
     /// unless the file already says the same: a no-op sync writes nothing.
     private func recordRemote() {
@@ -287,6 +314,14 @@ public final class Syncer: @unchecked Sendable {
     /// Fetches one file into the cache (a PDF opened in the reader that only the remote has);
     /// returns where it is now, or nil when cancelled.
     public func fetch(_ remotePath: String, options: SyncOptions, events: (SyncEvent) -> Void, isCancelled: () -> Bool) throws -> URL? {
+        // It writes the cache as a sync does: not while a sync of the remote runs.
+        let lock: SyncLock
+        do {
+            lock = try takeLock(options, events: events, isCancelled: isCancelled)
+        } catch SyncLockError.stoppedWaiting {
+            return nil
+        }
+        defer { lock.release() }
         try FileManager.default.createDirectory(at: locations.cache, withIntermediateDirectories: true)
         let manifest = try CacheManifest(url: locations.manifest)
         var refusal: String?
@@ -344,16 +379,19 @@ public final class Syncer: @unchecked Sendable {
     /// What a sync found in the copy of a .bib it put in place.
     private struct CopyFacts: Codable, Equatable {
         var errors: Int
+        /// Its references (nil in the state of a sync before this was noted).
+        var entries: Int?
         var size: Int64
         /// Nanoseconds since 1970.
         var modified: Int64
 
-        /// The size and modification time of the file at `path`, with `errors`; nil when it
-        /// cannot be read.
-        init?(path: String, errors: Int) {
+        /// The size and modification time of the file at `path`, with `errors` and `entries`;
+        /// nil when it cannot be read.
+        init?(path: String, errors: Int, entries: Int?) {
             var status = stat()
             guard stat(path, &status) == 0 else { return nil }
             self.errors = errors
+            self.entries = entries
             size = Int64(status.st_size)
             modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
         }
@@ -435,7 +473,11 @@ public final class Syncer: @unchecked Sendable {
         for file in files {
             guard !isCancelled() else { return fetched }
             let local = try RemotePath.local(file.path, under: locations.library)
-            if let version = file.version, state.versions[file.path] == version, FileManager.default.fileExists(atPath: local.path) {
+            // The same version is not the same file when the listing gives another size than
+            // the copy a sync put in place had (one cut short by a server that gave no length).
+            let recorded = state.copies?[file.path]
+            if let version = file.version, state.versions[file.path] == version, FileManager.default.fileExists(atPath: local.path),
+               file.size == nil || recorded == nil || recorded?.size == file.size {
                 events(.library(file: file.path, outcome: .unchanged))
                 continue
             }
@@ -444,7 +486,7 @@ public final class Syncer: @unchecked Sendable {
             try FileManager.default.createDirectory(at: download.deletingLastPathComponent(), withIntermediateDirectories: true)
             try? FileManager.default.removeItem(at: download)
             let outcome = try fetchWithRetries(file, to: download, options: options, isCancelled: isCancelled)
-            guard case .completed = outcome else {
+            guard case .completed(let status, let headers, _) = outcome else {
                 try? FileManager.default.removeItem(at: download)
                 // One .bib that cannot be had (a 404, a busy server) fails alone: the others sync.
                 guard case .failed(let failure) = outcome else { return fetched }
@@ -460,18 +502,25 @@ public final class Syncer: @unchecked Sendable {
                     try keepAside(download, file: file, reason: reason, events: events)
                 }
             }
-            if let problem = transport.verify(download, against: file) {
+            if let problem = check(options).problem(with: download.path, remote: file, answer: status, headers: headers) {
                 try refuse(problem)
                 continue
             }
             let (fresh, failures) = LibraryLoader.load(paths: [local.path], reading: [download.path])
-            let previousErrors = errorCount(ofCopyAt: local.path, recorded: state.copies?[file.path])
+            let previous = contents(ofCopyAt: local.path, recorded: recorded)
             if let failure = failures.first {
-                try refuse("\(failure.reason)")
+                try refuse(failure.reason.explanation)
                 continue
             }
-            if fresh.errorCount > previousErrors {
-                try refuse("it has \(fresh.errorCount) errors where the copy in use has \(previousErrors)")
+            if let previous, fresh.errorCount > previous.errors {
+                try refuse("it has \(fresh.errorCount) errors where the copy in use has \(previous.errors)")
+                continue
+            }
+            // One that drops many references (a server that closed early, between two entries)
+            // is not put in place unasked.
+            let loss = previous.flatMap { Self.loss(from: $0.entries, to: fresh.entries.count) }
+            if let loss, !options.acceptFewerReferences {
+                try refuse("\(loss) (if that is right: bibread sync \(remote.name) --accept)")
                 continue
             }
             if staging != nil {
@@ -480,15 +529,20 @@ public final class Syncer: @unchecked Sendable {
                 events(.library(file: file.path, outcome: .wouldUpdate))
                 continue
             }
-            guard rename(download.path, local.path) == 0 else {
-                throw TransferFailure.write(path: local.path, reason: String(cString: strerror(errno)))
-            }
+            // The copy in use stays within reach (a few per file), then the new one replaces it
+            // durably: flushed, renamed, the folder flushed.
+            let kept = PreviousCopies(folder: locations.previousCopies).keep(local, as: file.path)
+            try AtomicFile.moveIntoPlace(download, to: local)
             if let version = file.version { state.versions[file.path] = version }
             state.copies = state.copies ?? [:]
-            state.copies?[file.path] = CopyFacts(path: local.path, errors: fresh.errorCount)
+            state.copies?[file.path] = CopyFacts(path: local.path, errors: fresh.errorCount, entries: fresh.entries.count)
             try AtomicFile.write(try JSONEncoder().encode(state), to: libraryStateURL)
             fetched.libraries[local.path] = fresh
             events(.library(file: file.path, outcome: .updated(entries: fresh.entries.count)))
+            if let loss {
+                events(.notice("\(file.path): put in place as --accept asks, though \(loss)"
+                               + (kept.map { "; the copy it replaced is kept at \($0.path)" } ?? "")))
+            }
         }
         return fetched
     }
@@ -522,13 +576,31 @@ public final class Syncer: @unchecked Sendable {
         return listings
     }
 
-    /// The errors of the copy in use at `path`: as recorded when a sync put it there, if it is
-    /// still that file (same size and modification time), else counted by reading it; `Int.max`
-    /// when there is none.
-    private func errorCount(ofCopyAt path: String, recorded: CopyFacts?) -> Int {
-        guard let current = CopyFacts(path: path, errors: recorded?.errors ?? 0) else { return Int.max }
-        if let recorded, current == recorded { return recorded.errors }
-        return LibraryLoader.load(paths: [path]).library.errorCount
+    /// The errors and references of the copy in use at `path`: as recorded when a sync put it
+    /// there, if it is still that file (same size and modification time), else counted by
+    /// reading it; nil when there is none.
+    private func contents(ofCopyAt path: String, recorded: CopyFacts?) -> (errors: Int, entries: Int)? {
+        guard let current = CopyFacts(path: path, errors: recorded?.errors ?? 0, entries: recorded?.entries) else { return nil }
+        if let recorded, current == recorded, let entries = recorded.entries { return (recorded.errors, entries) }
+        let library = LibraryLoader.load(paths: [path]).library
+        return (library.errorCount, library.entries.count)
+    }
+
+    /// The share of the copy in use's references a new .bib may drop without being refused
+    /// (and one reference always may go).
+    public static let tolerableLoss = 0.05
+
+    /// What a .bib of `new` references in place of one of `old` loses, when that is more than
+    /// ``tolerableLoss`` of them and more than one; nil when it is not.
+    static func loss(from old: Int, to new: Int) -> String? {
+        let dropped = old - new
+        guard dropped > 1 && Double(dropped) > Double(old) * tolerableLoss else { return nil }
+        return "it has \(new) references where the copy in use has \(old): \(dropped) would be dropped"
+    }
+
+    /// How to check a finished download.
+    private func check(_ options: SyncOptions) -> DownloadCheck {
+        DownloadCheck(transport: transport, documentCheck: options.documentCheck)
     }
 
     private func keepAside(_ download: URL, file: RemoteFile, reason: String, events: (SyncEvent) -> Void) throws {
@@ -600,6 +672,9 @@ public final class Syncer: @unchecked Sendable {
         guard let record, let local = try? locations.cachedFile(file.path) else { return false }
         var status = stat()
         guard lstat(local.path, &status) == 0, Int64(status.st_size) == record.size else { return false }
+        // A size the remote gives wins over a matching version: a file recorded with another
+        // size (cut short where the server gave no length) is not the remote's.
+        if let size = file.size, size != record.size { return false }
         if let version = file.version { return record.version == version }
         return record.size == file.size
     }
@@ -635,6 +710,7 @@ public final class Syncer: @unchecked Sendable {
         // them, not those of a `.part` resumed from an earlier run.
         var arrivedBefore: Int64 = 0
         let started = clock()
+        let checker = check(options)
         while !pending.isEmpty {
             let subTimer = PhaseTimer()
             var jobs: [DownloadJob] = []
@@ -708,10 +784,10 @@ public final class Syncer: @unchecked Sendable {
                     events(.fileFailed(path: file.path, reason: reason, retrying: again))
                 }
                 switch outcome {
-                case .completed(_, _, let bytes):
+                case .completed(let status, let headers, let bytes):
                     onDisk[index] = 0
                     arrived[index] = max(0, bytes - offsets[index])
-                    if let problem = transport.verify(jobs[index].destination, against: file) {
+                    if let problem = checker.problem(with: parts[index], remote: file, answer: status, headers: headers) {
                         unlink(parts[index])
                         failed(problem, transient: true)
                         return

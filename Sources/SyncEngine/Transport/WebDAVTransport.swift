@@ -86,7 +86,8 @@ enum WebDAVListing {
         parser.shouldProcessNamespaces = true
         parser.delegate = delegate
         guard parser.parse() else {
-            throw RemoteError.badListing("the PROPFIND answer is not valid XML (\(parser.parserError.map { "\($0)" } ?? "unknown error"))")
+            // Where, not Foundation's dump of the error's domain and code.
+            throw RemoteError.badListing("the PROPFIND answer is not valid XML (at line \(parser.lineNumber), column \(parser.columnNumber))")
         }
         return delegate.responses
     }

@@ -27,7 +27,8 @@ final class LighttpdInstance: @unchecked Sendable {
         accessLogPath = directory.appendingPathComponent("access.log").path
     }
 
-    static func start(root: URL, webdav: Bool, user: String?, password: String?, name: String) throws -> LighttpdInstance {
+    static func start(root: URL, webdav: Bool, user: String?, password: String?, name: String,
+                      kilobytesPerSecond: Int? = nil) throws -> LighttpdInstance {
         let lighttpd = try ServerSupport.program("lighttpd", preferring: ["/usr/sbin/lighttpd"])
         guard FileManager.default.fileExists(atPath: root.path) else { throw TestServerError("\(name): no folder \(root.path)") }
         if (user == nil) != (password == nil) { throw TestServerError("\(name): give both a user and a password, or neither") }
@@ -48,7 +49,7 @@ final class LighttpdInstance: @unchecked Sendable {
                 let port = try Loopback.freePort()
                 let configuration = directory.appendingPathComponent("lighttpd.conf")
                 try ServerSupport.write(config(root: root, directory: directory, port: port, webdav: webdav,
-                                               authenticated: user != nil), to: configuration)
+                                               authenticated: user != nil, kilobytesPerSecond: kilobytesPerSecond), to: configuration)
                 let logPath = directory.appendingPathComponent("server.log").path
                 let process = try ServerProcess.spawn(python, ["-u", supervisor, "--parent-pid", String(getpid()), "--",
                                                                lighttpd, "-D", "-f", configuration.path], logPath: logPath)
@@ -71,7 +72,8 @@ final class LighttpdInstance: @unchecked Sendable {
         }
     }
 
-    private static func config(root: URL, directory: URL, port: Int, webdav: Bool, authenticated: Bool) -> String {
+    private static func config(root: URL, directory: URL, port: Int, webdav: Bool, authenticated: Bool,
+                               kilobytesPerSecond: Int?) -> String {
         let dir = directory.path
         var modules = ["mod_accesslog"]
         if authenticated { modules = ["mod_auth", "mod_authn_file"] + modules }
@@ -95,6 +97,7 @@ final class LighttpdInstance: @unchecked Sendable {
         if webdav {
             lines += ["webdav.activate = \"enable\"", "webdav.is-readonly = \"enable\""]
         }
+        if let kilobytesPerSecond { lines.append("connection.kbytes-per-second = \(kilobytesPerSecond)") }
         if authenticated {
             lines += [
                 "auth.backend = \"plain\"",
@@ -154,9 +157,13 @@ public final class WebDAVServer: @unchecked Sendable {
         accessLogPath = instance.accessLogPath
     }
 
-    /// Starts lighttpd serving `root`; with `user` and `password`, HTTP basic auth is required.
-    public static func start(root: URL, user: String? = nil, password: String? = nil) throws -> WebDAVServer {
-        let instance = try LighttpdInstance.start(root: root, webdav: true, user: user, password: password, name: "WebDAVServer")
+    /// Starts lighttpd serving `root`; with `user` and `password`, HTTP basic auth is required;
+    /// with `kilobytesPerSecond`, each connection is held to that rate (lighttpd's
+    /// `connection.kbytes-per-second`), so that a download of a large file takes a while.
+    public static func start(root: URL, user: String? = nil, password: String? = nil,
+                             kilobytesPerSecond: Int? = nil) throws -> WebDAVServer {
+        let instance = try LighttpdInstance.start(root: root, webdav: true, user: user, password: password, name: "WebDAVServer",
+                                                  kilobytesPerSecond: kilobytesPerSecond)
         return WebDAVServer(instance: instance, root: root, user: user, password: password)
     }
 

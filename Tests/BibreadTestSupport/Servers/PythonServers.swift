@@ -174,8 +174,8 @@ public final class DropboxStandIn: @unchecked Sendable {
 /// An HTTP file server on 127.0.0.1 whose failures a test chooses per path at run time
 /// (`Tests/Servers/fault_server.py`): GET and HEAD of the files under `root`, with `Range` (206),
 /// `If-Range`, ETag and Last-Modified; folders are not listed by GET, but PROPFIND lists them as
-/// WebDAV does (depth 1), so the server also stands in for a WebDAV remote whose listings
-/// misbehave.
+/// WebDAV does (Depth 1, with the GET's ETags), so the server also stands in for a WebDAV remote
+/// whose listings misbehave.
 public final class FaultServer: @unchecked Sendable {
     /// What the server does with requests for one path.
     public enum Fault: Sendable, Equatable {
@@ -201,6 +201,11 @@ public final class FaultServer: @unchecked Sendable {
         /// A PROPFIND of the folder also lists these hrefs, exactly as given (percent-encoded
         /// as the test wants them), as files of 10 bytes.
         case extraEntries([String])
+        /// GET answers carry no Content-Length: the body ends when the server closes the
+        /// connection, after `afterBytes` bytes when given (cut short, with nothing to tell).
+        case closeDelimited(afterBytes: Int?)
+        /// PROPFIND listings of this folder (a path ending in `/`) leave out `getcontentlength`.
+        case listingWithoutLengths
 
         var json: [String: Any] {
             switch self {
@@ -215,6 +220,9 @@ public final class FaultServer: @unchecked Sendable {
             case let .busy(times, status, retryAfter):
                 ["kind": "fail_times", "times": times, "status": status, "retry_after": retryAfter]
             case let .extraEntries(hrefs): ["kind": "extra_entries", "hrefs": hrefs]
+            case let .closeDelimited(bytes?): ["kind": "close_delimited", "bytes": bytes]
+            case .closeDelimited(nil): ["kind": "close_delimited"]
+            case .listingWithoutLengths: ["kind": "listing_without_lengths"]
             }
         }
     }

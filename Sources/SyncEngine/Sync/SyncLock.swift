@@ -1,0 +1,155 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The process that holds a remote's sync lock, as it wrote itself into the lock file.
+public struct SyncLockHolder: Sendable, Equatable, CustomStringConvertible {
+    /// Its process id; nil when the file does not name a process that is still running (the
+    /// holder has not written itself yet).
+    public var pid: Int32?
+    /// Its command line, credentials removed and control characters replaced; nil when unknown.
+    public var command: String?
+
+    public init(pid: Int32?, command: String?) {
+        self.pid = pid
+        self.command = command
+    }
+
+    public var description: String {
+        switch (pid, command) {
+        case let (pid?, command?): "pid \(pid): \(command)"
+        case let (pid?, nil): "pid \(pid)"
+        default: "another bibread process"
+        }
+    }
+}
+
+/// Why a sync did not start.
+public enum SyncLockError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Another sync of the remote is running and the caller chose not to wait.
+    case busy(remote: String, holder: SyncLockHolder)
+    /// The wait for another sync of the remote was cancelled.
+    case stoppedWaiting(remote: String)
+
+    public var description: String {
+        switch self {
+        case .busy(let remote, let holder):
+            return "another sync of '\(remote)' is running (\(holder)); not waiting for it"
+        case .stoppedWaiting(let remote):
+            return "stopped waiting for the other sync of '\(remote)'; nothing was changed"
+        }
+    }
+}
+
+/// One sync of a remote at a time: an exclusive `flock(2)` on `.bibread-sync.lock` in the
+/// remote's library folder, held through the open file until ``release()`` (or until the
+/// object goes away). The kernel lets go of it when the process ends, however it ends (a
+/// SIGKILL too), so the lock of a dead process never blocks; the file itself stays (removing
+/// a lock file another process has open would let two syncs lock two different files).
+///
+/// The holder writes its process id and command line into the file, so that a sync that has
+/// to wait can say who it waits for. The file is opened close-on-exec: a program the reader
+/// starts does not inherit the lock.
+public final class SyncLock: @unchecked Sendable {
+    private var descriptor: Int32
+    /// False when the file system refused to lock (some network file systems): the sync goes
+    /// on unlocked.
+    public let isHeld: Bool
+
+    private init(descriptor: Int32, isHeld: Bool) {
+        self.descriptor = descriptor
+        self.isHeld = isHeld
+    }
+
+    deinit { release() }
+
+    /// The lock file of a remote.
+    public static func url(for locations: RemoteLocations) -> URL {
+        locations.library.appendingPathComponent(".bibread-sync.lock")
+    }
+
+    /// Takes the lock of `locations`' remote. When another process holds it: with `wait`,
+    /// calls `waiting` (again whenever the holder changes) and tries again every 50 ms until
+    /// it is free or `isCancelled` says stop (``SyncLockError/stoppedWaiting(remote:)``);
+    /// without, throws ``SyncLockError/busy(remote:holder:)`` at once. `failedToLock` hears
+    /// why a file system that cannot lock was not locked (the sync then goes on).
+    public static func acquire(_ locations: RemoteLocations, wait: Bool, waiting: (SyncLockHolder) -> Void,
+                               failedToLock: (String) -> Void = { _ in }, isCancelled: () -> Bool) throws -> SyncLock {
+        try FileManager.default.createDirectory(at: locations.library, withIntermediateDirectories: true)
+        let path = url(for: locations).path
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else {
+            throw RemoteError.fetchFailed(path: path, reason: "cannot open the sync lock: \(String(cString: strerror(errno)))")
+        }
+        var announced: SyncLockHolder?
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            if code == EINTR { continue }
+            guard code == EWOULDBLOCK else {
+                failedToLock("cannot lock \(path) (\(String(cString: strerror(code)))); syncing without the lock")
+                return SyncLock(descriptor: descriptor, isHeld: false)
+            }
+            let holder = Self.holder(reading: descriptor)
+            guard wait else {
+                close(descriptor)
+                throw SyncLockError.busy(remote: locations.name, holder: holder)
+            }
+            if holder != announced {
+                announced = holder
+                waiting(holder)
+            }
+            guard !isCancelled() else {
+                close(descriptor)
+                throw SyncLockError.stoppedWaiting(remote: locations.name)
+            }
+            usleep(50_000)
+        }
+        Self.writeHolder(to: descriptor)
+        return SyncLock(descriptor: descriptor, isHeld: true)
+    }
+
+    /// Lets go of the lock (closing the file releases it).
+    public func release() {
+        guard descriptor >= 0 else { return }
+        close(descriptor)
+        descriptor = -1
+    }
+
+    /// Writes this process's id and command line into the lock file (only its holder writes).
+    private static func writeHolder(to descriptor: Int32) {
+        let text = "\(getpid())\n\(commandLine())\n"
+        _ = ftruncate(descriptor, 0)
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+    }
+
+    /// This process's command line for the lock file: the program's name and its arguments,
+    /// any `user:password@` removed, at most 200 characters.
+    static func commandLine(_ arguments: [String] = CommandLine.arguments) -> String {
+        guard let program = arguments.first else { return "bibread" }
+        let words = [(program as NSString).lastPathComponent] + arguments.dropFirst().map(URLText.withoutCredentials)
+        let line = words.joined(separator: " ")
+        return line.count > 200 ? String(line.prefix(199)) + "…" : line
+    }
+
+    /// Who holds the lock, as the lock file says. The process id counts only while that process
+    /// runs: the file may still name an earlier holder, now gone, before the new one wrote.
+    static func holder(reading descriptor: Int32) -> SyncLockHolder {
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return SyncLockHolder(pid: nil, command: nil) }
+        let lines = String(decoding: buffer.prefix(count), as: UTF8.self).split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let pid = Int32(lines[0]), pid > 0, kill(pid, 0) == 0 || errno != ESRCH else { return SyncLockHolder(pid: nil, command: nil) }
+        let command = lines.count > 1 ? printable(String(lines[1].prefix { $0 != "\n" })) : ""
+        return SyncLockHolder(pid: pid, command: command.isEmpty ? nil : command)
+    }
+
+    /// `text` with control characters (C0, DEL, C1) shown as `?`: it was read from a file, and
+    /// goes to a terminal.
+    private static func printable(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
+            scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? "?" : scalar
+        }))
+    }
+}
