@@ -1,3 +1,4 @@
+import BibModel
 import Foundation
 
 /// Where a remote's credentials come from. They are never printed or logged.
@@ -163,8 +164,9 @@ public enum RemotePath {
         return local
     }
 
-    /// A path with control characters (C0, DEL, C1) made visible, for messages.
+    /// A path for messages: its first 200 characters, as one line cleaned of control characters
+    /// (`TerminalText`).
     static func printable(_ path: String) -> String {
-        String(path.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : Character($0) }.prefix(200))
+        TerminalText.cleanedLine(String(path.prefix(200)))
     }
 }

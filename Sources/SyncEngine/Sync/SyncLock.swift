@@ -1,3 +1,4 @@
+import BibModel
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -141,15 +142,7 @@ public final class SyncLock: @unchecked Sendable {
         guard count > 0 else { return SyncLockHolder(pid: nil, command: nil) }
         let lines = String(decoding: buffer.prefix(count), as: UTF8.self).split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
         guard let pid = Int32(lines[0]), pid > 0, kill(pid, 0) == 0 || errno != ESRCH else { return SyncLockHolder(pid: nil, command: nil) }
-        let command = lines.count > 1 ? printable(String(lines[1].prefix { $0 != "\n" })) : ""
+        let command = lines.count > 1 ? TerminalText.cleanedLine(String(lines[1].prefix { $0 != "\n" })) : ""
         return SyncLockHolder(pid: pid, command: command.isEmpty ? nil : command)
-    }
-
-    /// `text` with control characters (C0, DEL, C1) shown as `?`: it was read from a file, and
-    /// goes to a terminal.
-    private static func printable(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
-            scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? "?" : scalar
-        }))
     }
 }
