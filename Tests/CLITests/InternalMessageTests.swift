@@ -10,7 +10,7 @@ struct InternalMessageTests {
     @Test func aDamagedStoreIsReportedWithoutBibreadsSQL() throws {
         let root = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
-        let environment = Fixtures.machineEnvironment(under: root)
+        let environment = Fixtures.isolatedEnvironment(under: root)
         for folder in ["state/bibread", "cache/bibread"] {
             try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
         }

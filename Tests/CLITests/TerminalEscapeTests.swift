@@ -124,7 +124,7 @@ struct TerminalEscapeTests {
             try FileManager.default.copyItem(at: Fixtures.samples.appendingPathComponent("papers/tex-tour.pdf"),
                                              to: remote.appendingPathComponent("papers/paper.pdf"))
             server = try FaultServer.start(root: remote)
-            environment = Fixtures.machineEnvironment(under: root)
+            environment = Fixtures.isolatedEnvironment(under: root)
             try server.writeRemoteConfig(named: "lab", configHome: root.appendingPathComponent("config"))
         }
 
