@@ -124,6 +124,35 @@ struct SyncCommandTests {
         #expect(!named.standardError.contains("kept as"))
     }
 
+    /// A .bib that drops half the references is refused and kept in `.rejected/`; `--accept`
+    /// puts it in place, keeps the replaced copy in `.previous/`, and the refused download is
+    /// no longer waiting in `.rejected/` (it was left there before, as if still refused).
+    @Test func acceptedLibraryLeavesNothingRejectedBehind() throws {
+        let setup = try Setup()
+        let remote = setup.root.appendingPathComponent("shelf")
+        try FileManager.default.createDirectory(at: remote, withIntermediateDirectories: true)
+        let library = remote.appendingPathComponent("lib.bib")
+        func publish(_ count: Int) throws {
+            try (0..<count).map { "@misc{k\($0), title = {Title \($0)}}\n" }.joined().write(to: library, atomically: true, encoding: .utf8)
+        }
+        try publish(40)
+        #expect(try setup.bibread(["sync", remote.path]).status == 0)
+        try publish(20)
+        let refused = try setup.bibread(["sync", "shelf"])
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("it has 20 references where the copy in use has 40: 20 would be dropped"), "\(refused.standardError)")
+        let folder = setup.root.appendingPathComponent("data/bibread/remotes/shelf")
+        let rejected = folder.appendingPathComponent(".rejected/lib.bib")
+        #expect(FileManager.default.fileExists(atPath: rejected.path))
+        #expect(try setup.bibread(["list", "shelf"]).standardOutput.contains("Title 39"))
+        let accepted = try setup.bibread(["sync", "shelf", "--accept"])
+        #expect(accepted.status == 0, "\(accepted.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: rejected.path), "the accepted download is still in .rejected/")
+        let previous = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(".previous").path)
+        #expect(previous.count == 1 && previous[0].hasPrefix("lib.") && previous[0].hasSuffix(".bib"), "\(previous)")
+        #expect(!(try setup.bibread(["list", "shelf"]).standardOutput.contains("Title 39")))
+    }
+
     /// A URL whose last folder is `..` (plain or percent-encoded) names the folder it resolves
     /// to: the library and bibread's own files stay inside a remote's own folder, never one level
     /// up in bibread's data or cache folder.

@@ -533,6 +533,8 @@ public final class Syncer: @unchecked Sendable {
             // durably: flushed, renamed, the folder flushed.
             let kept = PreviousCopies(folder: locations.previousCopies).keep(local, as: file.path)
             try AtomicFile.moveIntoPlace(download, to: local)
+            // A download of this file refused before is no longer the one waiting to be looked at.
+            try? FileManager.default.removeItem(at: rejectedCopy(of: file))
             if let version = file.version { state.versions[file.path] = version }
             state.copies = state.copies ?? [:]
             state.copies?[file.path] = CopyFacts(path: local.path, errors: fresh.errorCount, entries: fresh.entries.count)
@@ -605,10 +607,15 @@ public final class Syncer: @unchecked Sendable {
 
     private func keepAside(_ download: URL, file: RemoteFile, reason: String, events: (SyncEvent) -> Void) throws {
         try FileManager.default.createDirectory(at: locations.rejected, withIntermediateDirectories: true)
-        let kept = locations.rejected.appendingPathComponent(file.path.replacingOccurrences(of: "/", with: "_"))
+        let kept = rejectedCopy(of: file)
         try? FileManager.default.removeItem(at: kept)
         try FileManager.default.moveItem(at: download, to: kept)
         events(.library(file: file.path, outcome: .rejected(reason: reason, keptAt: kept.path)))
+    }
+
+    /// Where a refused download of `file` is kept (``keepAside(_:file:reason:events:)``).
+    private func rejectedCopy(of file: RemoteFile) -> URL {
+        locations.rejected.appendingPathComponent(file.path.replacingOccurrences(of: "/", with: "_"))
     }
 
     // MARK: - Remote facts
