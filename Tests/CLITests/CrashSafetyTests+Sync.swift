@@ -97,6 +97,39 @@ extension CrashSafetyTests {
         #expect(setup.problemsWithCachedFiles(mustBeCurrent: true).isEmpty, "\(setup.problemsWithCachedFiles(mustBeCurrent: true))")
     }
 
+    @Test("cache purge waits for a sync of the remote to end instead of removing files under it, and says for whom it waits")
+    func aCachePurgeWaitsForTheSync() throws {
+        let setup = try LargeRemote()
+        defer { setup.remove() }
+        try setup.publishVersion()
+        let whole = try ProcessRunner.bibread(["sync", "lab", "--all-pdfs"], environment: setup.environment)
+        try #require(whole.status == 0, "\(whole.standardError)")
+        try setup.publishVersion()
+        let sync = try BackgroundBibread(["sync", "lab", "--all-pdfs"], environment: setup.environment, scratch: setup.root)
+        try setup.waitForPart(while: sync)
+        sync.send(SIGSTOP)
+        try #require(sync.process.isRunning, "the sync ended before it could be stopped")
+        let purge = try BackgroundBibread(["cache", "purge", "lab", "--all"], environment: setup.environment, scratch: setup.root)
+        usleep(1_500_000)
+        // Held up: the cache is as the sync left it.
+        #expect(purge.process.isRunning, "cache purge did not wait for the sync")
+        let cached = (0..<LargeRemote.fileCount).filter {
+            FileManager.default.fileExists(atPath: setup.cache.appendingPathComponent(LargeRemote.path($0)).path)
+        }
+        #expect(!cached.isEmpty, "the purge removed the cache while the sync held it")
+        sync.send(SIGCONT)
+        let synced = try sync.wait(seconds: 120)
+        #expect(synced.status == 0, "\(synced.standardError)")
+        let purged = try purge.wait(seconds: 30)
+        #expect(purged.status == 0, "\(purged.standardError)")
+        #expect(purged.standardError.contains("A sync of 'lab' is running (pid \(sync.pid): bibread sync lab --all-pdfs); waiting for it to end before purging"),
+                "\(purged.standardError)")
+        let left = (0..<LargeRemote.fileCount).filter {
+            FileManager.default.fileExists(atPath: setup.cache.appendingPathComponent(LargeRemote.path($0)).path)
+        }
+        #expect(left.isEmpty, "after the purge the cache still holds \(left.map(LargeRemote.path))")
+    }
+
     @Test("A server that gives no lengths and closes early: a cut PDF is never recorded, a .bib cut at an entry boundary never replaces the library unasked (--accept does, keeping the copy it replaces), a listing with the size again brings the whole file")
     func shortDownloadsFromAServerWithoutLengths() throws {
         let setup = try LengthlessRemote()

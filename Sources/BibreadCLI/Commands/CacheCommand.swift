@@ -126,9 +126,22 @@ struct CachePurgeCommand: ParsableCommand {
             for message in unknown { Console.error("bibread: \(message); nothing was purged") }
             throw ExitStatus.problems
         }
+        let cancel = CancelOnInterrupt()
         for name in names {
             let locations = RemoteLocations(name: name)
             let keeping = keepingByName[name] ?? []
+            // Not while a sync of the remote writes its cache: a file it just fetched and
+            // recorded would go (one writer per cache at a time).
+            let lock: SyncLock
+            do {
+                lock = try SyncLock.acquire(locations, wait: true, waiting: { holder in
+                    Console.error("A sync of '\(name)' is running (\(holder)); waiting for it to end before purging (Ctrl-C stops waiting)")
+                }, failedToLock: { Console.error("bibread: \($0)") }, isCancelled: cancel.isCancelled)
+            } catch let error as SyncLockError {
+                Console.error("bibread: \(error)")
+                throw ExitCode(130)
+            }
+            defer { lock.release() }
             func chosen(_ path: String, lastUsed: Double) -> Bool {
                 if keeping.contains(path) { return false }
                 if all || !keepGroup.isEmpty && cutoff == nil { return true }

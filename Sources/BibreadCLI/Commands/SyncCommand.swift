@@ -83,6 +83,7 @@ struct SyncCommand: ParsableCommand {
         options.waitForOtherSync = !noWait
         options.acceptFewerReferences = accept
         options.documentCheck = { PDFDocument.openingProblem(path: $0) }
+        options.cacheLimit = config.cacheLimit
         if !config.syncOnMetered && NetworkState.isMetered() { options.fetchPDFs = false }
         let reporter = SyncReporter(json: json, terminal: Console.isErrorTerminal)
         let cancel = CancelOnInterrupt()
@@ -110,12 +111,6 @@ struct SyncCommand: ParsableCommand {
         }
         if summary.cancelled { throw ExitCode(130) }
         if !summary.succeeded { throw ExitStatus.problems }
-        if !dryRun {
-            let timer = PhaseTimer()
-            CachePolicy.enforceLimit(config.cacheLimit, locations: locations, keeping: Set(summary.selected),
-                                     recordedBytes: summary.recordedBytes, report: { Console.error("bibread: \($0)") })
-            timer.lap("sync: keep the cache under its limit")
-        }
     }
 }
 

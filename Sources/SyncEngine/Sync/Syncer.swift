@@ -111,6 +111,9 @@ public struct SyncOptions: Sendable {
     /// it opens, else why not. SyncEngine does not read PDFs; the caller passes poppler's check
     /// (`PDFDocument.openingProblem`). Without it, such a PDF is only checked for its `%%EOF`.
     public var documentCheck: (@Sendable (String) -> String?)?
+    /// The most bytes the remote's PDF cache may hold: a sync that succeeded removes the least
+    /// recently read PDFs it did not select until the cache fits (nil: no limit).
+    public var cacheLimit: Int64?
 
     public init() {}
 }
@@ -190,19 +193,19 @@ public final class Syncer: @unchecked Sendable {
         timer.lap("sync: the .bib files")
         if isCancelled() {
             summary.cancelled = true
-            return finish(summary, started, events)
+            return finish(summary, options, started, events)
         }
-        guard !options.selection.isEmpty else { return finish(summary, started, events) }
+        guard !options.selection.isEmpty else { return finish(summary, options, started, events) }
         guard options.fetchPDFs else {
             events(.notice("PDFs were not downloaded: the connection is metered (set sync_on_metered = true to allow it)"))
-            return finish(summary, started, events)
+            return finish(summary, options, started, events)
         }
         // A dry run reads the copies it fetched in place of those they would replace.
         let paths = Set(locations.libraryFiles).union(fetched.staged.keys).sorted()
         guard !paths.isEmpty else {
             summary.problems.append("no .bib file of remote '\(remote.name)' is on this machine yet")
             summary.libraryMissing = true
-            return finish(summary, started, events)
+            return finish(summary, options, started, events)
         }
         // A library of one file that was just downloaded was parsed to check it: that parse
         // is the library (a file of several parts shares `@string`s and is read again).
@@ -214,7 +217,7 @@ public final class Syncer: @unchecked Sendable {
         summary.unknownNames = SyncPlanner.unknownNames(in: options.selection, library: library)
         guard summary.unknownNames.isEmpty else {
             summary.problems += summary.unknownNames
-            return finish(summary, started, events)
+            return finish(summary, options, started, events)
         }
         let (planned, problems) = SyncPlanner.plan(library, selection: options.selection, locations: locations, mapping: remote.pathMapping)
         timer.lap("sync: plan \(planned.count) PDFs")
@@ -259,7 +262,7 @@ public final class Syncer: @unchecked Sendable {
             summary.wouldDownloadBytes = bytes
         }
         for path in summary.missing { events(.notice("\(path) is linked but not on the remote")) }
-        guard let manifest else { return finish(summary, started, events) }
+        guard let manifest else { return finish(summary, options, started, events) }
         // The reader then counts a PDF the remote lacks as nowhere, not as one to fetch. Only
         // that is lost when it cannot be written (a full disk): the downloads still go on.
         let missing = Set(summary.missing)
@@ -273,7 +276,7 @@ public final class Syncer: @unchecked Sendable {
         }
         summary.recordedBytes = try? manifest.recordedBytes()
         timer.lap("sync: download \(wanted.count) PDFs")
-        return finish(summary, started, events)
+        return finish(summary, options, started, events)
     }
 
     /// Takes the remote's sync lock; while another sync holds it, waits and says so (or, when
@@ -304,8 +307,17 @@ public final class Syncer: @unchecked Sendable {
         }
     }
 
-    private func finish(_ summary: SyncSummary, _ started: Double, _ events: (SyncEvent) -> Void) -> SyncSummary {
+    /// Ends a sync, still holding its lock: a sync that succeeded trims the cache to
+    /// `options.cacheLimit` (least recently read first, keeping what it selected), so that no
+    /// other sync or purge of the remote removes files at the same time.
+    private func finish(_ summary: SyncSummary, _ options: SyncOptions, _ started: Double, _ events: (SyncEvent) -> Void) -> SyncSummary {
         var summary = summary
+        if let limit = options.cacheLimit, !summary.dryRun, summary.succeeded {
+            let timer = PhaseTimer()
+            CachePolicy.enforceLimit(limit, locations: locations, keeping: Set(summary.selected),
+                                     recordedBytes: summary.recordedBytes, report: { events(.notice($0)) })
+            timer.lap("sync: keep the cache under its limit")
+        }
         summary.seconds = clock() - started
         events(.finished(summary))
         return summary
