@@ -85,4 +85,39 @@ struct ListingFaultTests {
         #expect(seconds < TestTiming.seconds(30), "the sync took \(seconds) s")
         #expect(server.requests.filter { $0 == "PROPFIND /" }.count == 1, "\(server.requests)")
     }
+
+    /// A download answered 503 with `Retry-After: 2` (a PDF, or the .bib) is tried again after
+    /// the wait the server asks for, not after the sync's own short backoff.
+    @Test(arguments: ["/papers/tex-tour.pdf", "/library.bib"])
+    func aBusyDownloadIsTriedAgainAfterTheWaitItAsksFor(_ path: String) throws {
+        let sandbox = try SyncSandbox()
+        let server = try FaultServer.start(root: sandbox.remote)
+        defer { server.stop() }
+        try server.setFault(.busy(times: 2, status: 503, retryAfter: "2"), for: path)
+        let sync = try sandbox.bibread(["sync", server.baseURL.absoluteString, "--name", "lab", "--group", "Typesetting"])
+        #expect(sync.status == 0, "\(sync.standardError)")
+        #expect(sync.standardError.contains("Done: 2 downloaded"), "\(sync.standardError)")
+        let gets = server.timedRequests.filter { $0.request == "GET \(path)" }.map(\.time)
+        #expect(gets.count == 3, "\(server.timedRequests)")
+        for (earlier, later) in zip(gets, gets.dropFirst()) {
+            #expect(later - earlier >= 1.9, "tried again after \(later - earlier) s, asked to wait 2 s")
+        }
+    }
+
+    /// A download whose server asks for an hour is not waited out nor asked again: that file
+    /// fails at once, saying what the server asked; the others sync.
+    @Test func aDownloadWhoseServerAsksForAnHourFailsAtOnce() throws {
+        let sandbox = try SyncSandbox()
+        let server = try FaultServer.start(root: sandbox.remote)
+        defer { server.stop() }
+        try server.setFault(.busy(times: 1000, status: 503, retryAfter: "3600"), for: "/papers/tex-tour.pdf")
+        let started = Date()
+        let sync = try sandbox.bibread(["sync", server.baseURL.absoluteString, "--name", "lab", "--group", "Typesetting"])
+        let seconds = Date().timeIntervalSince(started)
+        #expect(sync.status == 1, "\(sync.standardError)")
+        #expect(sync.standardError.contains("papers/tex-tour.pdf: HTTP 503: fault: status 503; it asks to be asked again in 1 h"), "\(sync.standardError)")
+        #expect(sync.standardError.contains("1 downloaded"), "\(sync.standardError)")
+        #expect(seconds < TestTiming.seconds(30), "the sync took \(seconds) s")
+        #expect(server.requests.filter { $0 == "GET /papers/tex-tour.pdf" }.count == 1, "\(server.requests)")
+    }
 }

@@ -49,7 +49,7 @@ extension CurlError {
     init(_ failure: TransferFailure) {
         switch failure {
         case .curl(let code, let message): self.init(code: code, message: message)
-        case .http(let status, _):
+        case .http(let status, _, _):
             self.init(code: Int(CURLE_HTTP_RETURNED_ERROR.rawValue),
                       message: "The requested URL returned error: \(status)")
         case .write(let path, let reason):

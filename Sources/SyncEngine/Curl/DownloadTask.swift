@@ -94,7 +94,8 @@ final class DownloadTask {
             if status == 416, request.resumeFrom > 0, Self.completeLength(headers["content-range"]) == request.resumeFrom {
                 return .completed(status: status, headers: headers, bytesOnDisk: request.resumeFrom)
             }
-            return .failed(.http(status: status, body: String(decoding: errorPage, as: UTF8.self)))
+            return .failed(.http(status: status, body: String(decoding: errorPage, as: UTF8.self),
+                                 retryAfter: RetryAfter.seconds(headers["retry-after"])))
         }
         guard result == CURLE_OK else { return .failed(handle.failure(for: result)) }
         if target == .undecided {

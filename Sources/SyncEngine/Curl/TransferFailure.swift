@@ -7,10 +7,11 @@ public enum TransferFailure: Error, Sendable, Equatable, CustomStringConvertible
     /// 18 partial file, 67 login denied, 60 unknown or changed host key…), `message` curl's
     /// explanation. It never holds a password; URLs in it have no user name or password.
     case curl(code: Int, message: String)
-    /// The server answered with an HTTP error (400 or more); `body` is the start of its answer.
-    /// Only ``CurlSession/download(_:parallel:progress:isCancelled:)`` reports these:
+    /// The server answered with an HTTP error (400 or more); `body` is the start of its answer,
+    /// `retryAfter` the wait in seconds its `Retry-After` header asks for (a busy server's 429 or
+    /// 503). Only ``CurlSession/download(_:parallel:progress:isCancelled:)`` reports these:
     /// ``CurlSession/perform(_:)`` returns the response.
-    case http(status: Int, body: String)
+    case http(status: Int, body: String, retryAfter: Double? = nil)
     /// The body could not be written to `path` (disk full, I/O error, missing folder);
     /// `reason` is the system's message.
     case write(path: String, reason: String)
@@ -28,10 +29,16 @@ public enum TransferFailure: Error, Sendable, Equatable, CustomStringConvertible
     public var isTransient: Bool {
         switch self {
         case .curl(let code, _): Self.transientCurlCodes.contains(code)
-        case .http(let status, _): [408, 429, 500, 502, 503, 504].contains(status)
+        case .http(let status, _, _): [408, 429, 500, 502, 503, 504].contains(status)
         case .write, .cancelled, .tooLarge: false
         case .interference: true
         }
+    }
+
+    /// The wait a busy server asked for before the next request (`Retry-After`), in seconds.
+    public var retryAfter: Double? {
+        if case .http(_, _, let retryAfter) = self { return retryAfter }
+        return nil
     }
 
     /// What went wrong, as one line for a message. What came from the server (an error page,
@@ -39,8 +46,9 @@ public enum TransferFailure: Error, Sendable, Equatable, CustomStringConvertible
     public var description: String {
         switch self {
         case .curl(let code, let message): "\(TerminalText.cleanedLine(message)) (curl error \(code))"
-        case .http(let status, let body):
-            Self.summary(of: body).map { "HTTP \(status): \($0)" } ?? "HTTP \(status)"
+        case .http(let status, let body, let retryAfter):
+            (Self.summary(of: body).map { "HTTP \(status): \($0)" } ?? "HTTP \(status)")
+                + (retryAfter.map { "; it asks to be asked again in \(RetryAfter.describe($0))" } ?? "")
         case .write(let path, let reason): "cannot write \(TerminalText.cleanedLine(path)): \(reason)"
         case .cancelled: "cancelled"
         case .tooLarge(let limit): "the answer is larger than the \(ByteLimit.describe(limit)) allowed"

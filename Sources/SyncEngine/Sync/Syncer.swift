@@ -768,6 +768,8 @@ public final class Syncer: @unchecked Sendable {
             var retry: [RemoteFile] = []
             // The files whose writes found the disk full.
             var noRoom = Set<String>()
+            // The longest wait a busy server asked for (Retry-After) this round.
+            var serverWait: Double?
             // Files put in place and not yet recorded. They are recorded in one transaction
             // about once a second while the transfers go on, and the rest when this round ends,
             // even when a later step throws.
@@ -828,7 +830,11 @@ public final class Syncer: @unchecked Sendable {
                     events(.fileFinished(path: file.path, bytes: bytes))
                 case .failed(let failure):
                     if DiskFull.isCause(of: failure) { noRoom.insert(file.path) }
-                    failed(failure.description, transient: failure.isTransient)
+                    // A busy server's Retry-After sets the pause before the next round, unless
+                    // it asks for longer than a sync waits: then the file fails now.
+                    let asked = failure.retryAfter
+                    if let asked, failure.isTransient, asked <= options.longestRetryWait { serverWait = max(serverWait ?? 0, asked) }
+                    failed(failure.description, transient: failure.isTransient && (asked ?? 0) <= options.longestRetryWait)
                 case .cancelled:
                     summary.cancelled = true
                 }
@@ -841,8 +847,9 @@ public final class Syncer: @unchecked Sendable {
             }
             pending = retry
             if !pending.isEmpty {
-                // Back off before the next try; still answer a cancel quickly.
-                let pause = options.backoff * pow(2, Double(attempt - 1))
+                // Back off before the next try (as long as a busy server asked, if it did);
+                // still answer a cancel quickly.
+                let pause = serverWait ?? options.backoff * pow(2, Double(attempt - 1))
                 let until = clock() + pause
                 while clock() < until {
                     if isCancelled() {
@@ -865,8 +872,14 @@ public final class Syncer: @unchecked Sendable {
             request.stallTimeout = options.stallTimeout
             let job = DownloadJob(request: request, destination: destination)
             outcome = session.download([job], parallel: 1, progress: { _, _, _ in }, isCancelled: isCancelled)[0]
-            guard case .failed(let failure) = outcome, failure.isTransient, attempt < options.attempts else { return outcome }
-            usleep(UInt32(options.backoff * pow(2, Double(attempt - 1)) * 1_000_000))
+            guard case .failed(let failure) = outcome, failure.isTransient, attempt < options.attempts,
+                  (failure.retryAfter ?? 0) <= options.longestRetryWait else { return outcome }
+            let pause = failure.retryAfter ?? options.backoff * pow(2, Double(attempt - 1))
+            let until = clock() + pause
+            while clock() < until {
+                if isCancelled() { return .cancelled }
+                usleep(UInt32(min(50_000, max(1, (until - clock()) * 1_000_000))))
+            }
         }
         return outcome
     }
