@@ -1,3 +1,4 @@
+import DiskIO
 import Foundation
 import Glibc
 
@@ -108,16 +109,10 @@ public final class LaunchedProcess: @unchecked Sendable {
     /// The waiting thread's work.
     private func collect() {
         var information = siginfo_t()
-        var waited: Int32
-        repeat {
-            waited = waitid(P_PID, id_t(processIdentifier), &information, WEXITED | WNOWAIT)
-        } while waited != 0 && errno == EINTR
+        _ = try? SystemCall.retrying("waitid") { waitid(P_PID, id_t(processIdentifier), &information, WEXITED | WNOWAIT) }
         condition.lock()
         var status: Int32 = 0
-        var collected: pid_t
-        repeat {
-            collected = waitpid(processIdentifier, &status, 0)
-        } while collected < 0 && errno == EINTR
+        let collected = (try? SystemCall.retrying("waitpid") { waitpid(processIdentifier, &status, 0) }) ?? -1
         recorded = collected == processIdentifier ? Termination(waitStatus: status) : .unknown
         condition.broadcast()
         condition.unlock()

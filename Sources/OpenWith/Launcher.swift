@@ -1,3 +1,4 @@
+import DiskIO
 import Foundation
 import Glibc
 
@@ -140,7 +141,7 @@ enum StandardInputWriter {
             sigaddset(&pipeSignal, SIGPIPE)
             pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
             do throws(SystemCallError) {
-                try DescriptorIO.writeAll(bytes, to: descriptor)
+                try FileDescriptor.writeAll(bytes, to: descriptor)
             } catch {
                 if error.code == EPIPE {
                     var noWait = timespec(tv_sec: 0, tv_nsec: 0)

@@ -1,3 +1,4 @@
+import DiskIO
 import Foundation
 
 /// What the terminal bibread writes to is, as far as escape sequences must be wrapped.
@@ -64,6 +65,6 @@ public enum OSC52 {
     /// Writes the sequence that copies `text` to `descriptor` (the terminal), all of it.
     public static func copy(_ text: String, terminal: TerminalKind, to descriptor: Int32) throws -> Void {
         let bytes = try sequence(copying: text, terminal: terminal)
-        try DescriptorIO.writeAll(bytes, to: descriptor)
+        try FileDescriptor.writeAll(bytes, to: descriptor)
     }
 }

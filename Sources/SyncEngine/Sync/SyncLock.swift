@@ -1,4 +1,5 @@
 import BibModel
+import DiskIO
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -84,11 +85,9 @@ public final class SyncLock: @unchecked Sendable {
             throw RemoteError.fetchFailed(path: path, reason: "cannot open the sync lock: \(String(cString: strerror(errno)))")
         }
         var announced: SyncLockHolder?
-        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            let code = errno
-            if code == EINTR { continue }
-            guard code == EWOULDBLOCK else {
-                failedToLock("cannot lock \(path) (\(String(cString: strerror(code)))); syncing without the lock")
+        while let failure = Self.lockFailure(descriptor) {
+            guard failure.code == EWOULDBLOCK else {
+                failedToLock("cannot lock \(path) (\(failure.reason)); syncing without the lock")
                 return SyncLock(descriptor: descriptor, isHeld: false)
             }
             let holder = Self.holder(reading: descriptor)
@@ -108,6 +107,17 @@ public final class SyncLock: @unchecked Sendable {
         }
         Self.writeHolder(to: descriptor)
         return SyncLock(descriptor: descriptor, isHeld: true)
+    }
+
+    /// Takes the lock on `descriptor` if it is free: nil, or why not (EWOULDBLOCK: another
+    /// process holds it).
+    private static func lockFailure(_ descriptor: Int32) -> SystemCallError? {
+        do throws(SystemCallError) {
+            try SystemCall.retrying("flock") { flock(descriptor, LOCK_EX | LOCK_NB) }
+            return nil
+        } catch {
+            return error
+        }
     }
 
     /// Lets go of the lock (closing the file releases it).
