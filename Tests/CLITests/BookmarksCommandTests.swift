@@ -14,10 +14,7 @@ struct BookmarksCommandTests {
 
         init() throws {
             root = try Fixtures.temporaryDirectory()
-            environment = ["HOME": root.path, "XDG_DATA_HOME": root.appendingPathComponent("data").path,
-                           "XDG_CACHE_HOME": root.appendingPathComponent("cache").path,
-                           "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
-                           "XDG_STATE_HOME": root.appendingPathComponent("state").path]
+            environment = Fixtures.isolatedEnvironment(under: root)
         }
 
         deinit {

@@ -11,10 +11,7 @@ struct IndexCommandTests {
 
         init() throws {
             root = try Fixtures.temporaryDirectory()
-            environment = ["HOME": root.path, "XDG_CACHE_HOME": root.appendingPathComponent("cache").path,
-                           "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
-                           "XDG_STATE_HOME": root.appendingPathComponent("state").path,
-                           "XDG_DATA_HOME": root.appendingPathComponent("data").path]
+            environment = Fixtures.isolatedEnvironment(under: root)
         }
 
         deinit { try? FileManager.default.removeItem(at: root) }

@@ -19,10 +19,7 @@ struct LinkCommandTests {
             root = try Fixtures.temporaryDirectory()
             bin = root.appendingPathComponent("bin")
             try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-            environment = ["HOME": root.path, "XDG_DATA_HOME": root.appendingPathComponent("data").path,
-                           "XDG_CACHE_HOME": root.appendingPathComponent("cache").path,
-                           "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
-                           "XDG_STATE_HOME": root.appendingPathComponent("state").path, "PATH": bin.path]
+            environment = Fixtures.isolatedEnvironment(under: root).merging(["PATH": bin.path]) { $1 }
             for program in programs {
                 let script = bin.appendingPathComponent(program)
                 try "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done > '\(root.path)/\(program).args'\n"
