@@ -1,16 +1,5 @@
 import BibModel
 
-/// One page of a reference where the search's `text:` terms were found, with a snippet.
-public struct FullTextPage: Sendable, Equatable {
-    public let page: Int
-    public let snippet: String
-
-    public init(page: Int, snippet: String) {
-        self.page = page
-        self.snippet = snippet
-    }
-}
-
 /// The full-text index's answers for the `text:` terms of the search shown.
 public struct FullTextResults: Sendable, Equatable, FullTextMatching {
     public let terms: [FullTextTerm]
@@ -43,10 +32,4 @@ public struct FullTextResults: Sendable, Equatable, FullTextMatching {
     public var highlightWords: [String] {
         terms.map { $0.words.joined(separator: " ") }
     }
-}
-
-/// How far the full-text index of the library's PDFs is.
-public struct IndexingState: Sendable, Equatable {
-    public var done: Int
-    public var total: Int
 }
