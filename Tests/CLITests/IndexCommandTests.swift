@@ -5,21 +5,7 @@ import Testing
 /// `bibread index` and `list --search text:…`, run as a user runs them, on the sample PDFs.
 @Suite("bibread index and text: search")
 struct IndexCommandTests {
-    final class Setup {
-        let root: URL
-        let environment: [String: String]
-
-        init() throws {
-            root = try Fixtures.temporaryDirectory()
-            environment = Fixtures.isolatedEnvironment(under: root)
-        }
-
-        deinit { try? FileManager.default.removeItem(at: root) }
-
-        func bibread(_ arguments: [String]) throws -> ProcessResult {
-            try ProcessRunner.bibread(arguments, environment: environment)
-        }
-    }
+    typealias Setup = IsolatedHome
 
     @Test func indexOnceThenSearchInsideThePapers() throws {
         let setup = try Setup()
