@@ -1,5 +1,5 @@
 # Developer shortcuts; the README's two commands do not need make.
-.PHONY: run test bench fuzz sanitize samples release clean
+.PHONY: run test bench fuzz sanitize samples release release-dev clean
 
 run:
 	scripts/setup-and-open.sh
@@ -10,7 +10,11 @@ test:
 release:
 	swift build -c release --static-swift-stdlib --product bibread
 
-bench: release
+# The development tools (bibread-dev: the reader's test hooks, write-stress, the benchmarks' commands).
+release-dev:
+	swift build -c release --static-swift-stdlib --product bibread-dev
+
+bench: release release-dev
 	scripts/install-deps.sh bench
 	bench/parse-bench.sh
 	bench/search-bench.sh

@@ -25,6 +25,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "bibread", targets: ["bibread"]),
+        // Development tools, not part of bibread: the reader with test hooks, stress and benchmarks.
+        .executable(name: "bibread-dev", targets: ["bibread-dev"]),
         .library(name: "BibModel", targets: ["BibModel"]),
         // libFuzzer entry point (`make fuzz` builds it with -sanitize=fuzzer and links it).
         .library(name: "BibreadFuzz", type: .dynamic, targets: ["FuzzEntry"]),
@@ -82,6 +84,14 @@ let package = Package(
         ]),
         .executableTarget(name: "bibread", dependencies: ["BibreadCLI"]),
 
+        // Development tools kept out of bibread (docs/ARCHITECTURE.md): the reader with the test
+        // hooks, the crash-safety writer and the benchmarks, all through the modules' public API.
+        .target(name: "DevTools", dependencies: [
+            "BibModel", "Reader", "PDFText", "SyncEngine", "DiskIO", "ReadingList", "FullText",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "bibread-dev", dependencies: ["DevTools"], path: "Sources/BibreadDev"),
+
         // Fuzzing: the targets (plain Swift, also run by the regression tests), the libFuzzer
         // entry point, and a replayer that times a corpus.
         .target(name: "FuzzTargets", dependencies: ["BibModel", "ReadingList"]),
@@ -90,7 +100,7 @@ let package = Package(
 
         .target(name: "BibreadTestSupport", dependencies: ["BibModel"], path: "Tests/BibreadTestSupport"),
         .testTarget(name: "BibModelTests", dependencies: ["BibModel", "BibreadTestSupport"]),
-        .testTarget(name: "FullTextTests", dependencies: ["FullText", "PDFText", "BibreadTestSupport"]),
+        .testTarget(name: "FullTextTests", dependencies: ["FullText", "PDFText", "DevTools", "BibreadTestSupport"]),
         .testTarget(name: "OpenWithTests", dependencies: ["OpenWith", "BibModel", "BibreadTestSupport"]),
         .testTarget(name: "ReadingListTests", dependencies: ["ReadingList", "BibreadTestSupport"]),
         .testTarget(name: "PDFTextTests", dependencies: ["PDFText", "Checksums", "DiskIO", "BibreadTestSupport"]),

@@ -1,15 +1,24 @@
-# Shared by the bench scripts (sourced): checks for the bibread binary, poppler-utils and the
-# corpus PDFs, and the PASS/MISS line of a goal. Each script defines say and die first, and sets bibread and corpora.
+# Shared by the bench scripts (sourced): checks for the bibread and bibread-dev binaries, poppler-utils and the
+# corpus PDFs, and the PASS/MISS line of a goal. Each script defines say and die first, and sets bibread (or bibread_dev) and corpora.
 
-# require_bibread NAME: exits 2 unless $bibread is executable; then makes it an absolute path.
-require_bibread() {
-  if ! [[ -x $bibread ]]; then
-    say "$1: no bibread binary at $bibread"
-    say "  build it first:  make release   (or set BIBREAD=/path/to/bibread)"
+# require_built NAME VARIABLE PROGRAM MAKE_TARGET ENVIRONMENT: exits 2 unless the binary named
+# by $VARIABLE is executable (saying how to build PROGRAM); then makes it an absolute path.
+require_built() {
+  local -n binary=$2
+  if ! [[ -x $binary ]]; then
+    say "$1: no $3 binary at $binary"
+    say "  build it first:  make $4   (or set $5=/path/to/$3)"
     exit 2
   fi
-  bibread=$(cd "$(dirname "$bibread")" && pwd)/$(basename "$bibread")
+  binary=$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")
 }
+
+# require_bibread NAME: $bibread must be executable (the product: make release).
+require_bibread() { require_built "$1" bibread bibread release BIBREAD; }
+
+# require_bibread_dev NAME: $bibread_dev must be executable (the development tools, with the
+# benchmarks' commands and the reader's hooks: make release-dev).
+require_bibread_dev() { require_built "$1" bibread_dev bibread-dev release-dev BIBREAD_DEV; }
 
 # require_poppler: pdftotext and pdfinfo, or exit 2.
 require_poppler() {

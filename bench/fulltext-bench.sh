@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Benchmark the full-text index of PDFs (module FullText) through the hidden command
-# `bibread _fulltext-bench`:
+# Benchmark the full-text index of PDFs (module FullText) through the command
+# `bibread-dev fulltext-bench`:
 #
 # 1. Indexing rate: every page of the PDFs in ../shared/corpora/pdfs indexed into a fresh index
-#    with both cores (`_fulltext-bench index --workers 2`), side by side with pdftotext over
+#    with both cores (`fulltext-bench index --workers 2`), side by side with pdftotext over
 #    the same pages: once sequentially (one process, one core) and as 2 processes in parallel,
 #    one per half of each PDF's pages (both cores; the fair comparison). Best of RUNS wall
 #    times, the runs of the three interleaved so that a slow spell of the machine hits all
@@ -17,7 +17,7 @@
 #   bench/fulltext-bench.sh
 #
 # Environment:
-#   BIBREAD            bibread binary        (default <repo>/.build/release/bibread)
+#   BIBREAD_DEV        bibread-dev binary    (default <repo>/.build/release/bibread-dev)
 #   RUNS               runs per tool, best wall time kept (default 3)
 #   WORKERS            bibread's extraction threads (default 2: both cores)
 #   QUERY_PAGES        pages in the query index (default 100000)
@@ -25,8 +25,8 @@
 #   BIBREAD_CORPORA    the corpora folder    (default <repo>/../shared/corpora)
 #
 # Exit status: 0 when the report was made, whatever the goals say; 1 when a measured
-# command failed (its row says FAILED); 2 when the harness cannot run (no bibread binary or
-# no _fulltext-bench command, no pdftotext, no PDFs, bad RUNS).
+# command failed (its row says FAILED); 2 when the harness cannot run (no bibread-dev binary or
+# no fulltext-bench command, no pdftotext, no PDFs, bad RUNS).
 set -euo pipefail
 export LC_ALL=C # '.' as decimal point in EPOCHREALTIME, printf and awk
 
@@ -34,7 +34,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/.." && pwd)
 corpora=${BIBREAD_CORPORA:-$repo/../shared/corpora}
 bench_dir=${BENCH_DIR:-$repo/.build/bench}
-bibread=${BIBREAD:-$repo/.build/release/bibread}
+bibread_dev=${BIBREAD_DEV:-$repo/.build/release/bibread-dev}
 runs=${RUNS:-3}
 workers=${WORKERS:-2}
 query_pages=${QUERY_PAGES:-100000}
@@ -59,11 +59,11 @@ for value in "$runs" "$workers" "$query_pages"; do
 done
 # shellcheck source=bench/common.sh
 source "$here/common.sh"
-require_bibread fulltext-bench
+require_bibread_dev fulltext-bench
 require_poppler
 collect_pdfs
-"$bibread" _fulltext-bench --help >/dev/null 2>&1 ||
-  die "$bibread has no _fulltext-bench command (FullTextBenchCommand in BibreadCLI)"
+"$bibread_dev" fulltext-bench --help >/dev/null 2>&1 ||
+  die "$bibread_dev has no fulltext-bench command (FullTextBenchCommand in DevTools)"
 
 mkdir -p "$bench_dir"
 bench_dir=$(cd "$bench_dir" && pwd)
@@ -121,7 +121,7 @@ pdftotext_parallel() {
 }
 # shellcheck disable=SC2317
 bibread_index() {
-  "$bibread" _fulltext-bench index --workers "$workers" --index-path "$index" "${pdfs[@]}"
+  "$bibread_dev" fulltext-bench index --workers "$workers" --index-path "$index" "${pdfs[@]}"
 }
 
 declare -A wall status
@@ -149,7 +149,7 @@ run_once() {
   fi
 }
 
-say "bibread: $bibread"
+say "bibread-dev: $bibread_dev"
 say "indexing $total_pages pages of ${#pdfs[@]} PDFs, $runs runs each ..."
 for ((i = 1; i <= runs; i++)); do
   run_once pdftotext-1 /dev/null "$i" pdftotext_sequential
@@ -171,7 +171,7 @@ query_args=()
 for query in "${goal_queries[@]}" "${reference_queries[@]}"; do query_args+=(--query "$query"); done
 query_status=ok
 query_out=$bench_dir/fulltext.query.txt
-"$bibread" _fulltext-bench query --pages "$query_pages" --index-path "$query_index" \
+"$bibread_dev" fulltext-bench query --pages "$query_pages" --index-path "$query_index" \
   "${query_args[@]}" "${pdfs[@]}" >"$query_out" 2>>"$log" || query_status="FAILED (exit $?)"
 cat "$query_out" >>"$log"
 rm -f "$query_index" "$query_index-wal" "$query_index-shm"
@@ -182,7 +182,7 @@ query_summary=$(grep '^fulltext-query ' "$query_out" || true)
 rate() { awk -v n="$total_pages" -v w="$1" 'BEGIN { printf "%.1f", n / w }'; }
 echo
 echo "== bibread full-text index benchmark: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, best of $runs runs"
-echo "bibread: $bibread"
+echo "bibread-dev: $bibread_dev"
 echo "poppler: $(pdftotext -v 2>&1 | head -n 1)"
 echo "load:    $load_before (1, 5, 15 min load average before the runs; other work skews the figures)"
 echo
@@ -192,7 +192,7 @@ for id in pdftotext-1 pdftotext-2 bibread; do
   case $id in
     pdftotext-1) label="pdftotext, 1 process (sequential)" ;;
     pdftotext-2) label="pdftotext, 2 processes (half the pages each)" ;;
-    bibread) label="bibread _fulltext-bench index, $workers threads" ;;
+    bibread) label="bibread-dev fulltext-bench index, $workers threads" ;;
   esac
   if [[ ${status[$id]} == ok ]]; then
     printf '%-44s %7d %9.3f %9s\n' "$label" "$total_pages" "${wall[$id]}" "$(rate "${wall[$id]}")"
@@ -202,7 +202,7 @@ for id in pdftotext-1 pdftotext-2 bibread; do
 done
 echo
 echo "Wall times of whole commands, process start included. bibread extracts each page with"
-echo "poppler (as _pdf-extract does), joins hyphenated words, and stores the text and its FTS5"
+echo "poppler (as pdf-extract does), joins hyphenated words, and stores the text and its FTS5"
 echo "index in SQLite, one transaction per PDF."
 [[ ${indexed_failed:-0} == 0 ]] || echo "PDFs it could not read: $indexed_failed (see $log)."
 echo "bibread's own timing of the update (last run): $(field seconds "$index_report") s, $(field pages_per_second "$index_report") pages/s."

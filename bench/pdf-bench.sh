@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
 # Benchmark bibread's PDF text extraction against pdftotext (poppler-utils) on every PDF of
-# ../shared/corpora/pdfs: `pdftotext FILE -` and `bibread _pdf-extract FILE`, side by side,
+# ../shared/corpora/pdfs: `pdftotext FILE -` and `bibread-dev pdf-extract FILE`, side by side,
 # best of RUNS wall times. Then the time to open a 2,730-page PDF (tcolorbox.pdf five times,
 # joined with qpdf) and print one page of it. Goal: bibread ≤ 1.2× pdftotext's time.
 #
 #   bench/pdf-bench.sh
 #
 # Environment:
-#   BIBREAD            bibread binary        (default <repo>/.build/release/bibread)
+#   BIBREAD_DEV        bibread-dev binary    (default <repo>/.build/release/bibread-dev)
 #   RUNS               runs per tool, best wall time kept (default 3)
 #   BENCH_DIR          big PDF, outputs, log (default <repo>/.build/bench)
 #   BIBREAD_CORPORA    the corpora folder    (default <repo>/../shared/corpora)
 #
 # Exit status: 0 when the report was made, whatever the goals say; 1 when a measured
-# command failed (its row says FAILED); 2 when the harness cannot run (no bibread binary,
+# command failed (its row says FAILED); 2 when the harness cannot run (no bibread-dev binary,
 # no pdftotext, no PDFs, bad RUNS).
 set -euo pipefail
 export LC_ALL=C # '.' as decimal point in EPOCHREALTIME, printf and awk
@@ -22,7 +22,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/.." && pwd)
 corpora=${BIBREAD_CORPORA:-$repo/../shared/corpora}
 bench_dir=${BENCH_DIR:-$repo/.build/bench}
-bibread=${BIBREAD:-$repo/.build/release/bibread}
+bibread_dev=${BIBREAD_DEV:-$repo/.build/release/bibread-dev}
 runs=${RUNS:-3}
 goal_ratio=1.2
 big_page=2000
@@ -34,11 +34,11 @@ die() { say "pdf-bench: $*"; exit 2; }
 [[ $runs =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, not '$runs'"
 # shellcheck source=bench/common.sh
 source "$here/common.sh"
-require_bibread pdf-bench
+require_bibread_dev pdf-bench
 require_poppler
 collect_pdfs
-"$bibread" _pdf-extract --help >/dev/null 2>&1 ||
-  die "$bibread has no _pdf-extract command (is PDFExtractCommand registered in Bibread.swift?)"
+"$bibread_dev" pdf-extract --help >/dev/null 2>&1 ||
+  die "$bibread_dev has no pdf-extract command (is PDFExtractCommand registered in BibreadDev.swift?)"
 
 mkdir -p "$bench_dir"
 bench_dir=$(cd "$bench_dir" && pwd)
@@ -89,14 +89,14 @@ print(sum(" ".join(x.split()) == " ".join(y.split()) for x, y in zip(a[:-1], b[:
 EOF
 }
 
-say "bibread: $bibread"
+say "bibread-dev: $bibread_dev"
 declare -A pages same
 for pdf in "${pdfs[@]}"; do
   name=$(basename "$pdf" .pdf)
   pages[$name]=$(pages_of "$pdf")
   cat "$pdf" >/dev/null # warm the page cache
   measure "pdftotext-$name" "$bench_dir/$name.pdftotext.txt" pdftotext "$pdf" -
-  measure "bibread-$name" "$bench_dir/$name.bibread.txt" "$bibread" _pdf-extract "$pdf"
+  measure "bibread-$name" "$bench_dir/$name.bibread.txt" "$bibread_dev" pdf-extract "$pdf"
   if [[ ${status[pdftotext-$name]} == ok && ${status[bibread-$name]} == ok ]]; then
     same[$name]=$(same_pages "$bench_dir/$name.pdftotext.txt" "$bench_dir/$name.bibread.txt")
   fi
@@ -124,7 +124,7 @@ if [[ $big_status == ok ]]; then
   big_pages=$(pages_of "$big")
   cat "$big" >/dev/null
   measure pdftotext-big "$bench_dir/big.pdftotext.txt" pdftotext -f $big_page -l $big_page "$big" -
-  measure bibread-big "$bench_dir/big.bibread.txt" "$bibread" _pdf-extract "$big" --pages $big_page-$big_page
+  measure bibread-big "$bench_dir/big.bibread.txt" "$bibread_dev" pdf-extract "$big" --pages $big_page-$big_page
 fi
 
 # ---- report -----------------------------------------------------------------
@@ -149,7 +149,7 @@ header() {
 
 echo
 echo "== bibread PDF text benchmark: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, best of $runs runs"
-echo "bibread: $bibread"
+echo "bibread-dev: $bibread_dev"
 echo "poppler: $(pdftotext -v 2>&1 | head -n 1)"
 echo "load:    $load_before (1, 5, 15 min load average before the runs; other work skews the figures)"
 echo
@@ -166,7 +166,7 @@ else
   echo "big PDF: $big_status"
 fi
 echo
-echo "pdftotext, bibread: best wall time in seconds of 'pdftotext FILE -' and 'bibread _pdf-extract FILE'"
+echo "pdftotext, bibread: best wall time in seconds of 'pdftotext FILE -' and 'bibread-dev pdf-extract FILE'"
 echo "(every page; bibread uses every core, one document per thread); p/s: pages per second;"
 echo "ratio: bibread's time / pdftotext's (below 1 = faster); same: pages whose text is the same"
 echo "in both, whitespace normalised. big.pdf: tcolorbox.pdf five times (qpdf), opened and page"

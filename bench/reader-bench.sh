@@ -9,10 +9,12 @@ set -euo pipefail
 export LC_ALL=C
 repo=$(cd "$(dirname "$0")/.." && pwd)
 bibread=${BIBREAD:-$repo/.build/release/bibread}
+bibread_dev=${BIBREAD_DEV:-$repo/.build/release/bibread-dev}
 bench_dir=${BENCH_DIR:-$repo/.build/bench}
 corpora=${BIBREAD_CORPORA:-$repo/../shared/corpora}
 runs=${RUNS:-5}
 [[ -x "$bibread" ]] || { echo "reader-bench: $bibread is missing; run: make release" >&2; exit 2; }
+[[ -x "$bibread_dev" ]] || { echo "reader-bench: $bibread_dev is missing; run: make release-dev" >&2; exit 2; }
 command -v tmux >/dev/null || { echo "reader-bench: tmux is missing (scripts/install-deps.sh bench)" >&2; exit 2; }
 command -v script >/dev/null || { echo "reader-bench: script(1) is missing (bsdutils)" >&2; exit 2; }
 mkdir -p "$bench_dir"
@@ -29,7 +31,7 @@ echo "== reader: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(du -m "$big
 times=()
 for _ in $(seq "$runs"); do
   start=$EPOCHREALTIME
-  script -qfec "$bibread --exit-after-first-screen $big" /dev/null >/dev/null
+  script -qfec "$bibread_dev reader --exit-after-first-screen $big" /dev/null >/dev/null
   end=$EPOCHREALTIME
   times+=("$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')")
 done

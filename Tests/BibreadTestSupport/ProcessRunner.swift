@@ -10,18 +10,31 @@ public struct ProcessResult: Sendable {
 /// Runs the real `bibread` binary (and other programs) the way a user would.
 public enum ProcessRunner {
     /// The `bibread` executable built beside the test bundle.
-    public static var bibreadExecutable: URL {
+    public static var bibreadExecutable: URL { builtExecutable("bibread") }
+
+    /// The `bibread-dev` executable built beside the test bundle: the development tools (the
+    /// reader with its test hooks, `write-stress`, the benchmarks) that `bibread` does not carry.
+    public static var developmentExecutable: URL { builtExecutable("bibread-dev") }
+
+    /// The executable `name` of this package, built beside the test bundle.
+    public static func builtExecutable(_ name: String) -> URL {
         let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var directory = testBinary.deletingLastPathComponent()
         // On Linux the test runner is `.build/<triple>/debug/<package>PackageTests.xctest`.
         if directory.pathExtension == "xctest" { directory.deleteLastPathComponent() }
-        return directory.appendingPathComponent("bibread")
+        return directory.appendingPathComponent(name)
     }
 
     /// Runs `bibread` with `arguments`, optionally with extra environment variables.
     public static func bibread(_ arguments: [String], environment: [String: String] = [:],
                                currentDirectory: URL? = nil) throws -> ProcessResult {
         try run(bibreadExecutable, arguments, environment: environment, currentDirectory: currentDirectory)
+    }
+
+    /// Runs `bibread-dev` with `arguments`, optionally with extra environment variables.
+    public static func development(_ arguments: [String], environment: [String: String] = [:],
+                                   currentDirectory: URL? = nil) throws -> ProcessResult {
+        try run(developmentExecutable, arguments, environment: environment, currentDirectory: currentDirectory)
     }
 
     /// Runs any program and collects its output (both streams read concurrently, so a chatty

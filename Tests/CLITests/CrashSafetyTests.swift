@@ -15,7 +15,7 @@ import Glibc
 /// and their contents compared with what the writer wrote.
 @Suite("Crash safety: SIGKILL while writing")
 struct CrashSafetyTests {
-    // MARK: - The stores, killed while `_write-stress` writes them
+    // MARK: - The stores, killed while `bibread-dev write-stress` writes them
 
     @Test("Killed 50 times while writing, every store opens, passes its integrity check and holds some prefix of the writes")
     func killedWhileWritingTheStores() throws {
@@ -30,11 +30,11 @@ struct CrashSafetyTests {
             // every fifth from the start, to catch opening and migrating too.
             let fromStart = iteration % 5 == 0
             let delay = Int.random(in: 5...200, using: &random.generator)
-            let run = try KilledRun(ProcessRunner.bibreadExecutable, sandbox.stressArguments(), environment: sandbox.environment,
+            let run = try KilledRun(ProcessRunner.developmentExecutable, sandbox.stressArguments(), environment: sandbox.environment,
                                     kill: fromStart ? .afterStart(milliseconds: delay) : .afterFirstLine(milliseconds: delay),
                                     scratch: sandbox.root)
             let place = "iteration \(iteration), killed \(delay) ms after \(fromStart ? "start" : "its first line") (seed \(random.seed))"
-            try #require(run.killed, "\(place): _write-stress ended by itself (status \(run.status)): \(run.standardError)")
+            try #require(run.killed, "\(place): write-stress ended by itself (status \(run.status)): \(run.standardError)")
             let (round, complete) = try sandbox.checkAfterKill(place: place, sqliteFirst: iteration % 2 == 0, readResume: iteration % 10 == 9)
             #expect(round >= lastRound, "\(place): the round counter went back from \(lastRound) to \(round)")
             if !complete { cutShort += 1 }
@@ -45,7 +45,7 @@ struct CrashSafetyTests {
 
         // Left alone, it finishes rounds; the last one complete is exactly what every store holds.
         let final = lastRound + 2
-        let finish = try ProcessRunner.bibread(sandbox.stressArguments() + ["--rounds", String(final)], environment: sandbox.environment)
+        let finish = try ProcessRunner.development(sandbox.stressArguments() + ["--rounds", String(final)], environment: sandbox.environment)
         #expect(finish.status == 0, "\(finish.standardError)")
         let contents = try sandbox.read("after round \(final)")
         #expect(StressSandbox.round(contents) == final)
@@ -227,9 +227,9 @@ private func json(_ result: ProcessResult, _ what: String) throws -> Any {
     return try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8))
 }
 
-// MARK: - What `_write-stress` writes
+// MARK: - What `bibread-dev write-stress` writes
 
-/// One thing `_write-stress` sets in each round (see WriteStressCommand, whose pattern this
+/// One thing `bibread-dev write-stress` sets in each round (see WriteStressCommand, whose pattern this
 /// restates): what the stores hold now, the value it has after round `x` (`absent` before
 /// round 1), and what it may hold while its own step is under way.
 struct StressUnit {
@@ -263,7 +263,7 @@ struct StoreContents {
     }
 }
 
-/// A fresh XDG sandbox with a one-entry library whose PDF `_write-stress` saves positions of.
+/// A fresh XDG sandbox with a one-entry library whose PDF `bibread-dev write-stress` saves positions of.
 struct StressSandbox {
     let root: URL
     let environment: [String: String]
@@ -288,7 +288,7 @@ struct StressSandbox {
     }
 
     func stressArguments() -> [String] {
-        ["_write-stress", "--pdf", pdf.path, "--pages", "4"]
+        ["write-stress", "--pdf", pdf.path, "--pages", "4"]
     }
 
     func strayTemporaryFiles() throws -> [String] {

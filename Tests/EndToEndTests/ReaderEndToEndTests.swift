@@ -233,10 +233,11 @@ struct ReaderEndToEndTests {
         try await withSession(command: { $0.shell() }) { tmux, _ in
             try await waitForPrompt(in: tmux)
             let before = try await sttyModes(in: tmux, marker: 1)
-            // The test hook in ReaderApp spins on the main thread right after the first screen
-            // is drawn, as a render of a huge value did (issue 26, item 5): the loop never
-            // comes back to read the flag the signal handler sets.
-            let pid = try await startBibreadInShell(tmux, prefix: "BIBREAD_TEST_CRASH=busy-loop ")
+            // The test hook of `bibread-dev reader` spins on the main thread right after the
+            // first screen is drawn, as a render of a huge value did (issue 26, item 5): the loop
+            // never comes back to read the flag the signal handler sets.
+            let pid = try await startBibreadInShell(tmux, prefix: "BIBREAD_TEST_CRASH=busy-loop ",
+                                                    executable: ProcessRunner.developmentExecutable, arguments: "reader ")
             let clock = ContinuousClock()
             let start = clock.now
             #expect(Glibc.kill(pid, signal.number) == 0)
@@ -260,8 +261,8 @@ struct ReaderEndToEndTests {
         try await withSession(command: { $0.shell() }) { tmux, sandbox in
             try await waitForPrompt(in: tmux)
             let before = try await sttyModes(in: tmux, marker: 1)
-            // The test hook in ReaderApp calls fatalError right after the first screen is drawn.
-            try await tmux.type("ulimit -c 0; BIBREAD_TEST_CRASH=fatal-error '\(ProcessRunner.bibreadExecutable.path)' '\(Self.library)'")
+            // The test hook of `bibread-dev reader` calls fatalError right after the first screen is drawn.
+            try await tmux.type("ulimit -c 0; BIBREAD_TEST_CRASH=fatal-error '\(ProcessRunner.developmentExecutable.path)' reader '\(Self.library)'")
             try await tmux.sendKeys("Enter")
             // The message went to the log while the screen was up, and is on the shell's own
             // screen now: written after the alternate screen was left (what is written on the
@@ -284,7 +285,7 @@ struct ReaderEndToEndTests {
         try await withSession(command: { $0.shell() }) { tmux, sandbox in
             try await waitForPrompt(in: tmux)
             let before = try await sttyModes(in: tmux, marker: 1)
-            try await tmux.type("ulimit -c 0; BIBREAD_TEST_CRASH=worker-trap '\(ProcessRunner.bibreadExecutable.path)' '\(Self.library)'")
+            try await tmux.type("ulimit -c 0; BIBREAD_TEST_CRASH=worker-trap '\(ProcessRunner.developmentExecutable.path)' reader '\(Self.library)'")
             try await tmux.sendKeys("Enter")
             let logPath = sandbox.state.appendingPathComponent("bibread/stderr.log").path
             let screen = try await tmux.waitUntil("the crash report on the main screen") { text in
@@ -532,9 +533,11 @@ extension ReaderEndToEndTests {
         }
     }
 
-    /// Types the bibread command in the shell, waits for the reader, returns bibread's pid.
-    func startBibreadInShell(_ tmux: Tmux, prefix: String = "") async throws -> Int32 {
-        let command = "\(prefix)'\(ProcessRunner.bibreadExecutable.path)' '\(Self.library)'"
+    /// Types the bibread command in the shell (or `executable` with `arguments` before the
+    /// library), waits for the reader, returns bibread's pid.
+    func startBibreadInShell(_ tmux: Tmux, prefix: String = "", executable: URL = ProcessRunner.bibreadExecutable,
+                             arguments: String = "") async throws -> Int32 {
+        let command = "\(prefix)'\(executable.path)' \(arguments)'\(Self.library)'"
         try await tmux.type(command)
         try await tmux.sendKeys("Enter")
         try await tmux.waitUntil("bibread to open the samples (25 of 25 · All on the alternate screen)") { text in
@@ -542,9 +545,9 @@ extension ReaderEndToEndTests {
             return try await tmux.format("#{alternate_on}") == "1"
         }
         let shell = try await tmux.panePID()
-        let children = Processes.children(of: shell, named: "bibread")
+        let children = Processes.children(of: shell, named: executable.lastPathComponent)
         guard children.count == 1 else {
-            throw EndToEndFailure("expected one bibread process under the shell (pid \(shell)), found \(children)")
+            throw EndToEndFailure("expected one \(executable.lastPathComponent) process under the shell (pid \(shell)), found \(children)")
         }
         return children[0]
     }

@@ -1,6 +1,7 @@
 import BibreadTestSupport
 import Foundation
-@testable import FullText
+@testable import DevTools
+import FullText
 import Testing
 
 @Suite("the benchmark entry points")

@@ -52,6 +52,12 @@ public struct Group: Sendable {
         self.children = children
     }
 
+    /// A BibDesk smart group: the references that meet all of `conditions` (with `matchAll`),
+    /// else any of them.
+    public static func smart(named name: String, conditions: [SmartCondition], matchAll: Bool) -> Group {
+        Group(name: name, kind: .smart, rule: .smart(conditions, matchAll: matchAll))
+    }
+
     /// This group under another name (its members and children unchanged).
     func renamed(_ newName: String) -> Group {
         var group = Group(name: newName, kind: kind, rule: rule, children: children)
@@ -256,20 +262,6 @@ public enum GroupCatalog {
     /// or JabRef group comment gives no groups, or fewer, and one of these at the comment).
     public static func diagnostics(of library: Library) -> [Diagnostic] {
         BibDeskGroups.diagnostics(in: library) + JabRefGroups.diagnostics(in: library)
-    }
-
-    /// BibDesk smart groups with one condition of each kind, for the benchmark.
-    public static func smartGroupsForBenchmark() -> [Group] {
-        let conditions: [(String, [SmartCondition], Bool)] = [
-            ("Title contains algorithm", [SmartCondition(key: "Title", comparison: 2, value: "algorithm")], true),
-            ("Year smaller 1990", [SmartCondition(key: "Year", comparison: 8, value: "1990")], true),
-            ("Added in the last 2 years", [SmartCondition(key: "Date-Added", comparison: 5, value: "2 4")], true),
-            ("Read", [SmartCondition(key: "Read", comparison: 4, value: "1")], true),
-            ("Author in group Knuth or keyword TeX", [SmartCondition(key: "Author", comparison: 0, value: "Knuth"),
-                                                      SmartCondition(key: "Keywords", comparison: 2, value: "tex")], false),
-            ("Any field contains dynamic", [SmartCondition(key: "Any Field", comparison: 2, value: "dynamic")], true),
-        ]
-        return conditions.map { Group(name: $0.0, kind: .smart, rule: .smart($0.1, matchAll: $0.2)) }
     }
 
     /// The built-in group of the references whose PDF only the synced remote has.

@@ -17,8 +17,7 @@ public struct Bibread: ParsableCommand {
         version: BibreadVersion.string,
         subcommands: [BrowseCommand.self, ListCommand.self, ShowCommand.self, ReadCommand.self, CheckCommand.self, GroupsCommand.self,
                       SyncCommand.self, CacheCommand.self, BookmarksCommand.self, LinkCommand.self, OpenCommand.self,
-                      HandlersCommand.self, InstallHandlerCommand.self, IndexCommand.self, SearchLatencyCommand.self, PDFExtractCommand.self,
-                      FullTextBenchCommand.self, WriteStressCommand.self],
+                      HandlersCommand.self, InstallHandlerCommand.self, IndexCommand.self],
         defaultSubcommand: BrowseCommand.self)
 
     public init() {}
@@ -44,9 +43,6 @@ struct BrowseCommand: ParsableCommand {
 
     @OptionGroup var library: LibraryOptions
 
-    @Flag(name: .customLong("exit-after-first-screen"), help: .hidden)
-    var exitAfterFirstScreen = false
-
     func run() throws {
         // Piped or redirected, there is no screen to draw on: print the list instead, as
         // `bibread list` would (so `bibread lib.bib | grep knuth` does the obvious thing).
@@ -63,7 +59,6 @@ struct BrowseCommand: ParsableCommand {
         }
         var options = ReaderApp.Options(paths: try files.paths)
         options.importSource = links.first
-        options.exitAfterFirstScreen = exitAfterFirstScreen
         let status = ReaderApp.run(options)
         if status != 0 { throw ExitCode(status) }
     }

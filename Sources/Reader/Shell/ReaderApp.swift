@@ -34,8 +34,10 @@ public enum ReaderApp {
     /// Options from the command line.
     public struct Options: Sendable {
         public var paths: [String]
-        /// Exit right after the first screen is drawn (for the start-up benchmark).
-        public var exitAfterFirstScreen = false
+        /// Called once the first screen is drawn, before the loop starts; the reader goes on
+        /// when it returns `.keepRunning` and returns status 0 at once when it returns `.stop`.
+        /// The `bibread` command never sets it (programs that embed the reader do).
+        public var afterFirstScreen: (@Sendable () -> FirstScreenOutcome)?
         /// A reading list to import on start (a bibread://bookmarks link, a file or a URL):
         /// the reader opens on the bookmarks view and asks about its page notes.
         public var importSource: String?
@@ -150,25 +152,7 @@ public enum ReaderApp {
 
         screen.draw(state.render())
         timing.milestone("first screen drawn")
-        if options.exitAfterFirstScreen { return 0 }
-        // Test hook: `BIBREAD_TEST_CRASH=fatal-error` makes a real Swift runtime trap right after
-        // the first screen is drawn, so that the end-to-end tests can check that a crash gives the
-        // terminal back and shows its message (ReaderEndToEndTests.fatalErrorRestoresTheTerminal).
-        // `worker-trap` traps as an optimized build does on a failed check, with no message, on a
-        // background thread (ReaderEndToEndTests.silentTrapOnAWorkerIsReported). `busy-loop`
-        // spins on this thread for good, as a render that never ends would: a signal must still
-        // end the program (ReaderEndToEndTests.signalsEndAStuckLoop).
-        switch ProcessInfo.processInfo.environment["BIBREAD_TEST_CRASH"] {
-        case "fatal-error":
-            fatalError("BIBREAD_TEST_CRASH=fatal-error: crashing on purpose after the first screen")
-        case "worker-trap":
-            DispatchQueue.global().async { raise(SIGILL) }
-        case "busy-loop":
-            var spins = 0
-            while true { spins &+= 1 }
-        default:
-            break
-        }
+        if options.afterFirstScreen?() == .stop { return 0 }
         var effects = state.start()
         if let link = options.link {
             if state.library == nil {

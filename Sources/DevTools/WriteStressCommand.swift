@@ -6,8 +6,8 @@ import Reader
 import ReadingList
 import SyncEngine
 
-/// `bibread _write-stress`: writes to every store bibread keeps, in rounds, until it is killed
-/// (hidden; run by the crash-safety tests, which kill it with SIGKILL at random moments and
+/// `bibread-dev write-stress`: writes to every store bibread keeps, in rounds, until it is killed
+/// (run by the crash-safety tests, which kill it with SIGKILL at random moments and
 /// then check that every store opens, passes SQLite's integrity check and holds the writes of
 /// some prefix of the sequence below, never a torn one).
 ///
@@ -40,9 +40,8 @@ import SyncEngine
 /// sets its store to the round's value whatever it held, so a round cut short is completed.
 struct WriteStressCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "_write-stress",
-        abstract: "Write to the state store, the session file and the PDF cache in rounds, forever (crash tests).",
-        shouldDisplay: false)
+        commandName: "write-stress",
+        abstract: "Write to the state store, the session file and the PDF cache in rounds, forever (crash tests).")
 
     @Option(help: ArgumentHelp("A PDF whose reading position is saved too (by its fingerprint).", valueName: "file.pdf"))
     var pdf: String?
@@ -66,7 +65,7 @@ struct WriteStressCommand: ParsableCommand {
     func run() throws {
         let writer = try StressWriter(pdf: pdf, pages: pages)
         var round = max(1, try writer.currentRound())
-        Console.print("write-stress: starting at round \(round)")
+        DevConsole.print("write-stress: starting at round \(round)")
         while rounds.map({ round <= $0 }) ?? true {
             try writer.write(round: round)
             round += 1

@@ -1,7 +1,7 @@
 import Foundation
-import GRDB
+import FullText
 
-/// The full-text benchmark, run by `bibread _fulltext-bench` for `bench/fulltext-bench.sh`.
+/// The full-text benchmark, run by `bibread-dev fulltext-bench` for `bench/fulltext-bench.sh`.
 /// Each function returns its report: lines of `key=value` fields, the last one the summary.
 public enum FullTextBench {
     /// Indexes `pdfs` into a fresh index at `indexURL` (an existing one is deleted first) with
@@ -75,7 +75,7 @@ public enum FullTextBench {
         defer { removeIndex(at: sourceURL) }
         let source = try FullTextIndex(url: sourceURL)
         try source.update(paths: pdfs)
-        let corpus = try source.database.read { db in try String.fetchAll(db, sql: "SELECT text FROM page ORDER BY id") }
+        let corpus = try source.pageTexts()
         guard !corpus.isEmpty else { throw BenchError.noText }
         let corpusWords = corpus.map { $0.split(whereSeparator: { $0 == " " || $0 == "\n" }) }
 
@@ -100,8 +100,7 @@ public enum FullTextBench {
             }
             let fingerprint = String(format: "%064x", document)
             let path = "/synthetic/document-\(document).pdf"
-            let file = FullTextIndex.PlannedFile(path: path, status: FileStatus(size: 0, modified: 0), fingerprint: fingerprint)
-            try index.database.write { db in try index.storeDocument(fingerprint, texts: texts, files: [file], db) }
+            try index.store(pages: texts, fingerprint: fingerprint, path: path)
             made += count
             document += 1
         }

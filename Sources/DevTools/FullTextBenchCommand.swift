@@ -2,12 +2,11 @@ import ArgumentParser
 import Foundation
 import FullText
 
-/// `bibread _fulltext-bench`: the full-text benchmark (hidden; run by `bench/fulltext-bench.sh`).
+/// `bibread-dev fulltext-bench`: the full-text benchmark (run by `bench/fulltext-bench.sh`).
 struct FullTextBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "_fulltext-bench",
-        abstract: "Time full-text indexing and queries (benchmark).",
-        shouldDisplay: false)
+        commandName: "fulltext-bench",
+        abstract: "Time full-text indexing and queries (benchmark).")
 
     /// What to measure.
     enum Mode: String, ExpressibleByArgument {
@@ -36,9 +35,9 @@ struct FullTextBenchCommand: ParsableCommand {
         let url = URL(fileURLWithPath: indexPath)
         switch mode {
         case .index:
-            Console.print(FullTextBench.run(pdfs: pdfs, indexURL: url, workers: workers))
+            DevConsole.print(FullTextBench.run(pdfs: pdfs, indexURL: url, workers: workers))
         case .query:
-            Console.print(FullTextBench.queryLatency(indexURL: url, pdfs: pdfs, syntheticPages: pages, queries: query))
+            DevConsole.print(FullTextBench.queryLatency(indexURL: url, pdfs: pdfs, syntheticPages: pages, queries: query))
         }
     }
 }

@@ -3,15 +3,14 @@ import BibModel
 import Foundation
 import PDFText
 
-/// `bibread _pdf-extract FILE.pdf`: the PDF text benchmark (hidden; run by
+/// `bibread-dev pdf-extract FILE.pdf`: the PDF text benchmark (run by
 /// `bench/pdf-bench.sh`). Prints the text of every page to standard output as `pdftotext FILE -`
 /// does: each page followed by a form feed. Pages are extracted on every core, one document per
 /// thread, and printed in order.
 struct PDFExtractCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "_pdf-extract",
-        abstract: "Print the text of a PDF's pages (benchmark).",
-        shouldDisplay: false)
+        commandName: "pdf-extract",
+        abstract: "Print the text of a PDF's pages (benchmark).")
 
     @Argument(help: ArgumentHelp("The PDF file.", valueName: "file.pdf"))
     var path: String
@@ -40,14 +39,14 @@ struct PDFExtractCommand: ParsableCommand {
         do {
             first = try PDFDocument(path: path, password: password)
         } catch {
-            Console.error("bibread: \(error)")
-            throw ExitStatus.unreadable
+            DevConsole.error("bibread-dev: \(error)")
+            throw ExitCode(2)
         }
         var range = 1...max(1, first.pageCount)
         if let pages, let wanted = Self.pageRange(pages) {
             guard wanted.lowerBound <= first.pageCount else {
-                Console.error("bibread: \(path) has \(first.pageCount) pages; --pages \(pages) names none of them")
-                throw ExitStatus.problems
+                DevConsole.error("bibread-dev: \(path) has \(first.pageCount) pages; --pages \(pages) names none of them")
+                throw ExitCode(1)
             }
             range = wanted.clamped(to: range)
         }
@@ -77,11 +76,11 @@ struct PDFExtractCommand: ParsableCommand {
         for page in range {
             switch results.wait(for: page) {
             case .success(let bytes):
-                Console.writeData(bytes)
+                DevConsole.writeData(bytes)
             case .failure(let error):
                 results.cancel()
-                Console.error("bibread: \(path): page \(page): \(error)")
-                throw ExitStatus.unreadable
+                DevConsole.error("bibread-dev: \(path): page \(page): \(error)")
+                throw ExitCode(2)
             }
         }
     }
@@ -105,7 +104,7 @@ struct PDFExtractCommand: ParsableCommand {
     }
 }
 
-/// The pages of `_pdf-extract` as the worker threads finish them, handed out in order. Workers
+/// The pages of `pdf-extract` as the worker threads finish them, handed out in order. Workers
 /// stay at most `window` pages ahead of the writer, so memory stays bounded on long documents.
 private final class ExtractedPages: @unchecked Sendable {
     // @unchecked Sendable: every stored var is only touched with `condition` locked.

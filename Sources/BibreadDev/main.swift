@@ -1,0 +1,3 @@
+import DevTools
+
+BibreadDev.main()
