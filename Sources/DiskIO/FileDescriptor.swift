@@ -8,13 +8,22 @@ public enum FileDescriptor {
     public static func writeAll(_ descriptor: Int32, _ base: UnsafeRawPointer, count: Int) -> Int32 {
         var offset = 0
         while offset < count {
-            let written = Glibc.write(descriptor, base + offset, count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return errno
+            do throws(SystemCallError) {
+                offset += try SystemCall.retrying("write") { Glibc.write(descriptor, base + offset, count - offset) }
+            } catch {
+                return error.code
             }
-            offset += written
         }
         return 0
+    }
+
+    /// Writes every byte of `bytes` to `descriptor`, retrying short writes and EINTR; throws
+    /// the error of the write that failed (EPIPE when the reader went away).
+    public static func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws(SystemCallError) {
+        let code = bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return Int32(0) }
+            return writeAll(descriptor, base, count: buffer.count)
+        }
+        if code != 0 { throw SystemCallError(call: "write", code: code) }
     }
 }

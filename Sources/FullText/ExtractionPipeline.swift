@@ -227,39 +227,3 @@ final class ExtractionPipeline: @unchecked Sendable {
         finished.append(Finished(job: jobs[index], outcome: .success(state.texts)))
     }
 }
-
-/// How the threads that extract text are scheduled beside the rest of the process.
-public enum ExtractionPriority: Sendable, Equatable {
-    /// Like any thread: for a command that only indexes, or a benchmark.
-    case normal
-    /// Niced (+10 on Linux), so that a reader indexing in the background stays quick to answer
-    /// keys: the threads still take every idle cycle.
-    case background
-
-    /// Applies the priority to the calling thread.
-    func apply() {
-        guard self == .background else { return }
-        #if os(Linux)
-        // On Linux the nice value belongs to the thread: `who` 0 is the calling thread.
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
-        #else
-        Thread.current.qualityOfService = .utility
-        #endif
-    }
-}
-
-/// Why a PDF could not be indexed, as the summary and the `file` table tell it.
-struct ExtractionFailure: Error, Equatable {
-    let reason: String
-
-    init(_ error: any Error) {
-        switch error {
-        case PDFError.encrypted: reason = "encrypted: a password is needed"
-        case PDFError.wrongPassword: reason = "encrypted: the password is wrong"
-        case PDFError.cannotOpen(_, let why): reason = "cannot open: \(why)"
-        case PDFError.unreadable(_, let why): reason = "cannot read: \(why)"
-        case PDFError.noPages: reason = "no page can be read: its page tree is damaged"
-        default: reason = String(describing: error)
-        }
-    }
-}

@@ -56,16 +56,6 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     }
 }
 
-/// A property that must hold for every input and did not.
-public struct InvariantViolation: Error, CustomStringConvertible {
-    /// What failed, with the values involved.
-    public let description: String
-
-    init(_ description: String) {
-        self.description = description
-    }
-}
-
 /// Throws an `InvariantViolation` with `message` unless `condition` holds.
 func check(_ condition: Bool, _ message: @autoclosure () -> String) throws {
     if !condition { throw InvariantViolation(message()) }

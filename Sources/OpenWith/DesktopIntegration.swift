@@ -1,57 +1,6 @@
 import DiskIO
 import Foundation
 
-/// What happened to the `xdg-mime` step of an install.
-public enum XDGMimeOutcome: Sendable, Equatable {
-    /// No `xdg-mime` was given (not installed): the desktop file is written, not made the default.
-    case notAvailable
-    /// It ran and ended so.
-    case ran(Termination)
-    /// It could not be started.
-    case failedToStart(LaunchError)
-}
-
-/// What ``DesktopIntegration/install(bibreadExecutable:dataHome:xdgMime:environment:)`` did.
-public struct InstallReport: Sendable, Equatable {
-    /// The desktop file written.
-    public var desktopFile: URL
-    /// How registering it as the handler of `bibread:` links went.
-    public var xdgMime: XDGMimeOutcome
-
-    /// Whether the file is written and registered (xdg-mime ran and exited with 0).
-    public var isRegistered: Bool { xdgMime == .ran(.exited(0)) }
-}
-
-/// What ``DesktopIntegration/uninstall(dataHome:configHome:)`` did.
-public struct UninstallReport: Sendable, Equatable {
-    /// The desktop file, if there was one to remove.
-    public var removedDesktopFile: URL?
-    /// The `mimeapps.list` files that named bibread.desktop for `bibread:` links and no longer do.
-    public var editedAssociations: [URL]
-}
-
-/// Why the desktop integration could not be written.
-public enum DesktopIntegrationError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The bibread path is not absolute (the desktop starts it from anywhere).
-    case relativeExecutable(String)
-    /// The bibread path holds a control character, which an Exec line cannot carry.
-    case unrepresentableExecutable(String)
-    /// A file operation failed.
-    case file(SystemCallError)
-    /// A file could not be written (the message names it and says why).
-    case write(String)
-
-    /// The problem as a sentence for messages.
-    public var description: String {
-        switch self {
-        case .relativeExecutable(let path): return "'\(path)' is not an absolute path"
-        case .unrepresentableExecutable(let path): return "the path '\(path)' holds a control character, which a desktop file cannot hold"
-        case .file(let error): return error.description
-        case .write(let message): return message
-        }
-    }
-}
-
 /// Makes `bibread:` links open bibread: a desktop entry for `x-scheme-handler/bibread` in
 /// `$XDG_DATA_HOME/applications`, made the default by `xdg-mime`, so a link clicked in a
 /// browser or mail client starts `bibread open <link>` in the user's terminal emulator

@@ -1,53 +1,5 @@
 import BibModel
 
-/// The values a handler's command may use, each named by a placeholder in its template.
-public enum Placeholder: String, CaseIterable, Sendable {
-    /// The PDF's absolute path.
-    case file
-    /// The page number (1-based) to open at.
-    case page
-    /// The reference's URL (its `url` field).
-    case url
-    /// The reference's DOI, as `https://doi.org/…` is built from it by templates.
-    case doi
-    /// The cite key.
-    case key
-    /// The reference's `bibread://open?…` link.
-    case link
-    /// The text of the page being read; an alias of ``pageText``, kept because `{text}` is the
-    /// short spelling: a template's `{text}` is read as `{pagetext}` (see ``canonical``).
-    case text
-    /// The reference's BibTeX entry, as written in its file (spelled `{bibtex}`).
-    case bibtex
-    /// The text of the page being read (spelled `{pagetext}`; `{text}` means the same).
-    case pageText = "pagetext"
-}
-
-extension Placeholder {
-    /// The placeholder this one stands for: ``text`` stands for ``pageText``; each other for itself.
-    public var canonical: Placeholder { self == .text ? .pageText : self }
-
-    /// How it is written in a template: `{file}`, `{pagetext}`.
-    public var spelling: String { "{\(rawValue)}" }
-}
-
-/// How bibread runs a handler.
-public enum HandlerStyle: String, CaseIterable, Sendable, Equatable {
-    /// A program with its own window (a PDF viewer, a browser): started detached, not waited for.
-    case detached
-    /// A program that takes over the terminal (a pager): the reader leaves the screen, runs it,
-    /// waits, and comes back.
-    case terminal
-    /// A program that runs in the background and can be stopped (speech): the reader keeps it
-    /// and a key stops it.
-    case background
-    /// A program that takes the value on standard input and ends (a clipboard tool): run and
-    /// waited for, quietly.
-    case quick
-    /// Built in: the terminal's own clipboard, by the OSC 52 escape sequence (works over SSH).
-    case osc52
-}
-
 /// One app of the "open with" registry.
 public struct HandlerEntry: Sendable, Equatable {
     /// A short unique identifier (`zathura`, `copy-key-osc52`); config entries with the same id

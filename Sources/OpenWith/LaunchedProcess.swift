@@ -1,33 +1,6 @@
+import DiskIO
 import Foundation
 import Glibc
-
-/// How a program ended.
-public enum Termination: Sendable, Equatable, CustomStringConvertible {
-    /// It exited with this status.
-    case exited(Int32)
-    /// A signal ended it.
-    case signaled(Int32)
-    /// Someone else collected its status (a `waitpid(-1, …)` elsewhere in the process).
-    case unknown
-
-    /// Whether it exited with status 0.
-    public var succeeded: Bool { self == .exited(0) }
-
-    /// How it ended, as a phrase for messages.
-    public var description: String {
-        switch self {
-        case .exited(let status): return "exited with status \(status)"
-        case .signaled(let signal): return "ended by signal \(signal)"
-        case .unknown: return "ended (status unknown)"
-        }
-    }
-
-    /// Decodes a `waitpid` status.
-    init(waitStatus status: Int32) {
-        let signal = status & 0x7F
-        self = signal == 0 ? .exited((status >> 8) & 0xFF) : .signaled(signal)
-    }
-}
 
 /// A program bibread started.
 ///
@@ -108,16 +81,10 @@ public final class LaunchedProcess: @unchecked Sendable {
     /// The waiting thread's work.
     private func collect() {
         var information = siginfo_t()
-        var waited: Int32
-        repeat {
-            waited = waitid(P_PID, id_t(processIdentifier), &information, WEXITED | WNOWAIT)
-        } while waited != 0 && errno == EINTR
+        _ = try? SystemCall.retrying("waitid") { waitid(P_PID, id_t(processIdentifier), &information, WEXITED | WNOWAIT) }
         condition.lock()
         var status: Int32 = 0
-        var collected: pid_t
-        repeat {
-            collected = waitpid(processIdentifier, &status, 0)
-        } while collected < 0 && errno == EINTR
+        let collected = (try? SystemCall.retrying("waitpid") { waitpid(processIdentifier, &status, 0) }) ?? -1
         recorded = collected == processIdentifier ? Termination(waitStatus: status) : .unknown
         condition.broadcast()
         condition.unlock()

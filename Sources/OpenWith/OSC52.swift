@@ -1,36 +1,5 @@
+import DiskIO
 import Foundation
-
-/// What the terminal bibread writes to is, as far as escape sequences must be wrapped.
-public enum TerminalKind: Sendable, Equatable {
-    /// A terminal emulator, directly (or over SSH).
-    case plain
-    /// Inside tmux: sequences go to tmux and through its DCS passthrough.
-    case tmux
-    /// Inside GNU screen: sequences go in a DCS string.
-    case screen
-
-    /// tmux when `TMUX` is set; screen when `TERM` starts with `screen` and `TMUX` is not set
-    /// (tmux also sets `TERM=screen…` by default); else plain.
-    public static func detect(environment: [String: String]) -> TerminalKind {
-        if let tmux = environment["TMUX"], !tmux.isEmpty { return .tmux }
-        if environment["TERM"]?.hasPrefix("screen") == true { return .screen }
-        return .plain
-    }
-}
-
-/// Why a text cannot be copied with OSC 52.
-public enum OSC52Error: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The text's base64 is longer than terminals take.
-    case tooLong(encodedLength: Int, limit: Int)
-
-    /// The problem as a sentence for messages.
-    public var description: String {
-        switch self {
-        case .tooLong(let length, let limit):
-            return "the text is too long for the terminal's clipboard (\(length) bytes of base64, the limit is \(limit))"
-        }
-    }
-}
 
 /// The OSC 52 escape sequence, which sets the clipboard of the terminal emulator itself (so it
 /// works over SSH): `ESC ] 52 ; c ; <base64 of the UTF-8 text> BEL`.
@@ -64,6 +33,6 @@ public enum OSC52 {
     /// Writes the sequence that copies `text` to `descriptor` (the terminal), all of it.
     public static func copy(_ text: String, terminal: TerminalKind, to descriptor: Int32) throws -> Void {
         let bytes = try sequence(copying: text, terminal: terminal)
-        try DescriptorIO.writeAll(bytes, to: descriptor)
+        try FileDescriptor.writeAll(bytes, to: descriptor)
     }
 }

@@ -1,31 +1,4 @@
-/// One piece of a parsed template: literal text or a placeholder.
-enum TemplateSegment: Equatable, Sendable {
-    case literal(String)
-    case placeholder(Placeholder)
-}
 
-/// Why a template cannot be used.
-public enum TemplateError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// `{name}` names no placeholder.
-    case unknownPlaceholder(String)
-    /// A `{` with no `}` after it (or another `{` before it).
-    case unclosedBrace
-    /// A `}` with no `{` before it.
-    case unopenedBrace
-
-    /// The problem as a sentence for messages.
-    public var description: String {
-        switch self {
-        case .unknownPlaceholder(let name):
-            let known = Placeholder.allCases.map(\.spelling).joined(separator: ", ")
-            return "unknown placeholder {\(name)} (known: \(known); write {{ and }} for literal braces)"
-        case .unclosedBrace:
-            return "'{' is not closed by '}' (write {{ for a literal brace)"
-        case .unopenedBrace:
-            return "'}' has no '{' before it (write }} for a literal brace)"
-        }
-    }
-}
 
 /// A parsed argv element or standard-input template: `--page={page}` is the literal
 /// `--page=` then the placeholder `page`. `{{` and `}}` are literal braces; `{text}` is read as

@@ -44,11 +44,16 @@ public enum PDFFingerprint {
         var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
-            let got = bytes.withUnsafeMutableBytes { buffer in
-                pread(descriptor, buffer.baseAddress.map { $0 + done }, count - done, off_t(offset + done))
+            let got: Int
+            do throws(SystemCallError) {
+                got = try bytes.withUnsafeMutableBytes { buffer in
+                    Result { () throws(SystemCallError) in
+                        try SystemCall.retrying("pread") { pread(descriptor, buffer.baseAddress.map { $0 + done }, count - done, off_t(offset + done)) }
+                    }
+                }.get()
+            } catch {
+                throw PDFError.unreadable(path: path, reason: error.reason)
             }
-            if got < 0 && errno == EINTR { continue }
-            if got < 0 { throw unreadable(path) }
             if got == 0 { throw PDFError.unreadable(path: path, reason: "the file got shorter while it was read") }
             done += got
         }

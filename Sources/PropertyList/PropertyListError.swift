@@ -1,34 +1,4 @@
-/// The two ways a property list is written down.
-public enum PropertyListFormat: String, Sendable, CaseIterable {
-    /// An XML property list (Apple's DTD).
-    case xml
-    /// A binary property list (`bplist00`).
-    case binary
 
-    /// The format's name in messages: "XML property list" or "binary property list".
-    public var displayName: String {
-        switch self {
-        case .xml: return "XML property list"
-        case .binary: return "binary property list"
-        }
-    }
-}
-
-/// Where in its input a syntax error is.
-public enum PropertyListLocation: Sendable, Equatable, CustomStringConvertible {
-    /// A byte offset from the start (binary property lists).
-    case byte(Int)
-    /// A 1-based line and column, the column counting characters (XML property lists).
-    case line(Int, column: Int)
-
-    /// `byte N` or `line:column`.
-    public var description: String {
-        switch self {
-        case .byte(let offset): return "byte \(offset)"
-        case .line(let line, let column): return "\(line):\(column)"
-        }
-    }
-}
 
 /// Why a property list could not be read.
 public enum PropertyListError: Error, Sendable, Equatable, CustomStringConvertible {

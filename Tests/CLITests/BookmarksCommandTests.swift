@@ -7,26 +7,8 @@ import Testing
 @Suite("bibread bookmarks")
 struct BookmarksCommandTests {
     /// Fresh XDG folders, so the state store starts empty.
-    final class Setup {
-        let root: URL
-        let environment: [String: String]
+    final class Setup: IsolatedHome {
         let library = Fixtures.samples.appendingPathComponent("library.bib").path
-
-        init() throws {
-            root = try Fixtures.temporaryDirectory()
-            environment = ["HOME": root.path, "XDG_DATA_HOME": root.appendingPathComponent("data").path,
-                           "XDG_CACHE_HOME": root.appendingPathComponent("cache").path,
-                           "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
-                           "XDG_STATE_HOME": root.appendingPathComponent("state").path]
-        }
-
-        deinit {
-            try? FileManager.default.removeItem(at: root)
-        }
-
-        func bibread(_ arguments: [String]) throws -> ProcessResult {
-            try ProcessRunner.bibread(arguments, environment: environment)
-        }
 
         /// Runs a Python script (with `root` as its working folder) and returns its standard output.
         func python(_ script: String) throws -> String {

@@ -258,10 +258,7 @@ enum LabMachine {
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
         try "[[remote]]\nname = \"lab\"\nurl = \"\(remoteURL.absoluteString)\"\n"
             .write(to: config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
-        return ["HOME": root.path, "XDG_DATA_HOME": root.appendingPathComponent("data").path,
-                "XDG_CACHE_HOME": root.appendingPathComponent("cache").path,
-                "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
-                "XDG_STATE_HOME": root.appendingPathComponent("state").path, "SWIFT_BACKTRACE": "enable=no"]
+        return Fixtures.isolatedEnvironment(under: root).merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
     }
 }
 

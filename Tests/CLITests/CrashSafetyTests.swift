@@ -277,10 +277,7 @@ struct StressSandbox {
 
     init() throws {
         root = try Fixtures.temporaryDirectory()
-        environment = ["HOME": root.path, "XDG_DATA_HOME": root.appendingPathComponent("data").path,
-                       "XDG_CACHE_HOME": root.appendingPathComponent("cache").path,
-                       "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
-                       "XDG_STATE_HOME": root.appendingPathComponent("state").path, "SWIFT_BACKTRACE": "enable=no"]
+        environment = Fixtures.isolatedEnvironment(under: root).merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
         // Five pages: the saved position cycles through pages 1–4.
         try FileManager.default.copyItem(at: Fixtures.samples.appendingPathComponent("papers/tex-tour.pdf"), to: pdf)
         try "@article{\(Self.key), title = {Stress}, file = {:paper.pdf:PDF}}\n".write(to: library, atomically: true, encoding: .utf8)

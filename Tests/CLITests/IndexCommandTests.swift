@@ -5,24 +5,7 @@ import Testing
 /// `bibread index` and `list --search text:…`, run as a user runs them, on the sample PDFs.
 @Suite("bibread index and text: search")
 struct IndexCommandTests {
-    final class Setup {
-        let root: URL
-        let environment: [String: String]
-
-        init() throws {
-            root = try Fixtures.temporaryDirectory()
-            environment = ["HOME": root.path, "XDG_CACHE_HOME": root.appendingPathComponent("cache").path,
-                           "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
-                           "XDG_STATE_HOME": root.appendingPathComponent("state").path,
-                           "XDG_DATA_HOME": root.appendingPathComponent("data").path]
-        }
-
-        deinit { try? FileManager.default.removeItem(at: root) }
-
-        func bibread(_ arguments: [String]) throws -> ProcessResult {
-            try ProcessRunner.bibread(arguments, environment: environment)
-        }
-    }
+    typealias Setup = IsolatedHome
 
     @Test func indexOnceThenSearchInsideThePapers() throws {
         let setup = try Setup()

@@ -10,31 +10,19 @@ struct LinkCommandTests {
 
     /// Fresh XDG folders, and a folder of stand-in programs that write their arguments, one a
     /// line, to `<name>.args`.
-    final class Setup {
-        let root: URL
-        let bin: URL
-        var environment: [String: String]
+    final class Setup: IsolatedHome {
+        var bin: URL { root.appendingPathComponent("bin") }
 
         init(programs: [String] = []) throws {
-            root = try Fixtures.temporaryDirectory()
-            bin = root.appendingPathComponent("bin")
+            try super.init()
             try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-            environment = ["HOME": root.path, "XDG_DATA_HOME": root.appendingPathComponent("data").path,
-                           "XDG_CACHE_HOME": root.appendingPathComponent("cache").path,
-                           "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
-                           "XDG_STATE_HOME": root.appendingPathComponent("state").path, "PATH": bin.path]
+            environment["PATH"] = bin.path
             for program in programs {
                 let script = bin.appendingPathComponent(program)
                 try "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done > '\(root.path)/\(program).args'\n"
                     .write(to: script, atomically: true, encoding: .utf8)
                 chmod(script.path, 0o755)
             }
-        }
-
-        deinit { try? FileManager.default.removeItem(at: root) }
-
-        func bibread(_ arguments: [String]) throws -> ProcessResult {
-            try ProcessRunner.bibread(arguments, environment: environment)
         }
 
         func arguments(of program: String) -> [String]? {

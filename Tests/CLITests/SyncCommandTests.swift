@@ -14,14 +14,9 @@ struct SyncCommandTests {
         init(config: String? = nil) throws {
             root = try Fixtures.temporaryDirectory()
             let remote = root.appendingPathComponent("remote")
-            try FileManager.default.createDirectory(at: remote, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: Fixtures.samples.appendingPathComponent("library.bib"), to: remote.appendingPathComponent("library.bib"))
-            try FileManager.default.copyItem(at: Fixtures.samples.appendingPathComponent("papers"), to: remote.appendingPathComponent("papers"))
+            try Fixtures.copySampleLibrary(to: remote)
             server = try WebDAVServer.start(root: remote)
-            environment = ["HOME": root.path, "XDG_DATA_HOME": root.appendingPathComponent("data").path,
-                           "XDG_CACHE_HOME": root.appendingPathComponent("cache").path,
-                           "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
-                           "XDG_STATE_HOME": root.appendingPathComponent("state").path]
+            environment = Fixtures.isolatedEnvironment(under: root)
             if let config {
                 let folder = root.appendingPathComponent("config/bibread")
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

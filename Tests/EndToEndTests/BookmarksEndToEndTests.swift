@@ -33,7 +33,7 @@ struct BookmarksEndToEndTests {
             try await helper.expectCleanExit(tmux)
 
             // Another process reads the same store.
-            let environment = ["XDG_STATE_HOME": sandbox.state.path, "XDG_CONFIG_HOME": sandbox.config.path, "COLUMNS": nil]
+            let environment = sandbox.sideEnvironment
             let listed = try await ToolRunner.run(ProcessRunner.bibreadExecutable.path, ["bookmarks", "list"], environment: environment)
             #expect(String(decoding: listed.standardOutput, as: UTF8.self).contains("goedel1931formal p. 5 · "))
 

@@ -28,7 +28,7 @@ struct ReadingEndToEndTests {
             try await tmux.sendKeys("q")
             try await helper.expectCleanExit(tmux)
 
-            let environment = ["XDG_STATE_HOME": sandbox.state.path, "XDG_CONFIG_HOME": sandbox.config.path, "COLUMNS": nil]
+            let environment = sandbox.sideEnvironment
             let resumed = try await ToolRunner.run(ProcessRunner.bibreadExecutable.path, ["read", library, "goedel1931formal", "--resume", "--width", "70"],
                                                    environment: environment)
             #expect(resumed.status == 0, "\(resumed.standardError)")

@@ -24,7 +24,7 @@ struct ReadingKeysEndToEndTests {
             try await tmux.waitFor("25 of 25")
             try await tmux.sendKeys("b")
             try await tmux.waitFor("Bookmarks")
-            let environment = ["XDG_STATE_HOME": sandbox.state.path, "XDG_CONFIG_HOME": sandbox.config.path, "COLUMNS": nil]
+            let environment = sandbox.sideEnvironment
             let added = try await ToolRunner.run(ProcessRunner.bibreadExecutable.path,
                                                  ["bookmarks", "add", "goedel1931formal:6", "--library", SampleLibrary.path],
                                                  environment: environment)

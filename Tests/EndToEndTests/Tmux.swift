@@ -247,6 +247,12 @@ struct Sandbox: Sendable {
         return ["/usr/bin/env"] + unset.flatMap { ["-u", $0] } + variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
     }
 
+    /// The environment changes for a second bibread run beside the pane's (`ToolRunner.run`):
+    /// this sandbox's state and config, and no COLUMNS, so that it shares the reader's store.
+    var sideEnvironment: [String: String?] {
+        ["XDG_STATE_HOME": state.path, "XDG_CONFIG_HOME": config.path, "COLUMNS": nil]
+    }
+
     /// argv that runs bibread directly in the pane.
     func bibread(_ arguments: [String], environment extra: [String: String] = [:]) -> [String] {
         environment(extra) + [ProcessRunner.bibreadExecutable.path] + arguments

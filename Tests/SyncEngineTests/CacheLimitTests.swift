@@ -16,9 +16,7 @@ struct CacheLimitTests {
 
         init() throws {
             root = try Fixtures.temporaryDirectory()
-            locations = RemoteLocations(name: "lab", environment: ["HOME": root.path,
-                                                                   "XDG_CACHE_HOME": root.appendingPathComponent("cache").path,
-                                                                   "XDG_DATA_HOME": root.appendingPathComponent("data").path])
+            locations = RemoteLocations(name: "lab", environment: Fixtures.isolatedEnvironment(under: root))
             manifest = try CacheManifest(url: locations.manifest)
             for (path, lastRead) in Self.files {
                 let url = try locations.cachedFile(path)

@@ -70,8 +70,7 @@ struct ListingAheadTests {
 
     static func sync(_ transport: RecordingTransport, remoteURL: URL, root: URL,
                      isCancelled: @escaping () -> Bool = { false }) throws -> SyncSummary {
-        let environment = ["HOME": root.path, "XDG_DATA_HOME": root.appendingPathComponent("data").path,
-                           "XDG_CACHE_HOME": root.appendingPathComponent("cache").path]
+        let environment = Fixtures.isolatedEnvironment(under: root)
         let remote = try Remote(url: remoteURL.absoluteString)
         var options = SyncOptions()
         options.selection = SyncSelection(allPDFs: true)

@@ -17,15 +17,8 @@ struct SyncTests {
         init() throws {
             root = try Fixtures.temporaryDirectory()
             remoteRoot = root.appendingPathComponent("remote")
-            try FileManager.default.createDirectory(at: remoteRoot.appendingPathComponent("papers"), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: Fixtures.samples.appendingPathComponent("library.bib"),
-                                             to: remoteRoot.appendingPathComponent("library.bib"))
-            let papers = Fixtures.samples.appendingPathComponent("papers")
-            for name in try FileManager.default.contentsOfDirectory(atPath: papers.path) where name.hasSuffix(".pdf") {
-                try FileManager.default.copyItem(at: papers.appendingPathComponent(name), to: remoteRoot.appendingPathComponent("papers/\(name)"))
-            }
-            environment = ["HOME": root.path, "XDG_DATA_HOME": root.appendingPathComponent("data").path,
-                           "XDG_CACHE_HOME": root.appendingPathComponent("cache").path]
+            try Fixtures.copySampleLibrary(to: remoteRoot)
+            environment = Fixtures.isolatedEnvironment(under: root)
         }
 
         deinit { try? FileManager.default.removeItem(at: root) }

@@ -122,13 +122,13 @@ public enum LibraryLoader {
         guard let base = UnsafeMutableRawPointer(bitPattern: start) else { return (0, EINVAL) }
         var got = 0
         while got < count {
-            let read = pread(descriptor, base + got, count - got, off_t(offset + got))
-            if read < 0 {
-                if errno == EINTR { continue }
-                return (got, errno)
+            do throws(SystemCallError) {
+                let read = try SystemCall.retrying("pread") { pread(descriptor, base + got, count - got, off_t(offset + got)) }
+                if read == 0 { break }
+                got += read
+            } catch {
+                return (got, error.code)
             }
-            if read == 0 { break }
-            got += read
         }
         return (got, 0)
     }

@@ -1,87 +1,5 @@
 import Foundation
 
-/// A field's value as written in the file, after `@string` expansion and `#` concatenation, with
-/// the outer delimiters removed but LaTeX still in it.
-enum RawValue: Sendable {
-    /// Bytes `start ..< start + count` of the entry's source file: the common case, no copy.
-    case span(start: UInt32, count: UInt32)
-    /// A value built from several parts or macros, or inherited through `crossref`.
-    case text(String)
-}
-
-/// One `name = value` pair of an entry: a plain 20-byte value (its names live in the file's
-/// `FieldNameStore`), so that a large library stays small and copying fields costs nothing.
-public struct Field: Sendable {
-    /// How `first` and `second` are to be read.
-    enum Storage: UInt8, Sendable {
-        /// The value is bytes `first ..< first + second` of the entry's source.
-        case span
-        /// The value is `entry.texts[first]`.
-        case text
-        /// The value is `entry.texts[first]`, inherited from `entry.parents[second]`.
-        case inherited
-    }
-
-    /// The name's number in the entry's `source.fieldNames`.
-    let nameID: UInt32
-    /// What the name means to bibread, worked out once per distinct name.
-    public let kind: FieldKind
-    let storage: Storage
-    let first: UInt32
-    let second: UInt32
-    /// Byte offset of the field name in the source file that wrote it.
-    let nameOffset: UInt32
-
-    /// True when the value is a path, URL or identifier (never typeset, only unescaped).
-    public var isVerbatim: Bool { kind.isVerbatim }
-
-    /// True when the field came from a `crossref` parent.
-    public var isInherited: Bool { storage == .inherited }
-
-    /// The name's number among the field names of the entry's source file (the same for
-    /// every field so named in that file).
-    public var nameNumber: Int { Int(nameID) }
-}
-
-/// The distinct field names of one file, numbered in the order they are first met.
-///
-/// Names are added only while the library is built (parsing, then `crossref`), on one thread;
-/// afterwards the store is only read, from any thread.
-public final class FieldNameStore: @unchecked Sendable {
-    private(set) var lowercase: [String] = []
-    private(set) var spellings: [String] = []
-    private(set) var kinds: [FieldKind] = []
-    /// The same number for every spelling of one name (`Title`, `title`).
-    private(set) var groups: [Int] = []
-    private var idsBySpelling: [String: UInt32] = [:]
-    private var groupsByLowercase: [String: Int] = [:]
-
-    init() {}
-
-    /// How many distinct names (ignoring case) the store holds: one more than its largest group.
-    var groupCount: Int { groupsByLowercase.count }
-
-    /// The group of a lower-case name, or nil when no field of the file has that name.
-    func group(ofLowercase name: String) -> Int? { groupsByLowercase[name] }
-
-    /// The name of a field numbered in this store, as the file spells it.
-    func spelling(of field: Field) -> String { spellings[Int(field.nameID)] }
-
-    /// The number of a name, adding it when new.
-    func intern(spelled: String, lowercase: String) -> UInt32 {
-        if let id = idsBySpelling[spelled] { return id }
-        let id = UInt32(spellings.count)
-        let group = groupsByLowercase[lowercase] ?? groupsByLowercase.count
-        groupsByLowercase[lowercase] = group
-        idsBySpelling[spelled] = id
-        spellings.append(spelled)
-        self.lowercase.append(lowercase)
-        kinds.append(FieldKind(lowercaseName: lowercase))
-        groups.append(group)
-        return id
-    }
-}
-
 /// One reference: `@type{key, field = value, ...}`.
 public struct Entry: Sendable {
     /// The entry type in lower case (`article`, `inproceedings`, ...).
@@ -278,31 +196,6 @@ public struct Entry: Sendable {
         known[parent] = slot
         return slot
     }
-}
-
-/// A `@preamble` or `@comment` block.
-public struct Block: Sendable {
-    /// The text inside the block's delimiters (for `@preamble`, the expanded value).
-    public let text: String
-    /// Byte offset of the block's `@` in its source file.
-    let offset: Int
-}
-
-/// Everything read from one .bib file.
-public struct BibFile: Sendable {
-    public let source: SourceFile
-    /// References, in file order (document metadata such as `@bibdesk_info` is not among them).
-    public internal(set) var entries: [Entry]
-    /// `@comment` bodies, in file order (BibDesk and JabRef keep groups there).
-    public let comments: [Block]
-    /// `@preamble` values, in file order.
-    public let preambles: [Block]
-    /// The names of the `@string` macros this file defines, in order.
-    public let strings: [String]
-    /// BibDesk's `@bibdesk_info` document metadata, as raw field values.
-    public let documentInfo: [String: String]
-    /// Problems found while reading this file.
-    public internal(set) var diagnostics: [Diagnostic]
 }
 
 extension Entry {

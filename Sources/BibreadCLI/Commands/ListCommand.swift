@@ -112,7 +112,7 @@ struct ListCommand: ParsableCommand {
 }
 
 /// Plain-text reference lists.
-enum ReferenceTable {
+private enum ReferenceTable {
     static func printTabSeparated(_ entries: [Entry]) {
         ParallelRendering.render(entries, render: { chunk in
             var output = ByteBuffer(capacity: chunk.count * 160)

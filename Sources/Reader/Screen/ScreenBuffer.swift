@@ -1,42 +1,5 @@
 import BibModel
 
-/// What a cell means on screen; the backend maps each role to colours and attributes.
-public enum StyleRole: UInt8, Sendable, CaseIterable {
-    case normal, dim, header, border, title, accent, selection, selectionUnfocused, status, statusKey,
-         searchBar, searchMatch, message, error, mark, overlay
-}
-
-/// How one cell is drawn: a role plus optional emphasis.
-public struct Style: Hashable, Sendable {
-    public var role: StyleRole
-    public var bold: Bool
-    public var underline: Bool
-
-    public init(_ role: StyleRole = .normal, bold: Bool = false, underline: Bool = false) {
-        self.role = role
-        self.bold = bold
-        self.underline = underline
-    }
-
-    public static let normal = Style()
-}
-
-/// One terminal cell: a grapheme cluster and its style. A wide grapheme occupies its cell and a
-/// continuation cell after it (`isContinuation`), which holds no text.
-public struct Cell: Hashable, Sendable {
-    public var text: String
-    public var style: Style
-    public var isContinuation: Bool
-
-    public init(_ text: String = " ", style: Style = .normal, isContinuation: Bool = false) {
-        self.text = text
-        self.style = style
-        self.isContinuation = isContinuation
-    }
-
-    public static let blank = Cell()
-}
-
 /// A grid of cells that `render` fills and a backend draws; tests compare it as text.
 public struct ScreenBuffer: Equatable, Sendable {
     public let width: Int

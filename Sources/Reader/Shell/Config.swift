@@ -3,19 +3,6 @@ import Foundation
 import SyncEngine
 import TOMLKit
 
-/// Where bibread keeps its files, by the XDG base directory rules.
-public struct Directories: Sendable {
-    public let config: URL
-    public let state: URL
-
-    /// The directories for an environment (`XDG_CONFIG_HOME`, `XDG_STATE_HOME`, `HOME`).
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let base = BaseDirectories(environment: environment)
-        config = base.config
-        state = base.state
-    }
-}
-
 /// The user's settings from `config.toml`.
 ///
 /// ```toml
@@ -176,10 +163,3 @@ public struct Config: Sendable {
         return remote
     }
 }
-
-/// A problem in config.toml.
-struct ConfigError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-

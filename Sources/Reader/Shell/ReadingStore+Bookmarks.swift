@@ -2,36 +2,6 @@ import Foundation
 import GRDB
 import ReadingList
 
-/// What importing a reading list added.
-public struct ImportSummary: Sendable, Equatable {
-    /// The folder the list was imported into, and the name it got (`Week 1 (2)` when taken).
-    public let folderID: Int64
-    public let folderName: String
-    public let bookmarks: Int
-    public let folders: Int
-    public let notemarks: Int
-    /// Page notes appended to the user's notes, and those skipped because the page's note
-    /// already held that text.
-    public let notesAdded: Int
-    public let notesAlreadyThere: Int
-}
-
-/// Errors of the bookmark store that are the user's to fix.
-public enum BookmarkStoreError: Error, Equatable, CustomStringConvertible {
-    case noSuchFolder(String)
-    case noSuchNode(Int64)
-    /// A folder cannot be moved into itself or a folder it holds.
-    case folderIntoItself(String)
-
-    public var description: String {
-        switch self {
-        case .noSuchFolder(let path): return "there is no bookmark folder '\(path)'"
-        case .noSuchNode(let id): return "there is no bookmark #\(id)"
-        case .folderIntoItself(let name): return "the folder \(name) cannot go inside itself"
-        }
-    }
-}
-
 /// Bookmarks (a tree of folders, bookmarks and notemarks) and page notes, in the state store.
 ///
 /// Each change is one transaction (`durableWrite`: flushed to the disk when it returns), so a

@@ -1,4 +1,5 @@
 import CCurl
+import DiskIO
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -206,10 +207,11 @@ final class DownloadTask {
     private func append(_ chunk: UnsafeRawBufferPointer) -> Bool {
         var remaining = chunk
         while let start = remaining.baseAddress, !remaining.isEmpty {
-            let count = write(descriptor, start, remaining.count)
-            if count < 0 {
-                if errno == EINTR { continue }
-                failure = .write(path: path, reason: Self.systemMessage(errno))
+            let count: Int
+            do throws(SystemCallError) {
+                count = try SystemCall.retrying("write") { write(descriptor, start, remaining.count) }
+            } catch {
+                failure = .write(path: path, reason: error.reason)
                 return false
             }
             written += Int64(count)

@@ -1,47 +1,9 @@
 import BibModel
+import DiskIO
 import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// The process that holds a remote's sync lock, as it wrote itself into the lock file.
-public struct SyncLockHolder: Sendable, Equatable, CustomStringConvertible {
-    /// Its process id; nil when the file does not name a process that is still running (the
-    /// holder has not written itself yet).
-    public var pid: Int32?
-    /// Its command line, credentials removed and control characters replaced; nil when unknown.
-    public var command: String?
-
-    public init(pid: Int32?, command: String?) {
-        self.pid = pid
-        self.command = command
-    }
-
-    public var description: String {
-        switch (pid, command) {
-        case let (pid?, command?): "pid \(pid): \(command)"
-        case let (pid?, nil): "pid \(pid)"
-        default: "another bibread process"
-        }
-    }
-}
-
-/// Why a sync did not start.
-public enum SyncLockError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// Another sync of the remote is running and the caller chose not to wait.
-    case busy(remote: String, holder: SyncLockHolder)
-    /// The wait for another sync of the remote was cancelled.
-    case stoppedWaiting(remote: String)
-
-    public var description: String {
-        switch self {
-        case .busy(let remote, let holder):
-            return "another sync of '\(remote)' is running (\(holder)); not waiting for it"
-        case .stoppedWaiting(let remote):
-            return "stopped waiting for the other sync of '\(remote)'; nothing was changed"
-        }
-    }
-}
 
 /// One sync of a remote at a time: an exclusive `flock(2)` on `.bibread-sync.lock` in the
 /// remote's library folder, held through the open file until ``release()`` (or until the
@@ -84,11 +46,9 @@ public final class SyncLock: @unchecked Sendable {
             throw RemoteError.fetchFailed(path: path, reason: "cannot open the sync lock: \(String(cString: strerror(errno)))")
         }
         var announced: SyncLockHolder?
-        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            let code = errno
-            if code == EINTR { continue }
-            guard code == EWOULDBLOCK else {
-                failedToLock("cannot lock \(path) (\(String(cString: strerror(code)))); syncing without the lock")
+        while let failure = Self.lockFailure(descriptor) {
+            guard failure.code == EWOULDBLOCK else {
+                failedToLock("cannot lock \(path) (\(failure.reason)); syncing without the lock")
                 return SyncLock(descriptor: descriptor, isHeld: false)
             }
             let holder = Self.holder(reading: descriptor)
@@ -108,6 +68,17 @@ public final class SyncLock: @unchecked Sendable {
         }
         Self.writeHolder(to: descriptor)
         return SyncLock(descriptor: descriptor, isHeld: true)
+    }
+
+    /// Takes the lock on `descriptor` if it is free: nil, or why not (EWOULDBLOCK: another
+    /// process holds it).
+    private static func lockFailure(_ descriptor: Int32) -> SystemCallError? {
+        do throws(SystemCallError) {
+            try SystemCall.retrying("flock") { flock(descriptor, LOCK_EX | LOCK_NB) }
+            return nil
+        } catch {
+            return error
+        }
     }
 
     /// Lets go of the lock (closing the file releases it).

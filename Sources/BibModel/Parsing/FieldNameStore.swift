@@ -1,0 +1,40 @@
+import Foundation
+
+/// The distinct field names of one file, numbered in the order they are first met.
+///
+/// Names are added only while the library is built (parsing, then `crossref`), on one thread;
+/// afterwards the store is only read, from any thread.
+public final class FieldNameStore: @unchecked Sendable {
+    private(set) var lowercase: [String] = []
+    private(set) var spellings: [String] = []
+    private(set) var kinds: [FieldKind] = []
+    /// The same number for every spelling of one name (`Title`, `title`).
+    private(set) var groups: [Int] = []
+    private var idsBySpelling: [String: UInt32] = [:]
+    private var groupsByLowercase: [String: Int] = [:]
+
+    init() {}
+
+    /// How many distinct names (ignoring case) the store holds: one more than its largest group.
+    var groupCount: Int { groupsByLowercase.count }
+
+    /// The group of a lower-case name, or nil when no field of the file has that name.
+    func group(ofLowercase name: String) -> Int? { groupsByLowercase[name] }
+
+    /// The name of a field numbered in this store, as the file spells it.
+    func spelling(of field: Field) -> String { spellings[Int(field.nameID)] }
+
+    /// The number of a name, adding it when new.
+    func intern(spelled: String, lowercase: String) -> UInt32 {
+        if let id = idsBySpelling[spelled] { return id }
+        let id = UInt32(spellings.count)
+        let group = groupsByLowercase[lowercase] ?? groupsByLowercase.count
+        groupsByLowercase[lowercase] = group
+        idsBySpelling[spelled] = id
+        spellings.append(spelled)
+        self.lowercase.append(lowercase)
+        kinds.append(FieldKind(lowercaseName: lowercase))
+        groups.append(group)
+        return id
+    }
+}

@@ -1,0 +1,26 @@
+import BibModel
+import Foundation
+
+/// Problems with a remote's definition or its answers.
+public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
+    case unsupportedURL(String)
+    case unsafePath(String, reason: String)
+    case badListing(String)
+    case missingCredentials(String)
+    case fetchFailed(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unsupportedURL(let url):
+            return "'\(URLText.withoutCredentials(url))' is not a remote bibread can use (a folder, file://, http(s):// WebDAV, sftp:// or dropbox:/path)"
+        case .unsafePath(let path, let reason):
+            return "refusing the remote path '\(RemotePath.printable(path))': \(reason)"
+        case .badListing(let detail):
+            return "cannot read the remote's listing: \(detail)"
+        case .missingCredentials(let detail):
+            return "missing credentials: \(detail)"
+        case .fetchFailed(let path, let reason):
+            return "cannot download \(path): \(reason)"
+        }
+    }
+}

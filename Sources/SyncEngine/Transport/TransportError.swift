@@ -1,0 +1,42 @@
+import BibModel
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Failures of a remote's protocol (beyond the transfer itself).
+public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The server answered `status`; `retryAfter` is the wait its `Retry-After` header asked for,
+    /// in seconds, if it sent one.
+    case http(status: Int, url: String, detail: String, retryAfter: Double? = nil)
+    case listingUnsupported(String)
+    case notFound(String)
+    case unauthorized(String)
+
+    public var description: String {
+        switch self {
+        case .http(let status, let url, let detail, let retryAfter):
+            // The detail is the server's (Dropbox's error_summary): cleaned of control characters.
+            let wait = retryAfter.map { "; it asks to be asked again in \(RetryAfter.describe($0))" } ?? ""
+            return "\(URLText.withoutCredentials(url)) answered \(status)\(detail.isEmpty ? "" : ": \(TerminalText.cleanedLine(detail))")\(wait)"
+        case .listingUnsupported(let kind):
+            return "\(kind) remotes cannot list folders; the .bib names the files to fetch"
+        case .notFound(let path):
+            return "\(path) is not on the remote"
+        case .unauthorized(let url):
+            return "\(URLText.withoutCredentials(url)) refused the credentials (check config.toml, ~/.netrc or the environment)"
+        }
+    }
+
+    /// Worth trying again later (the server is busy or broken, not the request).
+    public var isTransient: Bool {
+        if case .http(let status, _, _, _) = self { return status == 429 || status >= 500 }
+        return false
+    }
+
+    /// The wait, in seconds, the server asked for before the next request (`Retry-After`).
+    public var retryAfter: Double? {
+        if case .http(_, _, _, let retryAfter) = self { return retryAfter }
+        return nil
+    }
+}
