@@ -1,4 +1,5 @@
 import ArgumentParser
+import BibreadServices
 import Foundation
 import Reader
 import ReadingList
