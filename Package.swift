@@ -73,13 +73,20 @@ let package = Package(
             "CCurl", "CSQLiteConfig", "BibModel", "Checksums", "DiskIO",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // What the commands and the reader share: configuration, XDG locations, the state
+        // stores, which library to open.
+        .target(name: "BibreadServices", dependencies: [
+            "BibModel", "SyncEngine", "DiskIO", "ReadingList",
+            .product(name: "TOMLKit", package: "TOMLKit"),
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         .target(name: "Reader", dependencies: [
-            "CCurses", "BibModel", "PDFText", "SyncEngine", "DiskIO", "ReadingList", "OpenWith", "FullText",
+            "CCurses", "BibModel", "BibreadServices", "PDFText", "SyncEngine", "DiskIO", "ReadingList", "OpenWith", "FullText",
             .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "BibreadCLI", dependencies: [
-            "BibModel", "Reader", "PDFText", "SyncEngine", "DiskIO", "ReadingList", "OpenWith", "FullText",
+            "BibModel", "BibreadServices", "Reader", "PDFText", "SyncEngine", "DiskIO", "ReadingList", "OpenWith", "FullText",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "bibread", dependencies: ["BibreadCLI"]),
@@ -87,7 +94,7 @@ let package = Package(
         // Development tools kept out of bibread (docs/ARCHITECTURE.md): the reader with the test
         // hooks, the crash-safety writer and the benchmarks, all through the modules' public API.
         .target(name: "DevTools", dependencies: [
-            "BibModel", "Reader", "PDFText", "SyncEngine", "DiskIO", "ReadingList", "FullText",
+            "BibModel", "BibreadServices", "Reader", "PDFText", "SyncEngine", "DiskIO", "ReadingList", "FullText",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "bibread-dev", dependencies: ["DevTools"], path: "Sources/BibreadDev"),
@@ -105,7 +112,7 @@ let package = Package(
         .testTarget(name: "ReadingListTests", dependencies: ["ReadingList", "BibreadTestSupport"]),
         .testTarget(name: "PDFTextTests", dependencies: ["PDFText", "Checksums", "DiskIO", "BibreadTestSupport"]),
         .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "BibreadTestSupport"]),
-        .testTarget(name: "ReaderTests", dependencies: ["Reader", "PDFText", "DiskIO", "ReadingList", "OpenWith", "FullText", "BibreadTestSupport"], exclude: ["Screens"]),
+        .testTarget(name: "ReaderTests", dependencies: ["Reader", "BibreadServices", "PDFText", "DiskIO", "ReadingList", "OpenWith", "FullText", "BibreadTestSupport"], exclude: ["Screens"]),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList", "BibreadTestSupport"]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets", "BibreadTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["BibreadTestSupport"]),

@@ -1,8 +1,8 @@
 import ArgumentParser
+import BibreadServices
 import DiskIO
 import Foundation
 import PDFText
-import Reader
 import ReadingList
 import SyncEngine
 

@@ -1,4 +1,5 @@
 import BibModel
+import BibreadServices
 import BibreadTestSupport
 import Foundation
 import PDFText

@@ -1,3 +1,4 @@
+import BibreadServices
 import BibreadTestSupport
 import DiskIO
 import Foundation

@@ -1,4 +1,5 @@
 import BibModel
+import BibreadServices
 import BibreadTestSupport
 import Testing
 @testable import Reader

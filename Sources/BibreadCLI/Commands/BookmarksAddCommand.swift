@@ -1,5 +1,6 @@
 import ArgumentParser
 import BibModel
+import BibreadServices
 import Foundation
 import Reader
 import ReadingList

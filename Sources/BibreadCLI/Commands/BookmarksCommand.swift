@@ -1,6 +1,6 @@
 import ArgumentParser
+import BibreadServices
 import Foundation
-import Reader
 import SyncEngine
 
 /// `bibread bookmarks`: reading lists (folders, bookmarks to pages, notemarks) and page notes.

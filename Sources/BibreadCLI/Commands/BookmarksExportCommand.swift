@@ -1,7 +1,7 @@
 import ArgumentParser
+import BibreadServices
 import DiskIO
 import Foundation
-import Reader
 import ReadingList
 
 struct BookmarksExportCommand: ParsableCommand {

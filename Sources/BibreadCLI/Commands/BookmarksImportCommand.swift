@@ -1,6 +1,6 @@
 import ArgumentParser
+import BibreadServices
 import Foundation
-import Reader
 import ReadingList
 
 /// Whether to import a list's page notes.

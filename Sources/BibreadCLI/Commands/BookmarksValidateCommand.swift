@@ -1,7 +1,7 @@
 import ArgumentParser
 import BibModel
+import BibreadServices
 import Foundation
-import Reader
 import ReadingList
 
 struct BookmarksValidateCommand: ParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import BibModel
+import BibreadServices
 import Foundation
-import Reader
 import SyncEngine
 
 struct CachePurgeCommand: ParsableCommand {

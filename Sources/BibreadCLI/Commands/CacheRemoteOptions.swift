@@ -1,6 +1,6 @@
 import ArgumentParser
+import BibreadServices
 import Foundation
-import Reader
 import SyncEngine
 
 /// The remotes a cache command works on: the one named, else every configured or synced one.

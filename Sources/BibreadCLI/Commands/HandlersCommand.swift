@@ -1,8 +1,8 @@
 import ArgumentParser
 import BibModel
+import BibreadServices
 import Foundation
 import OpenWith
-import Reader
 
 /// `bibread handlers`: the apps of the "open with" menu.
 struct HandlersCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BibModel
+import BibreadServices
 import Foundation
 import FullText
 import Reader
@@ -33,7 +34,7 @@ struct IndexCommand: ParsableCommand {
     }
 
     func run() throws {
-        let paths = ReaderApp.currentLibraryPaths(given: try library.paths)
+        let paths = LibraryPaths.current(given: try library.paths)
         guard !paths.isEmpty || prune else {
             Console.error("bibread: no library: name one (bibread index LIB.bib) or set library = \"…\" in config.toml")
             throw ExitCode(64)

@@ -1,7 +1,7 @@
 import ArgumentParser
 import BibModel
+import BibreadServices
 import Foundation
-import Reader
 
 /// The library cite keys are checked against: `--library`, else the reader's current library.
 struct KeyCheckOptions: ParsableArguments {
@@ -12,7 +12,7 @@ struct KeyCheckOptions: ParsableArguments {
     /// The library, or nil when none is named, configured or opened before.
     func load() throws -> (library: Library, paths: [String])? {
         let named = try RemoteResolution.libraryPaths(libraries)
-        let paths = ReaderApp.currentLibraryPaths(given: named)
+        let paths = LibraryPaths.current(given: named)
         guard !paths.isEmpty else { return nil }
         let loaded = LoadedLibrary.load(paths: paths)
         return loaded.failures.count == paths.count ? nil : (loaded.library, paths)

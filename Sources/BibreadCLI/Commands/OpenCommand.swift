@@ -1,5 +1,6 @@
 import ArgumentParser
 import BibModel
+import BibreadServices
 import Foundation
 import Reader
 import SyncEngine
@@ -32,7 +33,7 @@ struct OpenCommand: ParsableCommand {
 
     func run() throws {
         if BookmarkLinkCheck.isBookmarksLink(link) {
-            var options = ReaderApp.Options(paths: ReaderApp.currentLibraryPaths(given: try RemoteResolution.libraryPaths(libraries)))
+            var options = ReaderApp.Options(paths: LibraryPaths.current(given: try RemoteResolution.libraryPaths(libraries)))
             options.importSource = link
             let status = ReaderApp.run(options)
             if status != 0 { throw ExitCode(status) }
@@ -139,11 +140,11 @@ private enum LinkLibrary {
     /// name of one of the libraries bibread knows (the configured one, the last opened, the
     /// synced ones); else the reader's current library.
     static func paths(named name: String?, override: [String]) throws -> [String] {
-        if !override.isEmpty { return ReaderApp.currentLibraryPaths(given: try RemoteResolution.libraryPaths(override)) }
-        let current = ReaderApp.currentLibraryPaths(given: [])
+        if !override.isEmpty { return LibraryPaths.current(given: try RemoteResolution.libraryPaths(override)) }
+        let current = LibraryPaths.current(given: [])
         guard let name, !name.isEmpty else { return current }
         let synced = RemoteLocations(name: name).libraryFiles
-        if !name.contains("/"), !synced.isEmpty { return ReaderApp.currentLibraryPaths(given: synced) }
+        if !name.contains("/"), !synced.isEmpty { return LibraryPaths.current(given: synced) }
         if name.contains("/") {
             let expanded = (name as NSString).expandingTildeInPath
             if FileManager.default.fileExists(atPath: expanded) { return [expanded] }

@@ -1,6 +1,6 @@
 import ArgumentParser
+import BibreadServices
 import Foundation
-import Reader
 import SyncEngine
 
 /// Finds a remote by name (config.toml, or one synced before) or URL.

@@ -1,8 +1,8 @@
 import ArgumentParser
 import BibModel
+import BibreadServices
 import Foundation
 import PDFText
-import Reader
 import SyncEngine
 
 /// `bibread sync`: the .bib files first, then only the chosen PDFs, into the cache.

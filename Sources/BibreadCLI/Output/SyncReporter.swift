@@ -1,5 +1,5 @@
+import BibreadServices
 import Foundation
-import Reader
 import SyncEngine
 
 /// Shows a sync as it goes: a progress bar on a terminal, plain lines otherwise, or one JSON

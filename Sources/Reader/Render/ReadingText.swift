@@ -1,4 +1,5 @@
 import BibModel
+import BibreadServices
 import Foundation
 
 /// Page text made readable in a terminal: a page's reflow text (`PDFDocument.reflowText`: a

@@ -1,4 +1,5 @@
 import BibModel
+import BibreadServices
 import Foundation
 
 /// The bottom line: counts, group and search, messages, key hints.

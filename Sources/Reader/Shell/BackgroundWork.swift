@@ -1,4 +1,5 @@
 import BibModel
+import BibreadServices
 import Foundation
 import FullText
 import PDFText

@@ -1,4 +1,5 @@
 import BibModel
+import BibreadServices
 import Foundation
 import OpenWith
 import PDFText
@@ -49,19 +50,6 @@ public enum ReaderApp {
         }
     }
 
-    /// The library the reader opens: the files given, else the config's default library, else
-    /// the library opened last (when its files are still there); empty when there is none.
-    public static func currentLibraryPaths(given: [String], config: Config? = nil, sessions: SessionStore? = nil) -> [String] {
-        let directories = Directories()
-        var paths = given.map(absolutePath)
-        if paths.isEmpty { paths = (config ?? Config.load(from: directories.config)).libraries }
-        let store = sessions ?? SessionStore(directory: directories.state)
-        if paths.isEmpty, let last = store.lastLibrary(), last.allSatisfy({ FileManager.default.fileExists(atPath: $0) }) {
-            paths = last
-        }
-        return paths
-    }
-
     /// Runs the reader; returns the exit status.
     public static func run(_ options: Options) -> Int32 {
         let timing = LoopTiming()
@@ -74,7 +62,7 @@ public enum ReaderApp {
         problems += handlerProblems
         let store = SessionStore(directory: directories.state)
 
-        let paths = currentLibraryPaths(given: options.paths, config: config, sessions: store)
+        let paths = LibraryPaths.current(given: options.paths, config: config, sessions: store)
 
         RemoteLocations.registerAliases(forLibraries: paths, remotes: config.remotes)
         var library: Library?
@@ -277,12 +265,6 @@ public enum ReaderApp {
             state.visible = []
         }
         state.pendingSelection = session.selection
-    }
-
-    static func absolutePath(_ path: String) -> String {
-        if path.hasPrefix("/") { return (path as NSString).standardizingPath }
-        let joined = (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
-        return (joined as NSString).standardizingPath
     }
 
     /// Writes a line to standard error, cleaned of control characters (`TerminalText`).

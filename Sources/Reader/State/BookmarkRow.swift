@@ -1,3 +1,4 @@
+import BibreadServices
 import ReadingList
 
 /// One visible row of the bookmarks view (the tree flattened by what is expanded).

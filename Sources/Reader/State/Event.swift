@@ -1,4 +1,5 @@
 import BibModel
+import BibreadServices
 import OpenWith
 import ReadingList
 

@@ -1,4 +1,5 @@
 import BibModel
+import BibreadServices
 
 extension AppState {
     /// The built-in group of the references a link named, in the link's order.

@@ -1,3 +1,4 @@
+import BibreadServices
 
 
 /// The PDF reading view: one page of text at a time.

@@ -1,3 +1,4 @@
+import BibreadServices
 import ReadingList
 
 extension SavedBookmarks {

@@ -53,7 +53,7 @@ public struct SavedBookmarks: Sendable, Equatable {
     }
 
     /// The folders from the top down to the node `id` (not included).
-    func ancestorNodes(of id: Int64) -> [SavedNode] {
+    public func ancestorNodes(of id: Int64) -> [SavedNode] {
         func search(_ nodes: [SavedNode], path: [SavedNode]) -> [SavedNode]? {
             for node in nodes {
                 if node.id == id { return path }
