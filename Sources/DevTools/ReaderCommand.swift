@@ -32,7 +32,6 @@ struct ReaderCommand: ParsableCommand {
             crash?.crash()
             return exits ? .stop : .keepRunning
         }
-        let status = ReaderApp.run(options)
-        if status != 0 { throw ExitCode(status) }
+        ReaderApp.endProcess(ReaderApp.run(options))
     }
 }

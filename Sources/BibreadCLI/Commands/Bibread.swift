@@ -59,7 +59,6 @@ struct BrowseCommand: ParsableCommand {
         }
         var options = ReaderApp.Options(paths: try files.paths)
         options.importSource = links.first
-        let status = ReaderApp.run(options)
-        if status != 0 { throw ExitCode(status) }
+        ReaderApp.endProcess(ReaderApp.run(options))
     }
 }

@@ -35,9 +35,7 @@ struct OpenCommand: ParsableCommand {
         if BookmarkLinkCheck.isBookmarksLink(link) {
             var options = ReaderApp.Options(paths: LibraryPaths.current(given: try RemoteResolution.libraryPaths(libraries)))
             options.importSource = link
-            let status = ReaderApp.run(options)
-            if status != 0 { throw ExitCode(status) }
-            return
+            ReaderApp.endProcess(ReaderApp.run(options))
         }
         let parsed: ReferenceLink
         do {
@@ -53,8 +51,7 @@ struct OpenCommand: ParsableCommand {
         }
         var options = ReaderApp.Options(paths: paths)
         options.link = parsed
-        let status = ReaderApp.run(options)
-        if status != 0 { throw ExitCode(status) }
+        ReaderApp.endProcess(ReaderApp.run(options))
     }
 
     private func printTargets(_ parsed: ReferenceLink, paths: [String]) throws {

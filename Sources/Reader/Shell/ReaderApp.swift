@@ -253,6 +253,17 @@ public enum ReaderApp {
         return 0
     }
 
+    /// Ends the process with `status` once ``run(_:)`` has returned (its writes are durable and
+    /// the terminal is the shell's again). `_exit`, not `exit`: background work may still be
+    /// running (the full-text indexer runs poppler on a worker thread), and `exit` would run the
+    /// C libraries' destructors under it; glibc then aborted with "free(): invalid pointer" after
+    /// a SIGINT, now and then on a loaded machine. What such work leaves is what a kill leaves:
+    /// an SQLite transaction not committed, which the next open rolls back.
+    public static func endProcess(_ status: Int32) -> Never {
+        fflush(nil)
+        _exit(status)
+    }
+
     /// Brings back the group, selection and sort of the last session.
     static func restore(_ session: LibrarySession, into state: inout AppState) {
         if let sort = session.sort.flatMap(SortKey.init(rawValue:)) {
