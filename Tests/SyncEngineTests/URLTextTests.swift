@@ -71,4 +71,19 @@ struct URLTextTests {
         #expect(try !withoutPassword.movePassword(to: store))
         #expect(withoutPassword.credentials == .netrc)
     }
+
+    /// Logins saved at the same time for different remotes (two syncs, each of its own remote)
+    /// are all kept: each save reads, changes and replaces the file under a lock, so none is
+    /// written over by another's older copy.
+    @Test func loginsSavedAtOnceAreAllKept() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("bibread-test-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let store = CredentialStore(environment: ["HOME": root.path, "XDG_CONFIG_HOME": root.path])
+        let count = 24
+        DispatchQueue.concurrentPerform(iterations: count) { index in
+            try? store.save(CredentialStore.Login(user: "u\(index)", password: "p\(index)"), for: "remote\(index)")
+        }
+        let missing = (0..<count).filter { store.login(for: "remote\($0)") == nil }
+        #expect(missing.isEmpty, "logins lost: \(missing.map { "remote\($0)" })")
+    }
 }

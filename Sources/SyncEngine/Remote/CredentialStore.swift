@@ -36,10 +36,11 @@ public struct CredentialStore: Sendable {
     }
 
     /// Keeps `login` for the remote `name` (replacing the one kept before).
+    ///
+    /// The file is read, changed and replaced under an exclusive lock (`flock` on
+    /// `.credentials.lock` beside it), so that two syncs saving logins at once (each of its own
+    /// remote) never write over each other's.
     public func save(_ login: Login, for name: String) throws {
-        var content = try read()
-        guard content.remotes[name] != login else { return }
-        content.remotes[name] = login
         let folder = file.deletingLastPathComponent()
         // The folder first, private from the start: AtomicFile would make it with the umask's mode.
         if mkdir(folder.path, 0o700) != 0 && errno == ENOENT {
@@ -49,6 +50,14 @@ public struct CredentialStore: Sendable {
         guard chmod(folder.path, 0o700) == 0 else {
             throw TransferFailure.write(path: folder.path, reason: String(cString: strerror(errno)))
         }
+        let lockPath = folder.appendingPathComponent(".credentials.lock").path
+        let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard lock >= 0 else { throw TransferFailure.write(path: lockPath, reason: String(cString: strerror(errno))) }
+        defer { close(lock) }
+        try SystemCall.retrying("flock") { flock(lock, LOCK_EX) }
+        var content = try read()
+        guard content.remotes[name] != login else { return }
+        content.remotes[name] = login
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         try AtomicFile.write(try encoder.encode(content), to: file, mode: 0o600)
