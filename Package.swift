@@ -112,7 +112,7 @@ let package = Package(
         .testTarget(name: "ReadingListTests", dependencies: ["ReadingList", "BibreadTestSupport"]),
         .testTarget(name: "PDFTextTests", dependencies: ["PDFText", "Checksums", "DiskIO", "BibreadTestSupport"]),
         .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "BibreadTestSupport"]),
-        .testTarget(name: "ReaderTests", dependencies: ["Reader", "BibreadServices", "PDFText", "DiskIO", "ReadingList", "OpenWith", "FullText", "BibreadTestSupport"], exclude: ["Screens"]),
+        .testTarget(name: "ReaderTests", dependencies: ["Reader", "BibreadServices", "PDFText", "DiskIO", "ReadingList", "OpenWith", "FullText", "SyncEngine", "BibreadTestSupport"], exclude: ["Screens"]),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList", "BibreadTestSupport"]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets", "BibreadTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["BibreadTestSupport"]),

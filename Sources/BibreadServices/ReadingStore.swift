@@ -160,8 +160,10 @@ public final class ReadingStore: Sendable {
     /// when one of its PDFs was read as it (the same path, or the same content, as when a copy
     /// was moved or downloaded again), whatever set of files was open then; and the history
     /// kept per set of files before (`reading`) counts for every file of its set.
-    /// `fingerprint` works out a PDF's fingerprint (only for PDFs whose key was read elsewhere).
-    public func lastRead(of library: Library, fingerprint: (String) -> String?) throws -> [String: Double] {
+    /// `localPath` says where a linked file is on this machine (nil: not here); `fingerprint`
+    /// works out a PDF's fingerprint (only for PDFs whose key was read elsewhere).
+    public func lastRead(of library: Library, localPath: (LinkedFile) -> String?,
+                         fingerprint: (String) -> String?) throws -> [String: Double] {
         let (documents, legacy) = try database.read { db in
             (try Row.fetchAll(db, sql: "SELECT fingerprint, cite_key, path, last_read FROM document_read"),
              try Row.fetchAll(db, sql: "SELECT library, key, last_read FROM reading"))
@@ -184,7 +186,7 @@ public final class ReadingStore: Sendable {
             var time = legacyTimes[entry.source.path]?[entry.address]
             if let read = byKey[entry.key.lowercased()] {
                 for file in entry.links.files where file.isPDF {
-                    guard let local = file.localPath else { continue }
+                    guard let local = localPath(file) else { continue }
                     var found = read.filter { $0.path == local || $0.path == file.path }
                     if found.isEmpty, let print = fingerprint(local) { found = read.filter { $0.fingerprint == print } }
                     if let latest = found.map(\.time).max() { time = max(time ?? 0, latest) }

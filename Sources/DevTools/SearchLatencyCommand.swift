@@ -1,6 +1,7 @@
 import ArgumentParser
 import BibModel
 import Foundation
+import SyncEngine
 
 /// `bibread-dev search-latency`: the search-as-you-type benchmark (run by
 /// `bench/search-bench.sh`). Types each query one character at a time and times every keystroke.
@@ -49,8 +50,8 @@ struct SearchLatencyCommand: ParsableCommand {
             latencies[min(latencies.count - 1, Int(Double(latencies.count - 1) * fraction))]
         }
         // Smart groups: the built-in ones and those in the library, each evaluated over it all.
-        let context = GroupContext(library: library)
-        let groups = GroupCatalog.groups(of: library).filter { $0.kind == .smart || $0.kind == .builtin || $0.kind == .static }
+        let context = GroupContext(library: library, locator: LinkedFileLocator.shared)
+        let groups = GroupCatalog.groups(of: library, synced: LinkedFileLocator.shared.isSynced(library)).filter { $0.kind == .smart || $0.kind == .builtin || $0.kind == .static }
         // BibDesk smart groups of each kind of condition, as a user's library would have them.
         let smart = Self.smartGroups
         var smartTimes: [(String, Duration)] = []

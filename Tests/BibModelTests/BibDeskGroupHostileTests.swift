@@ -1,4 +1,5 @@
 import BibModel
+import BibreadTestSupport
 import Foundation
 import Testing
 
@@ -40,8 +41,8 @@ struct BibDeskGroupHostileTests {
     /// gave nothing but one warning at its line.
     private func expectIntact(_ library: Library, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
         #expect(library.entries.map(\.key) == ["a", "b"], sourceLocation: sourceLocation)
-        let groups = GroupCatalog.groups(of: library)
-        let context = GroupContext(library: library)
+        let groups = GroupCatalog.groups(of: library, synced: false)
+        let context = GroupContext(library: library, locator: FilesOnDisk())
         let mine = try #require(Group.find("Mine", in: groups), sourceLocation: sourceLocation)
         #expect(mine.members(in: library, context: context) == [0], sourceLocation: sourceLocation)
         let old = try #require(Group.find("Old", in: groups), sourceLocation: sourceLocation)
@@ -83,7 +84,7 @@ struct BibDeskGroupHostileTests {
             + Array("</string><key>keys</key><string>b</string></dict></array></plist>".utf8)
         let library = library(kind: "Static", plist: inText)
         #expect(library.entries.map(\.key) == ["a", "b"])
-        #expect(Group.find("Mine", in: GroupCatalog.groups(of: library)) != nil)
+        #expect(Group.find("Mine", in: GroupCatalog.groups(of: library, synced: false)) != nil)
     }
 
     @Test("a comment that holds something other than an array of groups gives a warning")

@@ -34,9 +34,9 @@ struct BibDeskGroupTests {
         }}
         """
         let library = Fixtures.library(text)
-        let group = try #require(Group.find("Test", in: GroupCatalog.groups(of: library)))
+        let group = try #require(Group.find("Test", in: GroupCatalog.groups(of: library, synced: false)))
         #expect(group.kind == .smart)
-        let context = GroupContext(library: library, now: Self.now, timeZone: TimeZone(identifier: "UTC") ?? .current)
+        let context = GroupContext(library: library, locator: FilesOnDisk(), now: Self.now, timeZone: TimeZone(identifier: "UTC") ?? .current)
         return group.members(in: library, context: context).map { library.entries[$0].key }
     }
 
@@ -103,8 +103,8 @@ struct BibDeskGroupTests {
 
     @Test func sampleLibraryGroups() throws {
         let library = Fixtures.library(at: Fixtures.samples.appendingPathComponent("library.bib"))
-        let groups = GroupCatalog.groups(of: library)
-        let context = GroupContext(library: library)
+        let groups = GroupCatalog.groups(of: library, synced: false)
+        let context = GroupContext(library: library, locator: FilesOnDisk())
         let toRead = try #require(Group.find("To read", in: groups))
         #expect(toRead.kind == .static)
         #expect(toRead.members(in: library, context: context).map { library.entries[$0].key } ==
@@ -127,9 +127,9 @@ struct BibDeskGroupTests {
         }}
         """
         let library = Fixtures.library(text)
-        let groups = GroupCatalog.groups(of: library)
+        let groups = GroupCatalog.groups(of: library, synced: false)
         let escaped = try #require(Group.find("{braces} @ 100%", in: groups))
-        #expect(escaped.members(in: library, context: GroupContext(library: library)).count == 2)
+        #expect(escaped.members(in: library, context: GroupContext(library: library, locator: FilesOnDisk())).count == 2)
         let remote = try #require(Group.find("Remote", in: groups))
         #expect(remote.kind == .url)
         #expect(remote.unavailableReason != nil)
@@ -148,8 +148,8 @@ struct JabRefGroupTests {
 
     private func members(_ grouping: String, _ path: String) throws -> [String] {
         let library = Fixtures.library(Self.references + grouping)
-        let group = try #require(Group.find(path, in: GroupCatalog.groups(of: library)), "no group \(path)")
-        return group.members(in: library, context: GroupContext(library: library)).map { library.entries[$0].key }
+        let group = try #require(Group.find(path, in: GroupCatalog.groups(of: library, synced: false)), "no group \(path)")
+        return group.members(in: library, context: GroupContext(library: library, locator: FilesOnDisk())).map { library.entries[$0].key }
     }
 
     static let grouping = """
@@ -194,7 +194,7 @@ struct JabRefGroupTests {
 
     @Test func escapedSemicolonsStayInNames() throws {
         let library = Fixtures.library(Self.references + Self.grouping)
-        #expect(Group.find("Semi;colon", in: GroupCatalog.groups(of: library)) != nil)
+        #expect(Group.find("Semi;colon", in: GroupCatalog.groups(of: library, synced: false)) != nil)
     }
 
     @Test func oldGroupstreeWithInlineKeys() throws {
@@ -213,27 +213,27 @@ struct JabRefGroupTests {
 
     @Test func biberGroupstreeWithUnicodeNames() throws {
         let library = Fixtures.library(at: Fixtures.corpus("bib/biber/t_tdata_tool.bib"))
-        let courses = try #require(Group.find("Doktorandkurser", in: GroupCatalog.groups(of: library)))
+        let courses = try #require(Group.find("Doktorandkurser", in: GroupCatalog.groups(of: library, synced: false)))
         #expect(courses.kind == .jabref)
         #expect(courses.children.map(\.name) == [
             "Från könsroll till genus", "Historiska och filosofiska perspektiv på psykologi", "Kurs i introduktion",
             "Fenomenologi, kön och genus", "Quantitative Research Methods", "Multivariate Analysis",
         ])
         // No entry of that file has a `course` field: every keyword group is empty, none fails.
-        #expect(courses.members(in: library, context: GroupContext(library: library)).isEmpty)
+        #expect(courses.members(in: library, context: GroupContext(library: library, locator: FilesOnDisk())).isEmpty)
     }
 
     @Test func realJabRefFilesFromTheCorpus() throws {
         let library = Fixtures.library(at: Fixtures.corpus("bib/zotero-bbt/import_Jabref_import_-_groups_lost__1730-3.bib"))
-        let groups = GroupCatalog.groups(of: library)
-        let context = GroupContext(library: library)
+        let groups = GroupCatalog.groups(of: library, synced: false)
+        let context = GroupContext(library: library, locator: FilesOnDisk())
         let group1 = try #require(Group.find("Group1", in: groups))
         #expect(group1.kind == .jabref)
         #expect(group1.children.map(\.name) == ["Group1a", "Group1b"])
         #expect(group1.members(in: library, context: context).map { library.entries[$0].key }.sorted() ==
                 ["Marvin2020", "Venkateshaiah2020", "Xie2020"])
         let jabref5 = Fixtures.library(at: Fixtures.corpus("bib/zotero-bbt/import_Jabref_import_-_groups_lost__1730-5.bib"))
-        let markings = try #require(Group.find("Markings/jfd1:1", in: GroupCatalog.groups(of: jabref5)))
-        #expect(markings.members(in: jabref5, context: GroupContext(library: jabref5)).count == 1)
+        let markings = try #require(Group.find("Markings/jfd1:1", in: GroupCatalog.groups(of: jabref5, synced: false)))
+        #expect(markings.members(in: jabref5, context: GroupContext(library: jabref5, locator: FilesOnDisk())).count == 1)
     }
 }

@@ -552,8 +552,8 @@ extension HostileInputTests {
             total += entry.bibTeX.utf8.count + entry.line + entry.address.utf8.count
         }
         let diagnostics = library.diagnostics.map(\.description)
-        let context = GroupContext(library: library)
-        var groups = GroupCatalog.groups(of: library)
+        let context = GroupContext(library: library, locator: FilesOnDisk())
+        var groups = GroupCatalog.groups(of: library, synced: false)
         while let group = groups.popLast() {
             if group.unavailableReason == nil { total += group.members(in: library, context: context).count }
             groups += group.children

@@ -202,12 +202,12 @@ struct LateChunkTests {
         }
         func walk(_ groups: [Group], _ depth: Int) {
             for group in groups {
-                let members = group.members(in: library, context: GroupContext(library: library))
+                let members = group.members(in: library, context: GroupContext(library: library, locator: FilesOnDisk()))
                 lines.append(String(repeating: "  ", count: depth) + "group \(group.name): \(members.count)")
                 walk(group.children, depth + 1)
             }
         }
-        walk(GroupCatalog.savedGroups(of: library), 0)
+        walk(GroupCatalog.savedGroups(of: library, synced: false), 0)
         lines += library.diagnostics.map(\.description)
         return lines
     }

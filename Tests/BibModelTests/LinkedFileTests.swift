@@ -23,7 +23,7 @@ struct LinkedFileTests {
         let entry = try #require(samples.entry(addressedBy: key))
         let files = entry.links.files
         #expect(files.map(\.path) == names.map { "\(papers)/\($0)" })
-        #expect(files.map(\.exists) == exists)
+        #expect(files.map { FilesOnDisk().location(of: $0).isHere } == exists)
         #expect(entry.links.problems.isEmpty)
     }
 
@@ -45,7 +45,7 @@ struct LinkedFileTests {
             #"C:\Users\jfd1\jfd1\group\papers\2019\A_Chau_Journal\VSDH_MAC_MDPI_R2_electronics-845046.pdf"#,
             #"C:\Users\jfd1\jfd1\group\papers\2019\A_Chau_Journal\electronics-09-01219.pdf"#,
         ])
-        #expect(entry.links.files.allSatisfy { !$0.exists })
+        #expect(entry.links.files.allSatisfy { !FilesOnDisk().location(of: $0).isHere })
     }
 
     /// Real Zotero Better BibTeX exports: (file, key, expected paths; `~` is the home folder).

@@ -3,6 +3,7 @@ import BibreadServices
 import BibreadTestSupport
 import Foundation
 import PDFText
+import SyncEngine
 import Testing
 @testable import Reader
 
@@ -86,7 +87,7 @@ struct LibraryViewTests {
 
     @Test func aDOIIsListedOnceAmongTheLinks() throws {
         let entry = try softwareEngineeringEntry()
-        let lines = DetailsPane.content(of: entry, width: 80, locate: { _ in .missing }).map(\.text)
+        let lines = DetailsPane.content(of: entry, width: 80, locations: [:]).map(\.text)
         let links = lines.drop { $0 != "Links" }.prefix { !$0.isEmpty }.filter { $0.contains("doi.org") }
         #expect(links == [" https://doi.org/10.1016/j.infsof.2010.03.006"], "\(links)")
     }
@@ -94,7 +95,7 @@ struct LibraryViewTests {
     @Test(arguments: [34, 40, 60])
     func linksAndDOIsAreNeverBrokenWhenTheyFitTheLine(width: Int) throws {
         let entry = try softwareEngineeringEntry()
-        let lines = DetailsPane.content(of: entry, width: width, locate: { _ in .missing }).map(\.text)
+        let lines = DetailsPane.content(of: entry, width: width, locations: [:]).map(\.text)
         let doi = "10.1016/j.infsof.2010.03.006"
         // The DOI field: the DOI whole on one line.
         #expect(lines.contains { $0.contains(doi) && !$0.contains("https:") }, "\(lines)")
@@ -128,7 +129,7 @@ struct LibraryViewTests {
             @misc{web2020page, title = {A Page}, url = {https://example.org/a/rather/long/path}, note = {See the page}}
             """)
         let entry = try #require(library.entries.first)
-        let lines = DetailsPane.content(of: entry, width: 45, locate: { _ in .missing }).map(\.text)
+        let lines = DetailsPane.content(of: entry, width: 45, locations: [:]).map(\.text)
         let url = "https://example.org/a/rather/long/path"
         let fieldLines = lines.drop { !$0.contains("Fields") }
         #expect(fieldLines.contains { $0.contains(url) }, "\(lines)")
@@ -154,7 +155,7 @@ struct LibraryViewTests {
             @article{nowhere2022, author = {Nowhere, Cy}, title = {Nowhere At All}, year = 2022, file = {:/nonexistent/bibread/nowhere.pdf:PDF}}
             @article{nofile2023, author = {Bare, Di}, title = {No File}, year = 2023}
             """.write(to: bib, atomically: true, encoding: .utf8)
-        LinkedFileAliases.shared.register(folder: folder.path, as: cache.path)
+        LinkedFileLocator.shared.register(folder: folder.path, as: cache.path)
         return (Fixtures.library(at: bib), root)
     }
 
@@ -264,10 +265,10 @@ struct LibraryViewTests {
         alone.read("goedel1931formal")
         let (both, _, root) = try twoFiles()
         defer { try? FileManager.default.removeItem(at: root) }
-        let times = try store.lastRead(of: both, fingerprint: LibraryViewTests.fingerprint)
+        let times = try store.lastRead(of: both, localPath: LinkedFileLocator.shared.localPath(of:), fingerprint: LibraryViewTests.fingerprint)
         #expect(Array(times.keys) == ["goedel1931formal"])
         // And alone again.
-        #expect(try store.lastRead(of: alone.state.library!, fingerprint: LibraryViewTests.fingerprint).keys.contains("goedel1931formal"))
+        #expect(try store.lastRead(of: alone.state.library!, localPath: LinkedFileLocator.shared.localPath(of:), fingerprint: LibraryViewTests.fingerprint).keys.contains("goedel1931formal"))
     }
 
     @Test func aMovedCopyOfAPaperReadIsFoundByItsContent() throws {
@@ -277,7 +278,7 @@ struct LibraryViewTests {
         let original = Fixtures.samples.appendingPathComponent("papers/incompleteness.pdf").path
         try store.recordReading(fingerprint: try PDFFingerprint.of(path: original), path: "/old/place/incompleteness.pdf",
                                 key: "goedel1931formal", at: 1000)
-        let times = try store.lastRead(of: ReaderHarness.samples().state.library!, fingerprint: LibraryViewTests.fingerprint)
+        let times = try store.lastRead(of: ReaderHarness.samples().state.library!, localPath: LinkedFileLocator.shared.localPath(of:), fingerprint: LibraryViewTests.fingerprint)
         #expect(times == ["goedel1931formal": 1000])
     }
 
@@ -294,7 +295,7 @@ struct LibraryViewTests {
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        let times = try store.lastRead(of: ReaderHarness.samples().state.library!, fingerprint: LibraryViewTests.fingerprint)
+        let times = try store.lastRead(of: ReaderHarness.samples().state.library!, localPath: LinkedFileLocator.shared.localPath(of:), fingerprint: LibraryViewTests.fingerprint)
         #expect(times == ["knuth1984texbook": 1000])
     }
 }

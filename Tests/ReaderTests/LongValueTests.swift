@@ -85,7 +85,7 @@ struct LongValueTests {
     func detailsCapAHugeValue(_ field: String) throws {
         let entry = try #require(Self.library(field: field, size: 10_000_000).entries.first)
         for width in [40, 118] {
-            let lines = DetailsPane.content(of: entry, width: width, locate: { _ in .missing }).map(\.text)
+            let lines = DetailsPane.content(of: entry, width: width, locations: [:]).map(\.text)
             let shown = lines.reduce(0) { $0 + $1.utf8.count }
             #expect(shown < 4 * DetailsPane.valueByteLimit, "\(field) at \(width) columns: \(shown) bytes of lines")
             #expect(lines.count >= DetailsPane.valueByteLimit / width, "\(field) at \(width): \(lines.count) lines: the first screens are shown")

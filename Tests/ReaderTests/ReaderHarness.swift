@@ -3,6 +3,7 @@ import BibreadServices
 import BibreadTestSupport
 import Foundation
 import OpenWith
+import SyncEngine
 @testable import Reader
 
 /// Drives the pure reader the way the app does, with background work run inline: every effect
@@ -23,7 +24,7 @@ struct ReaderHarness {
          store: ReadingStore? = nil, fullTextURL: URL? = nil) {
         self.fullTextURL = fullTextURL
         state = AppState(library: library, paths: paths, width: width, height: height, keymap: keymap)
-        state.groups = GroupCatalog.savedGroups(of: library)
+        state.groups = GroupCatalog.savedGroups(of: library, synced: LinkedFileLocator.shared.isSynced(library))
         work = BackgroundWork(library: library, groups: state.groups, store: store,
                               now: ReaderHarness.now,
                               fullTextURL: fullTextURL ?? URL(fileURLWithPath: "/nonexistent/bibread-test/fulltext.sqlite"))

@@ -5,6 +5,7 @@ import Foundation
 import PDFText
 import Testing
 @testable import Reader
+import SyncEngine
 
 /// The reading view on the sample PDFs, driven through update with real poppler extraction.
 @Suite("reading view")
@@ -128,7 +129,7 @@ struct ReadingTests {
         #expect(again.state.reading!.scroll > 0)
         #expect(again.state.message?.text == "Resumed at p. 7")
         // Reading times feed the Recently read group.
-        #expect(try store.lastRead(of: again.state.library!, fingerprint: { try? PDFFingerprint.of(path: $0) })["goedel1931formal"] != nil)
+        #expect(try store.lastRead(of: again.state.library!, localPath: LinkedFileLocator.shared.localPath(of:), fingerprint: { try? PDFFingerprint.of(path: $0) })["goedel1931formal"] != nil)
         again.press("q", "Esc", "S-Tab")
         while again.state.groupRows[again.state.groupCursor.selected].name != AppState.recentlyRead { again.press("j") }
         again.press("Enter")

@@ -1,12 +1,31 @@
 import BibModel
 import BibreadServices
 import BibreadTestSupport
+import SyncEngine
 import Testing
 @testable import Reader
 
 /// What keys, mouse and background results do to the state.
 @Suite("update")
 struct UpdateTests {
+    /// Update never looks at the disk: until the shell says where a reference's files are (with
+    /// the marks, or when asked), the details say so, and Enter asks before it opens.
+    @Test func aReferenceOpenedBeforeItsFilesAreLocatedOpensOnceTheyAre() throws {
+        let library = Fixtures.library(at: Fixtures.samples.appendingPathComponent("library.bib"))
+        var state = AppState(library: library, paths: ["library.bib"], width: 120, height: 40)
+        let position = try #require(library.entries.firstIndex { $0.key == "goedel1931formal" })
+        state.listCursor.selected = try #require(state.visible.firstIndex(of: position))
+        #expect(state.render().text.contains("◌ looking…"))
+        let pdf = try #require(library.entries[position].links.files.first { $0.isPDF })
+
+        #expect(state.update(.key(.enter)) == [.locateFiles([pdf], opening: "goedel1931formal")])
+        #expect(state.reading == nil)
+        let effects = state.update(.filesLocated([pdf.path: .local(pdf.path)], opening: "goedel1931formal"))
+        #expect(effects.contains(.openDocument(path: pdf.path, password: nil)))
+        #expect(state.reading?.path == pdf.path)
+        #expect(!state.render().text.contains("looking…"))
+    }
+
     @Test func movingTheSelectionStaysWithinTheList() {
         var harness = ReaderHarness.samples(width: 120, height: 40)
         harness.press("k")
@@ -180,7 +199,7 @@ struct UpdateTests {
     @Test func aRestoredGroupThatIsGoneFallsBackToAll() {
         let library = Fixtures.library(at: Fixtures.samples.appendingPathComponent("library.bib"))
         var state = AppState(library: library, paths: [], width: 100, height: 30)
-        state.groups = GroupCatalog.savedGroups(of: library)
+        state.groups = GroupCatalog.savedGroups(of: library, synced: LinkedFileLocator.shared.isSynced(library))
         ReaderApp.restore(LibrarySession(group: "No such group", selection: "turing1936computable"), into: &state)
         var harness = ReaderHarness(library: library, width: 100, height: 30)
         harness.state = state
@@ -194,7 +213,7 @@ struct UpdateTests {
         let library = Fixtures.library(at: Fixtures.samples.appendingPathComponent("library.bib"))
         var harness = ReaderHarness(library: library, width: 100, height: 30)
         var state = AppState(library: library, paths: [], width: 100, height: 30)
-        state.groups = GroupCatalog.savedGroups(of: library)
+        state.groups = GroupCatalog.savedGroups(of: library, synced: LinkedFileLocator.shared.isSynced(library))
         ReaderApp.restore(LibrarySession(group: "Years/1959", sort: "title", descending: false), into: &state)
         harness.state = state
         harness.run(harness.state.start())
@@ -229,7 +248,7 @@ struct UpdateTests {
         let library = Fixtures.library(at: Fixtures.samples.appendingPathComponent("library.bib"))
         var harness = ReaderHarness(library: library, width: 120, height: 40)
         var state = AppState(library: library, paths: [], width: 120, height: 40)
-        state.groups = GroupCatalog.savedGroups(of: library)
+        state.groups = GroupCatalog.savedGroups(of: library, synced: LinkedFileLocator.shared.isSynced(library))
         ReaderApp.restore(LibrarySession(group: AppState.fromLink, selection: "turing1936computable"), into: &state)
         harness.state = state
         harness.run(harness.state.start())

@@ -75,8 +75,8 @@ struct SyncTests {
         let library = LibraryLoader.load(paths: sandbox.locations(remote.name).libraryFiles).library
         #expect(library.entries.count == 25)
         // Only the PDFs of Classics came: those its members link that are on the remote.
-        let classics = try #require(Group.find("Classics", in: GroupCatalog.groups(of: library)))
-        let members = classics.members(in: library, context: GroupContext(library: library))
+        let classics = try #require(Group.find("Classics", in: GroupCatalog.groups(of: library, synced: LinkedFileLocator.shared.isSynced(library))))
+        let members = classics.members(in: library, context: GroupContext(library: library, locator: LinkedFileLocator.shared))
         let expected = Set(members.flatMap { library.entries[$0].links.files }.map { ($0.path as NSString).lastPathComponent })
             .map { "papers/\($0)" }.filter { FileManager.default.fileExists(atPath: sandbox.remoteRoot.appendingPathComponent($0).path) }.sorted()
         #expect(!expected.isEmpty && expected.count < Self.samplePDFs.count)

@@ -159,12 +159,15 @@ public struct Group: Sendable {
 public struct GroupContext: Sendable {
     public let now: Date
     public let calendar: Calendar
+    /// Where linked files are (the built-in groups With PDF, On the remote only, Without PDF).
+    public let locator: any LinkedFileLocating
     private let entries: [Entry]
     private let columns = ColumnCache()
 
-    /// A context for `library` at `now`, in `timeZone`.
-    public init(library: Library, now: Date = Date(), timeZone: TimeZone = .current) {
+    /// A context for `library` at `now`, in `timeZone`; `locator` says where linked files are.
+    public init(library: Library, locator: any LinkedFileLocating, now: Date = Date(), timeZone: TimeZone = .current) {
         self.now = now
+        self.locator = locator
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         self.calendar = calendar
@@ -204,9 +207,9 @@ public struct GroupContext: Sendable {
         }
     }
 
-    /// Where each reference's PDFs are (it looks at the disk, once): `PDFPlace` raw values.
+    /// Where each reference's PDFs are (the locator says, once): `PDFPlace` raw values.
     var pdfPlaces: [Double] {
-        numbers("pdf") { entry in Double(PDFPlace(of: entry).rawValue) }
+        numbers("pdf") { [locator] entry in Double(locator.place(of: entry).rawValue) }
     }
 
     /// Whether each reference's `Read` flag is set.
@@ -232,15 +235,17 @@ public struct GroupContext: Sendable {
 
 /// Every group of a library: built-in ones, field groups, and those read from the .bib.
 public enum GroupCatalog {
-    /// The group tree, in the order `bibread groups` shows it.
-    public static func groups(of library: Library) -> [Group] {
-        savedGroups(of: library) + fieldGroups(of: library)
+    /// The group tree, in the order `bibread groups` shows it; `synced`: the library is a synced
+    /// remote's copy (it has the group On the remote only).
+    public static func groups(of library: Library, synced: Bool) -> [Group] {
+        savedGroups(of: library, synced: synced) + fieldGroups(of: library)
     }
 
     /// The built-in groups and those the .bib files keep (BibDesk, JabRef): cheap to read, so
     /// a screen can show them at once while `fieldGroups(of:)` reads every reference.
-    public static func savedGroups(of library: Library) -> [Group] {
-        builtInGroups(synced: isSynced(library)) + distinctlyNamed(BibDeskGroups.groups(in: library) + JabRefGroups.groups(in: library))
+    /// `synced`: the library is a synced remote's copy (it has the group On the remote only).
+    public static func savedGroups(of library: Library, synced: Bool) -> [Group] {
+        builtInGroups(synced: synced) + distinctlyNamed(BibDeskGroups.groups(in: library) + JabRefGroups.groups(in: library))
     }
 
     /// The groups, each top-level name once: a group named as one kept by another file before
@@ -266,12 +271,6 @@ public enum GroupCatalog {
 
     /// The built-in group of the references whose PDF only the synced remote has.
     public static let remoteOnlyGroup = "On the remote only"
-
-    /// Whether any of the library's files is a synced remote's copy (its PDFs may be on the
-    /// remote only).
-    static func isSynced(_ library: Library) -> Bool {
-        library.files.contains { LinkedFileAliases.shared.alias(of: $0.source.path) != nil }
-    }
 
     /// All, With PDF (on this machine), On the remote only (for a synced library), Without PDF
     /// (anywhere), Unread, Recently added.

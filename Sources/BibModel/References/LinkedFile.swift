@@ -27,28 +27,6 @@ public struct LinkedFile: Sendable, Hashable {
         self.field = field
     }
 
-    /// True when the file is on this machine (at its path, or as a synced copy: `localPath`).
-    public var exists: Bool { localPath != nil }
-
-    /// Where the file is on this machine: its path, or the copy a sync put in the cache for a
-    /// remote library (`LinkedFileAliases`); nil when it is in neither place.
-    public var localPath: String? {
-        if LinkedFile.isRegularFile(path) { return path }
-        return LinkedFileAliases.shared.alias(of: path).flatMap { LinkedFile.isRegularFile($0) ? $0 : nil }
-    }
-
-    /// Whether the file belongs to a synced remote library and may be fetched from it: false
-    /// when a sync looked for it and the remote did not have it (`LinkedFileAliases.setAbsent`).
-    public var isRemote: Bool {
-        guard let alias = LinkedFileAliases.shared.alias(of: path) else { return false }
-        return !LinkedFileAliases.shared.isAbsent(alias)
-    }
-
-    static func isRegularFile(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
-    }
-
     /// True when the file looks like a PDF by its name or declared type.
     public var isPDF: Bool {
         path.lowercased().hasSuffix(".pdf") || fileType?.lowercased().contains("pdf") == true

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BibModel
 import Reader
+import SyncEngine
 
 /// `bibread groups`: the group tree with member counts.
 struct GroupsCommand: ParsableCommand {
@@ -25,8 +26,8 @@ struct GroupsCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try library.load()
-        let context = GroupContext(library: loaded.library)
-        let groups = GroupCatalog.groups(of: loaded.library)
+        let context = GroupContext(library: loaded.library, locator: LinkedFileLocator.shared)
+        let groups = GroupCatalog.groups(of: loaded.library, synced: LinkedFileLocator.shared.isSynced(loaded.library))
         if json {
             var writer = JSONWriter()
             defer { writer.deallocate() }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BibModel
 import Reader
+import SyncEngine
 
 /// `bibread list`: every reference, one per line, or as JSON.
 struct ListCommand: ParsableCommand {
@@ -57,7 +58,7 @@ struct ListCommand: ParsableCommand {
         defer { ExitReclaim.leave(loaded) }
         var entries = loaded.library.entries
         if let groupName {
-            let groups = GroupCatalog.groups(of: loaded.library)
+            let groups = GroupCatalog.groups(of: loaded.library, synced: LinkedFileLocator.shared.isSynced(loaded.library))
             guard let group = Group.find(groupName, in: groups) else {
                 Console.error("bibread: no group '\(groupName)'; 'bibread groups \(paths.joined(separator: " "))' lists them")
                 throw ExitStatus.problems
@@ -66,7 +67,7 @@ struct ListCommand: ParsableCommand {
                 Console.error("bibread: group '\(group.name)': \(reason)")
                 throw ExitStatus.problems
             }
-            entries = group.members(in: loaded.library, context: GroupContext(library: loaded.library)).map { entries[$0] }
+            entries = group.members(in: loaded.library, context: GroupContext(library: loaded.library, locator: LinkedFileLocator.shared)).map { entries[$0] }
         }
         var pagesByAddress: [String: [FullTextPage]] = [:]
         if query != .all {

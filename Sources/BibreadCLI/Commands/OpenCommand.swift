@@ -65,7 +65,7 @@ struct OpenCommand: ParsableCommand {
                     object["found"] = entry != nil
                     if let entry {
                         object["title"] = entry.title
-                        object["pdf"] = entry.links.files.first(where: \.isPDF).flatMap { FileLocation.of($0).path } as Any
+                        object["pdf"] = entry.links.files.first(where: \.isPDF).flatMap { LinkedFileLocator.shared.localPath(of: $0) } as Any
                         object["pageProblem"] = Self.pageProblem(of: paper, in: entry)
                     }
                 }

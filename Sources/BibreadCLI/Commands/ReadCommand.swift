@@ -4,6 +4,7 @@ import BibreadServices
 import Foundation
 import PDFText
 import Reader
+import SyncEngine
 
 /// `bibread read`: one page of a reference's PDF as text, without the full-screen reader.
 struct ReadCommand: ParsableCommand {
@@ -102,13 +103,15 @@ struct ReadCommand: ParsableCommand {
                 throw ExitStatus.problems
             }
             let chosen = pdfs[file - 1]
-            guard let local = chosen.localPath else {
-                Console.error("bibread: \(chosen.path) is not on this machine\(chosen.isRemote ? " (sync it first)" : "")")
+            let location = LinkedFileLocator.shared.location(of: chosen)
+            guard let local = location.path else {
+                Console.error("bibread: \(chosen.path) is not on this machine\(location == .remoteOnly ? " (sync it first)" : "")")
                 throw ExitStatus.problems
             }
             return local
         }
-        guard let index = pdfs.firstIndex(where: \.exists), let local = pdfs[index].localPath else {
+        let locations = pdfs.map { LinkedFileLocator.shared.location(of: $0) }
+        guard let index = locations.firstIndex(where: \.isHere), let local = locations[index].path else {
             Console.error("bibread: no PDF of \(entry.address) is on this machine: \(pdfs.map(\.path).joined(separator: ", "))")
             throw ExitStatus.problems
         }

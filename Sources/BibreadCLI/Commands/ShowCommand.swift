@@ -1,6 +1,7 @@
 import ArgumentParser
 import BibModel
 import Reader
+import SyncEngine
 
 /// `bibread show`: one reference with every field decoded and its linked files resolved.
 struct ShowCommand: ParsableCommand {
@@ -68,7 +69,8 @@ struct ShowCommand: ParsableCommand {
             lines.append("")
             lines.append("Files")
             for file in links.files {
-                lines.append(line("  \(file.exists ? "✓" : "✗") \(file.path)\(file.exists ? "" : "  (missing)")"))
+                let here = LinkedFileLocator.shared.location(of: file).isHere
+                lines.append(line("  \(here ? "✓" : "✗") \(file.path)\(here ? "" : "  (missing)")"))
             }
         }
         if !links.urls.isEmpty {

@@ -1,6 +1,7 @@
 import BibModel
 import Dispatch
 import Foundation
+import SyncEngine
 
 /// The stable JSON form of references, documented in the README.
 enum ReferenceJSON {
@@ -58,7 +59,7 @@ enum ReferenceJSON {
         for file in links.files {
             json.beginObject()
             json.literalKey("path"); json.string(file.path)
-            json.literalKey("exists"); json.bool(file.exists)
+            json.literalKey("exists"); json.bool(LinkedFileLocator.shared.location(of: file).isHere)
             json.endObject()
         }
         json.endArray()

@@ -33,7 +33,7 @@ enum DetailsPane {
             return
         }
         AppState.drawTitle(entry.address, right: "@\(entry.type)", focused: focused, in: rect, into: &screen)
-        var lines = content(of: entry, width: rect.width - 2, locate: state.locate)
+        var lines = content(of: entry, width: rect.width - 2, locations: state.fileLocations)
         if let position = state.listCursor.selected < state.visible.count ? state.visible[state.listCursor.selected] : nil,
            let pages = state.fullText?.pages[position], !pages.isEmpty {
             lines = fullTextLines(pages, width: rect.width - 2, words: state.fullText?.terms.flatMap(\.words) ?? []) + lines
@@ -152,7 +152,8 @@ enum DetailsPane {
     }
 
     /// The details as wrapped, styled lines for a pane `width` columns wide.
-    static func content(of entry: Entry, width: Int, locate: (LinkedFile) -> FileLocation) -> [Line] {
+    /// `locations`: where linked files are, by path (a file not in it is still being looked for).
+    static func content(of entry: Entry, width: Int, locations: [String: FileLocation]) -> [Line] {
         var lines: [Line] = []
         let width = max(10, width)
         func add(_ text: String, _ style: Style = Style(), indent: Int = 0, size: Int? = nil) {
@@ -182,7 +183,8 @@ enum DetailsPane {
             let folder = (entry.source.path as NSString).deletingLastPathComponent + "/"
             for file in links.files {
                 let shown = file.path.hasPrefix(folder) ? String(file.path.dropFirst(folder.count)) : file.path
-                switch locate(file) {
+                switch locations[file.path] {
+                case nil: add("◌ looking…     \(shown)", Style(.dim), indent: 1)
                 case .local: add("● local        \(shown)", Style(), indent: 1)
                 case .cached: add("● cached       \(shown)", Style(), indent: 1)
                 case .remoteOnly: add("○ remote only  \(shown)", Style(.dim), indent: 1)

@@ -19,6 +19,8 @@ public final class BackgroundWork: @unchecked Sendable {
     private let store: ReadingStore?
     private let clock: @Sendable () -> Double
     private let remotes: [Remote]
+    /// Where linked files are (the one place the reader looks at the disk for them).
+    private let locator: LinkedFileLocator
     private var fetchCancelled = false
     private var indexStopped = false
     private var fullTextIndex: FullTextIndex?
@@ -34,12 +36,13 @@ public final class BackgroundWork: @unchecked Sendable {
     /// Work for `library`; positions and reading times go to `store`.
     public init(library: Library, groups: [Group], store: ReadingStore? = nil,
                 lastRead: [String: Double] = [:], now: Date = Date(), remotes: [Remote] = [],
-                fullTextURL: URL = FullTextIndex.defaultURL(),
+                fullTextURL: URL = FullTextIndex.defaultURL(), locator: LinkedFileLocator = .shared,
                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         self.remotes = remotes
         self.fullTextURL = fullTextURL
         self.library = library
-        context = GroupContext(library: library, now: now)
+        self.locator = locator
+        context = GroupContext(library: library, locator: locator, now: now)
         self.store = store
         self.lastRead = lastRead
         self.clock = clock
@@ -64,7 +67,7 @@ public final class BackgroundWork: @unchecked Sendable {
         case .loadFieldGroups:
             let fieldGroups = GroupCatalog.fieldGroups(of: library)
             register(fieldGroups)
-            post(.groupsReady(GroupCatalog.savedGroups(of: library) + fieldGroups))
+            post(.groupsReady(GroupCatalog.savedGroups(of: library, synced: locator.isSynced(library)) + fieldGroups))
         case .countGroups(let paths):
             var batch: [String: Int] = [:]
             var lastPost = Date()
@@ -87,7 +90,16 @@ public final class BackgroundWork: @unchecked Sendable {
         case .computeSort(let key):
             post(.sortReady(key, rank: SortOrder.rank(library.entries, by: key, lastRead: lock.withLock { lastRead })))
         case .computeMarks:
-            post(.marksReady(library.entries.map(BackgroundWork.marks(of:))))
+            var located: [String: FileLocation] = [:]
+            for entry in library.entries {
+                for file in entry.links.files where located[file.path] == nil { located[file.path] = locator.location(of: file) }
+            }
+            post(.filesLocated(located, opening: nil))
+            post(.marksReady(library.entries.map { BackgroundWork.marks(of: $0, locations: located) }))
+        case .locateFiles(let files, let address):
+            var located: [String: FileLocation] = [:]
+            for file in files { located[file.path] = locator.location(of: file) }
+            post(.filesLocated(located, opening: address))
         case .openDocument(let path, let password):
             openDocument(path, password: password, post: post)
         case .extractPage(let path, let page, let mode):
@@ -116,7 +128,7 @@ public final class BackgroundWork: @unchecked Sendable {
             // .bib files is open next time.
             if let store, let entry = library.entry(addressedBy: key) {
                 for file in entry.links.files where file.isPDF {
-                    guard let local = file.localPath else { continue }
+                    guard let local = locator.localPath(of: file) else { continue }
                     let fingerprint = (try? PDFFingerprint.of(path: local)) ?? "path:" + local
                     try? store.recordReading(fingerprint: fingerprint, path: local, key: entry.key, at: time)
                 }
@@ -471,10 +483,10 @@ public final class BackgroundWork: @unchecked Sendable {
         lock.withLock { groupsByPath[path] }
     }
 
-    /// The list marks of one reference (it looks at the disk for its PDFs).
-    static func marks(of entry: Entry) -> ReferenceMarks {
+    /// The list marks of one reference whose linked files are at `locations` (by path).
+    static func marks(of entry: Entry, locations: [String: FileLocation]) -> ReferenceMarks {
         var marks: ReferenceMarks = []
-        switch PDFPlace(of: entry) {
+        switch PDFPlace(locations: entry.links.files.filter(\.isPDF).map { locations[$0.path] ?? .missing }) {
         case .here: marks.insert(.hasPDF)
         case .remoteOnly: marks.insert(.remoteOnly)
         case .nowhere: break

@@ -1,6 +1,7 @@
 import BibModel
 import Foundation
 import FullText
+import SyncEngine
 
 /// The PDFs of a library that are on this machine (here or in the sync cache), and which
 /// references each belongs to.
@@ -28,7 +29,7 @@ public struct LibraryPDFs: Sendable {
         for file in files { pathsByLibrary[Self.libraryName(file)] = [] }
         for (position, entry) in entries.enumerated() {
             for file in entry.links.files where file.isPDF {
-                guard let path = FileLocation.of(file).path else { continue }
+                guard let path = LinkedFileLocator.shared.localPath(of: file) else { continue }
                 if entriesByPath[path] == nil { paths.append(path) }
                 entriesByPath[path, default: []].append(position)
                 pathsByLibrary[Self.libraryName(entry.source.path), default: []].append(path)

@@ -82,7 +82,8 @@ public enum ReaderApp {
         var state = AppState(library: library, paths: paths, width: 80, height: 24, keymap: keymap)
         let session = store.session(for: paths)
         if let library {
-            state.groups = GroupCatalog.savedGroups(of: library)
+            state.librarySynced = LinkedFileLocator.shared.isSynced(library)
+            state.groups = GroupCatalog.savedGroups(of: library, synced: state.librarySynced)
             restore(session, into: &state)
         }
         state.message = problems.first.map { StatusMessage($0, isError: true) }
@@ -120,7 +121,8 @@ public enum ReaderApp {
             state.message = StatusMessage("Reading positions will not be kept: \(ErrorText.plain(error))", isError: true)
         }
         func lastRead(in library: Library) -> [String: Double] {
-            (try? readingStore?.lastRead(of: library, fingerprint: { try? PDFFingerprint.of(path: $0) })) ?? [:]
+            (try? readingStore?.lastRead(of: library, localPath: LinkedFileLocator.shared.localPath(of:),
+                                                fingerprint: { try? PDFFingerprint.of(path: $0) })) ?? [:]
         }
         state.lastRead = library.map(lastRead(in:)) ?? [:]
         func makeWork(for library: Library, groups: [Group]) -> BackgroundWork {
@@ -188,7 +190,7 @@ public enum ReaderApp {
                 case .reloadLibrary:
                     // A sync brought a new .bib: read it again and start the background work anew.
                     let (reloaded, _) = LibraryLoader.load(paths: paths)
-                    runner.replace(makeWork(for: reloaded, groups: GroupCatalog.savedGroups(of: reloaded)))
+                    runner.replace(makeWork(for: reloaded, groups: GroupCatalog.savedGroups(of: reloaded, synced: LinkedFileLocator.shared.isSynced(reloaded))))
                     effects += state.update(.libraryReloaded(reloaded))
                 default: runner.run(effect)
                 }
@@ -347,7 +349,7 @@ final class EffectRunner: Sendable {
         switch effect {
         case .fetchFile, .syncLibrary, .loadReadingList: queue = fetches
         case .updateFullTextIndex: queue = indexing
-        case .searchFullText, .loadFullTextPages, .checkBookmarks: queue = interactive
+        case .searchFullText, .loadFullTextPages, .checkBookmarks, .locateFiles: queue = interactive
         case .computeGroupMembers, .computeSort: queue = interactive
         case .buildSearchIndex: queue = index
         case .openDocument: queue = openings
@@ -444,6 +446,7 @@ extension Event {
         case .searchIndexReady: return "search index ready"
         case .sortReady(let key, _): return "sort by \(key.rawValue) ready"
         case .marksReady: return "marks ready"
+        case .filesLocated: return "files located"
         case .documentOpened: return "document opened"
         case .documentNeedsPassword: return "document needs a password"
         case .searchResult: return "search result"

@@ -14,6 +14,8 @@ public struct AppState: Sendable {
     public var library: Library?
     public var libraryPaths: [String]
     public var libraryTitle: String
+    /// Whether the library is a synced remote's copy (it has the group On the remote only).
+    public var librarySynced = false
     public let keymap: Keymap
 
     // Groups
@@ -89,9 +91,11 @@ public struct AppState: Sendable {
     public var linkTargets: [PaperReference]?
     public var linkIntention: Intention = .read
 
-    /// Where a linked file is on this machine, and in what state (injected so that update and
-    /// render stay free of I/O in tests).
-    public var locate: @Sendable (LinkedFile) -> FileLocation = FileLocation.of
+    /// Where linked files are on this machine (by path), as the shell found them: update and
+    /// render never look at the disk. A file not in it has not been looked for yet.
+    public var fileLocations: [String: FileLocation] = [:]
+    /// A reference to open once its files are located (its address), at the page asked for.
+    var openingOnceLocated: (address: String, page: PageRequest?)?
 
     /// A state for `library` (nil: nothing to open; the screen says how to open one).
     public init(library: Library?, paths: [String], width: Int, height: Int, keymap: Keymap = Keymap()) {

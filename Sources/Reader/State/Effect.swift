@@ -10,7 +10,10 @@ public enum Effect: Sendable, Equatable {
     case computeGroupMembers(path: String)
     case buildSearchIndex
     case computeSort(SortKey)
+    /// Work out the list marks, and where every linked file is (`filesLocated`).
     case computeMarks
+    /// Find where these files are, to open the reference at `opening` once they are located.
+    case locateFiles([LinkedFile], opening: String)
     case openDocument(path: String, password: String?)
     case extractPage(path: String, page: Int, mode: ReadingMode)
     /// Find the query in the pages after `fromPage` (or before it, when not `forward`), going

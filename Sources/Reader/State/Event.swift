@@ -15,6 +15,9 @@ public enum Event: Sendable {
     case searchIndexReady(SearchIndex)
     case sortReady(SortKey, rank: [Int32])
     case marksReady([ReferenceMarks])
+    /// Where linked files are (by path); `opening`: the reference whose files were asked for, to
+    /// open it now.
+    case filesLocated([String: FileLocation], opening: String?)
     /// A document is open; `resumePage` and `resumeScroll` say where it was last read.
     /// `mode`: how this document was last shown (`t`), nil when never chosen.
     case documentOpened(path: String, info: DocumentInfo, resumePage: Int?, resumeScroll: Double, mode: ReadingMode? = nil)

@@ -35,7 +35,7 @@ extension AppState {
             if let text = view.pageText {
                 values[.pageText] = ReadingText.paragraphs(of: text).joined(separator: "\n\n")
             }
-        } else if let file = entry.links.files.filter(\.isPDF).lazy.compactMap({ self.locate($0).path }).first {
+        } else if let file = entry.links.files.filter(\.isPDF).lazy.compactMap({ self.fileLocations[$0.path]?.path }).first {
             values[.file] = file
             // Not open, so its labels are unknown: apps get the link's number as the page of the
             // file (the same in a PDF without labels), the link keeps what the link said.

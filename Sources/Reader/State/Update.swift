@@ -80,6 +80,12 @@ extension AppState {
         case .marksReady(let newMarks):
             marks = newMarks
             return []
+        case .filesLocated(let located, let opening):
+            fileLocations.merge(located) { _, new in new }
+            guard let opening, let pending = openingOnceLocated, pending.address == opening,
+                  let entry = library?.entry(addressedBy: opening) else { return [] }
+            openingOnceLocated = nil
+            return openEntry(entry, atPage: pending.page)
         case .documentOpened, .documentNeedsPassword, .pageText, .documentFailed, .searchResult:
             return updateReading(event)
         case .fetchProgress(let path, let bytes, let total):
@@ -171,7 +177,7 @@ extension AppState {
     mutating func reload(_ reloaded: Library) -> [Effect] {
         pendingSelection = selectedEntry?.address ?? pendingSelection
         library = reloaded
-        groups = GroupCatalog.savedGroups(of: reloaded)
+        groups = GroupCatalog.savedGroups(of: reloaded, synced: librarySynced)
         groupCounts = [:]
         searchIndex = nil
         searchMatches = nil
@@ -495,11 +501,16 @@ extension AppState {
     /// or where it was last read.
     mutating func openEntry(_ entry: Entry, atPage page: PageRequest?) -> [Effect] {
         let files = entry.links.files.filter(\.isPDF)
+        if files.contains(where: { fileLocations[$0.path] == nil }) {
+            // Not looked for yet (the marks are still being worked out): ask, then open.
+            openingOnceLocated = (entry.address, page)
+            return [.locateFiles(files, opening: entry.address)]
+        }
         let local = files.compactMap { file -> LinkedFile? in
-            locate(file).path.map { LinkedFile(path: $0, label: file.label, fileType: file.fileType, field: file.field) }
+            fileLocations[file.path]?.path.map { LinkedFile(path: $0, label: file.label, fileType: file.fileType, field: file.field) }
         }
         if local.isEmpty {
-            if let remote = files.first(where: { locate($0) == .remoteOnly }) {
+            if let remote = files.first(where: { fileLocations[$0.path] == .remoteOnly }) {
                 // Only the remote has it: download just this file, then open it.
                 guard fetching == nil else {
                     message = StatusMessage("A download is already running; Esc cancels it")

@@ -132,23 +132,23 @@ extension RemoteLocations {
     /// as absent, so that they do not count as "on the remote only".
     public static func registerAliases(forLibraries paths: [String], remotes: [Remote]) {
         for locations in Set(paths.compactMap { owning($0) }.map(\.name)).map({ RemoteLocations(name: $0) }) {
-            LinkedFileAliases.shared.register(folder: locations.library.path, as: locations.cache.path)
+            LinkedFileLocator.shared.register(folder: locations.library.path, as: locations.cache.path)
             let mapping = remotes.first { $0.name == locations.name }?.pathMapping ?? [:]
             for (prefix, target) in mapping {
-                LinkedFileAliases.shared.register(folder: prefix, as: locations.cache.appendingPathComponent(target).path)
+                LinkedFileLocator.shared.register(folder: prefix, as: locations.cache.appendingPathComponent(target).path)
             }
             locations.registerAbsentFiles()
         }
     }
 
     /// Notes the files a sync looked for and the remote did not have (the cache manifest keeps
-    /// them) as absent in `LinkedFileAliases`, in place of those noted before; none when there
+    /// them) as absent in `LinkedFileLocator`, in place of those noted before; none when there
     /// is no cache manifest yet (it is not created here).
     public func registerAbsentFiles() {
         var absent: [String] = []
         if FileManager.default.fileExists(atPath: manifest.path), let paths = try? CacheManifest(url: manifest).absentPaths() {
             absent = paths.compactMap { try? cachedFile($0).path }
         }
-        LinkedFileAliases.shared.setAbsent(absent, under: cache.path)
+        LinkedFileLocator.shared.setAbsent(absent, under: cache.path)
     }
 }

@@ -10,7 +10,7 @@ public enum SyncPlanner {
     public static func unknownNames(in selection: SyncSelection, library: Library) -> [String] {
         var messages: [String] = []
         if !selection.groups.isEmpty {
-            let groups = GroupCatalog.groups(of: library)
+            let groups = GroupCatalog.groups(of: library, synced: LinkedFileLocator.shared.isSynced(library))
             for name in selection.groups where Group.find(name, in: groups) == nil {
                 let known = groups.filter { $0.kind != .field && $0.kind != .builtin }.map(\.name)
                 messages.append("no group named '\(name)'\(known.isEmpty ? "" : " (groups: \(known.joined(separator: ", ")))")")
@@ -60,8 +60,9 @@ public enum SyncPlanner {
         var chosen = Set<Int>()
         if selection.allPDFs { chosen.formUnion(library.entries.indices) }
         if !selection.groups.isEmpty {
-            let groups = GroupCatalog.groups(of: library)
-            let context = GroupContext(library: library)
+            let locator = LinkedFileLocator.shared
+            let groups = GroupCatalog.groups(of: library, synced: locator.isSynced(library))
+            let context = GroupContext(library: library, locator: locator)
             for name in selection.groups {
                 guard let group = Group.find(name, in: groups) else { continue }
                 if let reason = group.unavailableReason {

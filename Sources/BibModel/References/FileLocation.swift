@@ -1,9 +1,8 @@
-import BibModel
-import Foundation
-import OpenWith
-import ReadingList
-
 /// Where a linked file is: here, in the sync cache, only on its remote, or nowhere.
+///
+/// The model never looks at the disk: a `LinkedFileLocating` (the shell's, which knows the
+/// synced remotes' caches) works this out, and the answers reach the model and the reader's core
+/// as values.
 public enum FileLocation: Sendable, Equatable {
     case local(String)
     case cached(String)
@@ -18,9 +17,6 @@ public enum FileLocation: Sendable, Equatable {
         }
     }
 
-    /// Looks at the disk (and the aliases of synced libraries).
-    @Sendable public static func of(_ file: LinkedFile) -> FileLocation {
-        guard let local = file.localPath else { return file.isRemote ? .remoteOnly : .missing }
-        return local == file.path ? .local(local) : .cached(local)
-    }
+    /// Whether the file is on this machine (at its path, or as a synced copy).
+    public var isHere: Bool { path != nil }
 }
