@@ -229,6 +229,6 @@ struct BookmarkTests {
         try store.addBookmark(named: "Gödel", reference: PageReference(citeKey: "goedel1931formal", page: 7), at: 4)
         var harness = ReaderHarness.samples(width: 90, height: 20, store: store)
         harness.press("b", "Enter", "j")
-        try ScreenSnapshot.check(harness.screen, named: "bookmarks-90x20")
+        try ScreenSnapshot.check(harness, named: "bookmarks-90x20")
     }
 }

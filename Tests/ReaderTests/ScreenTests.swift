@@ -11,7 +11,7 @@ struct ScreenTests {
     @Test(arguments: sizes)
     func list(width: Int, height: Int) throws {
         let harness = ReaderHarness.samples(width: width, height: height)
-        try ScreenSnapshot.check(harness.screen, named: "list-\(width)x\(height)")
+        try ScreenSnapshot.check(harness, named: "list-\(width)x\(height)")
     }
 
     @Test(arguments: sizes)
@@ -22,7 +22,7 @@ struct ScreenTests {
         // Down to "Years", then expand it.
         while harness.state.groupRows[harness.state.groupCursor.selected].name != "Years" { harness.press("j") }
         harness.press("l")
-        try ScreenSnapshot.check(harness.screen, named: "groups-\(width)x\(height)")
+        try ScreenSnapshot.check(harness, named: "groups-\(width)x\(height)")
     }
 
     @Test(arguments: sizes)
@@ -32,7 +32,7 @@ struct ScreenTests {
         harness.type("shannon")
         harness.press("Enter", "Tab")
         #expect(harness.state.focus == .details)
-        try ScreenSnapshot.check(harness.screen, named: "details-\(width)x\(height)")
+        try ScreenSnapshot.check(harness, named: "details-\(width)x\(height)")
     }
 
     @Test(arguments: sizes)
@@ -40,21 +40,21 @@ struct ScreenTests {
         var harness = ReaderHarness.samples(width: width, height: height)
         harness.press("/")
         harness.type("author:knuth -web")
-        try ScreenSnapshot.check(harness.screen, named: "search-\(width)x\(height)")
+        try ScreenSnapshot.check(harness, named: "search-\(width)x\(height)")
     }
 
     @Test(arguments: sizes)
     func help(width: Int, height: Int) throws {
         var harness = ReaderHarness.samples(width: width, height: height)
         harness.press("?")
-        try ScreenSnapshot.check(harness.screen, named: "help-\(width)x\(height)")
+        try ScreenSnapshot.check(harness, named: "help-\(width)x\(height)")
     }
 
     @Test func narrowTerminalShowsOnePaneAtATime() throws {
         var harness = ReaderHarness.samples(width: 60, height: 20)
-        try ScreenSnapshot.check(harness.screen, named: "narrow-list-60x20")
+        try ScreenSnapshot.check(harness, named: "narrow-list-60x20")
         harness.press("S-Tab")
-        try ScreenSnapshot.check(harness.screen, named: "narrow-groups-60x20")
+        try ScreenSnapshot.check(harness, named: "narrow-groups-60x20")
     }
 
     @Test(arguments: sizes)
@@ -65,14 +65,14 @@ struct ScreenTests {
         @misc{combining, author = {Zoë Bergström and Ngô Bảo Châu}, title = {Cafe\u{301} and cafe\u{301}: é written as e + U+0301, and emoji 📚 in a title}, year = 2024}
         """)
         let harness = ReaderHarness(library: library, width: width, height: height)
-        try ScreenSnapshot.check(harness.screen, named: "cjk-\(width)x\(height)")
+        try ScreenSnapshot.check(harness, named: "cjk-\(width)x\(height)")
         // No row is wider than the terminal, measured by display width.
         for line in harness.screen.split(separator: "\n") { #expect(DisplayWidth.of(line) <= width) }
     }
 
     @Test func welcomeScreenWhenNoLibraryIsOpen() throws {
         let state = AppState(library: nil, paths: [], width: 80, height: 24)
-        try ScreenSnapshot.check(state.render().text, named: "welcome-80x24")
+        try ScreenSnapshot.check(state.render(), named: "welcome-80x24")
     }
 
     @Test func readingViewShowsThePageText() throws {
