@@ -135,7 +135,19 @@ public struct Group: Sendable {
         }
     }
 
-    /// The group at a path of names (`Parent/Child`), searched depth-first.
+    /// The group an identifier names: a built-in group, or the group at its path (searched as
+    /// `find(_:in:)` does for a path written as text).
+    public static func find(_ id: GroupID, in groups: [Group]) -> Group? {
+        switch id {
+        case .builtIn(let builtIn):
+            return groups.first { $0.kind == .builtin && $0.name == builtIn.name }
+        case .path:
+            return find(id.path, in: groups)
+        }
+    }
+
+    /// The group at a path of names written as text (`Parent/Child`, any case), searched
+    /// depth-first.
     public static func find(_ path: String, in groups: [Group]) -> Group? {
         let parts = path.split(separator: "/", maxSplits: 1).map(String.init)
         guard let first = parts.first else { return nil }
@@ -269,9 +281,6 @@ public enum GroupCatalog {
         BibDeskGroups.diagnostics(in: library) + JabRefGroups.diagnostics(in: library)
     }
 
-    /// The built-in group of the references whose PDF only the synced remote has.
-    public static let remoteOnlyGroup = "On the remote only"
-
     /// All, With PDF (on this machine), On the remote only (for a synced library), Without PDF
     /// (anywhere), Unread, Recently added.
     static func builtInGroups(synced: Bool = false) -> [Group] {
@@ -281,19 +290,24 @@ public enum GroupCatalog {
                 return { _, position in places[position] == Double(place.rawValue) }
             }
         }
-        let remote = synced ? [Group(name: remoteOnlyGroup, kind: .builtin, rule: placed(.remoteOnly))] : []
-        return [
-            Group(name: "All", kind: .builtin, rule: .all),
-            Group(name: "With PDF", kind: .builtin, rule: placed(.here)),
-        ] + remote + [
-            Group(name: "Without PDF", kind: .builtin, rule: placed(.nowhere)),
-            Group(name: "Unread", kind: .builtin, rule: .matcher { context in
-                let flags = context.readFlags
-                return { _, position in flags[position] != 1 }
-            }),
-            Group(name: "Recently added", kind: .builtin,
-                  rule: .smart([SmartCondition(key: "Date-Added", comparison: 5, value: "30 1")], matchAll: true)),
-        ]
+        func rule(_ group: BuiltInGroup) -> Group.Rule? {
+            switch group {
+            case .all: return .all
+            case .withPDF: return placed(.here)
+            case .remoteOnly: return synced ? placed(.remoteOnly) : nil
+            case .withoutPDF: return placed(.nowhere)
+            case .unread:
+                return .matcher { context in
+                    let flags = context.readFlags
+                    return { _, position in flags[position] != 1 }
+                }
+            case .recentlyAdded: return .smart([SmartCondition(key: "Date-Added", comparison: 5, value: "30 1")], matchAll: true)
+            case .recentlyRead, .fromLink: return nil
+            }
+        }
+        return BuiltInGroup.allCases.compactMap { group in
+            rule(group).map { Group(name: group.name, kind: .builtin, rule: $0) }
+        }
     }
 
     /// Browsable groups by author, keyword, year, journal and type: one child per value.

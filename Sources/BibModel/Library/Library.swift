@@ -75,6 +75,16 @@ public struct Library: Sendable {
         keyIndex.positions(of: key.foldedKey).map { entries[$0] }
     }
 
+    /// The entry an address names: `key`, or `key#N` for the N-th of duplicate keys.
+    public func entry(at address: EntryAddress) -> Entry? {
+        entry(addressedBy: address.text)
+    }
+
+    /// The entries with this cite key, in file order.
+    public func entries(withKey key: CiteKey) -> [Entry] {
+        entries(withKey: key.text)
+    }
+
     /// The entry a user's address names: `key`, or `key#N` for the N-th of duplicate keys.
     public func entry(addressedBy address: String) -> Entry? {
         if let exact = entries(withKey: address).first { return exact }

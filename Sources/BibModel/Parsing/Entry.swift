@@ -46,6 +46,12 @@ public struct Entry: Sendable {
     /// The key that addresses this entry uniquely: `key` or, for a duplicate, `key#2`.
     public var address: String { occurrence == 1 ? key : "\(key)#\(occurrence)" }
 
+    /// The address of this entry (`key`, or `key#2` for a duplicate), as a type of its own.
+    public var entryAddress: EntryAddress { EntryAddress(address) }
+
+    /// The cite key, as a type of its own (compared case-insensitively).
+    public var citeKey: CiteKey { CiteKey(key) }
+
     /// The field's name in lower case (field names are case-insensitive).
     public func name(of field: Field) -> String { source.fieldNames.lowercase[Int(field.nameID)] }
 

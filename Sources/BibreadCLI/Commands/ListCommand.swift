@@ -59,7 +59,7 @@ struct ListCommand: ParsableCommand {
         var entries = loaded.library.entries
         if let groupName {
             let groups = GroupCatalog.groups(of: loaded.library, synced: LinkedFileLocator.shared.isSynced(loaded.library))
-            guard let group = Group.find(groupName, in: groups) else {
+            guard let group = Group.find(GroupID(path: groupName), in: groups) else {
                 Console.error("bibread: no group '\(groupName)'; 'bibread groups \(paths.joined(separator: " "))' lists them")
                 throw ExitStatus.problems
             }

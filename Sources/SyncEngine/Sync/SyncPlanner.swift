@@ -11,7 +11,7 @@ public enum SyncPlanner {
         var messages: [String] = []
         if !selection.groups.isEmpty {
             let groups = GroupCatalog.groups(of: library, synced: LinkedFileLocator.shared.isSynced(library))
-            for name in selection.groups where Group.find(name, in: groups) == nil {
+            for name in selection.groups where Group.find(GroupID(path: name), in: groups) == nil {
                 let known = groups.filter { $0.kind != .field && $0.kind != .builtin }.map(\.name)
                 messages.append("no group named '\(name)'\(known.isEmpty ? "" : " (groups: \(known.joined(separator: ", ")))")")
             }
@@ -64,7 +64,7 @@ public enum SyncPlanner {
             let groups = GroupCatalog.groups(of: library, synced: locator.isSynced(library))
             let context = GroupContext(library: library, locator: locator)
             for name in selection.groups {
-                guard let group = Group.find(name, in: groups) else { continue }
+                guard let group = Group.find(GroupID(path: name), in: groups) else { continue }
                 if let reason = group.unavailableReason {
                     problems.append("group '\(name)': \(reason)")
                     continue
