@@ -13,6 +13,13 @@ extension AppState {
     public var showingOutline: Bool { screen.outlineCursor != nil }
     /// Whether the help is shown.
     public var showingHelp: Bool { screen.helpScroll != nil }
+    /// The scope of the keys now: the top overlay's, else the search bar's while it has the
+    /// cursor, else the view's.
+    public var keyScope: ActionScope {
+        if screen.top == nil, case .library = screen.mode, searchFocused { return .searchBar }
+        return screen.scope
+    }
+
     /// Whether a text field has the keys (typing is not a command): the search bar, a prompt,
     /// the note editor.
     var isTyping: Bool {
