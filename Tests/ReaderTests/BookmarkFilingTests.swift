@@ -57,7 +57,7 @@ struct BookmarkFilingTests {
         harness.press("Enter")
         #expect(parent(ofBookmarkFor: "goedel1931formal", in: try store.savedBookmarks()) == .some(later))
         harness.press("]", "m")
-        #expect(harness.state.reading?.prompt == nil, "not asked twice")
+        #expect(harness.state.readingPrompt == nil, "not asked twice")
         let inLater = try store.savedBookmarks().node(id: later)?.children.compactMap(\.reference?.page)
         #expect(inLater == [1, 2])
     }
@@ -69,7 +69,7 @@ struct BookmarkFilingTests {
         var harness = ReaderHarness.samples(width: 120, height: 30, store: store)
         harness.read("goedel1931formal")
         harness.press("m")
-        #expect(harness.state.reading?.prompt == nil)
+        #expect(harness.state.readingPrompt == nil)
         #expect(try store.savedBookmarks().nodes.map(\.reference?.page) == [1])
     }
 

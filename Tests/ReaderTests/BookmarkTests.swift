@@ -106,10 +106,10 @@ struct BookmarkTests {
         harness.press("n")
         harness.type(" (checked)")
         harness.press("Esc")
-        #expect(harness.state.reading?.noteEditor != nil)
+        #expect(harness.state.noteEditor != nil)
         #expect(harness.state.message?.text.contains("Esc again discards") == true)
         harness.press("Esc")
-        #expect(harness.state.reading?.noteEditor == nil)
+        #expect(harness.state.noteEditor == nil)
         #expect(try store.note(citeKey: "goedel1931formal", page: 2) == "Lemma 2 is the key\nsee also p. 7")
 
         // Notes come back with the document.

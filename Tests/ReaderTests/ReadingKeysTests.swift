@@ -17,8 +17,8 @@ struct ReadingKeysTests {
         var harness = ReaderHarness.samples(width: 100, height: 30)
         harness.read("knuth1984texbook")
         let info = try #require(harness.state.reading?.info)
-        harness.state.reading?.info = DocumentInfo(pageCount: info.pageCount, title: info.title, labels: info.labels, outline: outline)
-        harness.state.reading?.page = page
+        harness.state.screen.reading?.info = DocumentInfo(pageCount: info.pageCount, title: info.title, labels: info.labels, outline: outline)
+        harness.state.screen.reading?.page = page
         return harness
     }
 
@@ -30,7 +30,7 @@ struct ReadingKeysTests {
         for (page, expected) in [(1, "Preface"), (2, "List of figures"), (3, "Chapter 1"), (4, "Chapter 2"), (5, "Appendix")] {
             var harness = try reading(outline: outline, at: page)
             harness.press("c")
-            let selected = try #require(harness.state.reading?.outlineCursor.selected)
+            let selected = try #require(harness.state.outlineCursor?.selected)
             #expect(outline[selected].title == expected, "on p. \(page)")
         }
     }
@@ -40,7 +40,7 @@ struct ReadingKeysTests {
                        OutlineEntry(title: "Index", level: 0, page: 5), OutlineEntry(title: "Front", level: 0, page: 1)]
         var harness = try reading(outline: outline, at: 4)
         harness.press("c")
-        #expect(harness.state.reading?.outlineCursor.selected == 1)
+        #expect(harness.state.outlineCursor?.selected == 1)
     }
 
     // MARK: - Ctrl-C quits from anywhere
@@ -97,7 +97,7 @@ struct ReadingKeysTests {
         #expect(harness.state.message?.text.contains("C-c again quits") == true, "\(String(describing: harness.state.message))")
         // While asked, typing does not go into the note.
         harness.type("xyz")
-        #expect(harness.state.reading?.noteEditor?.string == "unsaved thought")
+        #expect(harness.state.noteEditor?.string == "unsaved thought")
         effects = controlC(&harness)
         #expect(effects.contains(.quit))
     }
@@ -113,20 +113,20 @@ struct ReadingKeysTests {
         harness.press("n")
         harness.type("first idea")
         harness.press("Esc")
-        #expect(harness.state.reading?.noteEditor?.confirmingDiscard == true)
+        #expect(harness.state.noteEditor?.confirmingDiscard == true)
         harness.type("typed while asked")
         harness.press("Backspace", "Tab", "Left")
-        #expect(harness.state.reading?.noteEditor?.string == "first idea")
-        #expect(harness.state.reading?.noteEditor?.confirmingDiscard == true, "the question stays until it is answered")
+        #expect(harness.state.noteEditor?.string == "first idea")
+        #expect(harness.state.noteEditor?.confirmingDiscard == true, "the question stays until it is answered")
         #expect(harness.screen.contains("Esc again discards"))
         // Enter answers "keep editing": the question goes, and typing goes into the note again.
         harness.press("Enter")
-        #expect(harness.state.reading?.noteEditor?.confirmingDiscard == false)
+        #expect(harness.state.noteEditor?.confirmingDiscard == false)
         harness.type("!")
-        #expect(harness.state.reading?.noteEditor?.string == "first idea!")
+        #expect(harness.state.noteEditor?.string == "first idea!")
         // C-s answers "save".
         harness.press("Esc", "C-s")
-        #expect(harness.state.reading?.noteEditor == nil)
+        #expect(harness.state.noteEditor == nil)
         #expect(try store.note(citeKey: "knuth1984texbook", page: 1) == "first idea!")
     }
 }

@@ -11,6 +11,7 @@ public enum Action: String, CaseIterable, Sendable {
     case clearSearch = "clear-search"
     case cycleSort = "cycle-sort", reverseSort = "reverse-sort"
     case sync
+    case reloadLibrary = "reload"
     case help, redraw, quit
     case nextPage = "next-page", previousPage = "previous-page"
     case goToPage = "go-to-page", toggleLayout = "toggle-layout", outline
@@ -24,4 +25,21 @@ public enum Action: String, CaseIterable, Sendable {
     case moveBookmark = "move-bookmark"
     case closeBookmarks = "close-bookmarks"
     case openWith = "open-with", copyLink = "copy-link"
+    // Everywhere, and while work runs in the background
+    case forceQuit = "force-quit", suspend
+    case stopListening = "stop-listening", cancelTransfer = "cancel-transfer"
+    // The search bar
+    case keepSearch = "keep-search"
+    case listDown = "list-down", listUp = "list-up", listPageDown = "list-page-down", listPageUp = "list-page-up"
+    // Text fields: the search bar, the prompts, the note editor
+    case deleteBackward = "delete-backward", clearLine = "clear-line", deleteWord = "delete-word"
+    case confirm, cancel
+    case saveNote = "save-note", newLine = "new-line", indent
+    case deleteForward = "delete-forward"
+    case cursorLeft = "cursor-left", cursorRight = "cursor-right", cursorUp = "cursor-up", cursorDown = "cursor-down"
+    case lineStart = "line-start", lineEnd = "line-end"
+    // Menus and questions
+    case choose, chooseNumbered = "choose-numbered", close
+    case nextIntention = "next-intention", previousIntention = "previous-intention"
+    case yes, no
 }

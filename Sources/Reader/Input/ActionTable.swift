@@ -21,6 +21,7 @@ public enum ActionTable {
         .init(action: .cycleSort, scope: .browse, help: "Sort by the next column", defaultKeys: [.character("s")]),
         .init(action: .reverseSort, scope: .browse, help: "Reverse the sort", defaultKeys: [.character("S")]),
         .init(action: .sync, scope: .browse, help: "Sync from the remote: the .bib, and the PDFs of the group shown", defaultKeys: [.function(5)]),
+        .init(action: .reloadLibrary, scope: .browse, help: "Reload the library from disk (asks first)", defaultKeys: [.character("R")]),
         .init(action: .showBookmarks, scope: .browse, help: "Bookmarks and reading lists", defaultKeys: [.character("b")]),
         .init(action: .openWith, scope: .browse, help: "Open with another app: PDF viewer, browser, clipboard, speech", defaultKeys: [.character("o")]),
         .init(action: .copyLink, scope: .browse, help: "Copy the reference's bibread:// link", defaultKeys: [.character("y")]),
@@ -50,7 +51,67 @@ public enum ActionTable {
         .init(action: .deleteBookmark, scope: .bookmarks, help: "Delete (asks first)", defaultKeys: [.character("d"), .delete]),
         .init(action: .importList, scope: .bookmarks, help: "Import a reading list: a file, an http(s) URL or a bibread:// link", defaultKeys: [.character("i")]),
         .init(action: .closeBookmarks, scope: .bookmarks, help: "Back to the library", defaultKeys: [.character("q"), .escape, .character("b")]),
+        // The search bar, while it has the cursor
+        .init(action: .keepSearch, scope: .searchBar, help: "keep the filter", defaultKeys: [.enter]),
+        .init(action: .clearSearch, scope: .searchBar, help: "clear it", defaultKeys: [.escape]),
+        .init(action: .listDown, scope: .searchBar, help: "move down the list", defaultKeys: [.down]),
+        .init(action: .listUp, scope: .searchBar, help: "up", defaultKeys: [.up]),
+        .init(action: .listPageDown, scope: .searchBar, help: "a page down", defaultKeys: [.pageDown]),
+        .init(action: .listPageUp, scope: .searchBar, help: "a page up", defaultKeys: [.pageUp]),
+        .init(action: .deleteWord, scope: .searchBar, help: "delete a word", defaultKeys: [.control("w")]),
+        // Every text field: the search bar, the prompts, the note editor
+        .init(action: .deleteBackward, scope: .textField, help: "delete back", defaultKeys: [.backspace]),
+        .init(action: .clearLine, scope: .textField, help: "delete to the line's start", defaultKeys: [.control("u")]),
+        // One-line prompts: go to page, search the document, folder names, import, passwords
+        .init(action: .confirm, scope: .prompt, help: "answer", defaultKeys: [.enter]),
+        .init(action: .cancel, scope: .prompt, help: "close (a password's: the PDF too)", defaultKeys: [.escape, .control("g")]),
+        .init(action: .deleteWord, scope: .prompt, help: "delete a word", defaultKeys: [.control("w")]),
+        // The page-note editor
+        .init(action: .saveNote, scope: .noteEditor, help: "save", defaultKeys: [.control("s"), .function(2)]),
+        .init(action: .cancel, scope: .noteEditor, help: "close (asks if changed)", defaultKeys: [.escape, .control("g")]),
+        .init(action: .newLine, scope: .noteEditor, help: "new line", defaultKeys: [.enter]),
+        .init(action: .indent, scope: .noteEditor, help: "four spaces", defaultKeys: [.tab]),
+        .init(action: .deleteForward, scope: .noteEditor, help: "delete forward", defaultKeys: [.delete, .control("d")]),
+        .init(action: .cursorLeft, scope: .noteEditor, help: "left", defaultKeys: [.left, .control("b")]),
+        .init(action: .cursorRight, scope: .noteEditor, help: "right", defaultKeys: [.right, .control("f")]),
+        .init(action: .cursorUp, scope: .noteEditor, help: "up", defaultKeys: [.up]),
+        .init(action: .cursorDown, scope: .noteEditor, help: "down", defaultKeys: [.down]),
+        .init(action: .lineStart, scope: .noteEditor, help: "line start", defaultKeys: [.home, .control("a")]),
+        .init(action: .lineEnd, scope: .noteEditor, help: "line end", defaultKeys: [.end, .control("e")]),
+        // The note editor's question before changes are lost
+        .init(action: .saveNote, scope: .noteQuestion, help: "save (after C-c: and quit)", defaultKeys: [.control("s"), .function(2)]),
+        .init(action: .cancel, scope: .noteQuestion, help: "after Esc: discard; after C-c: back", defaultKeys: [.escape, .control("g")]),
+        .init(action: .confirm, scope: .noteQuestion, help: "back to the note", defaultKeys: [.enter]),
+        // Questions: delete a bookmark, import a list's notes, reload the library
+        .init(action: .yes, scope: .question, help: "yes", defaultKeys: [.character("y"), .character("Y")]),
+        .init(action: .no, scope: .question, help: "no (deleting: any key but yes)", defaultKeys: [.character("n"), .character("N")]),
+        .init(action: .cancel, scope: .question, help: "do nothing", defaultKeys: [.escape, .control("g")]),
+        // Choosing one of a reference's PDFs
+        .init(action: .choose, scope: .chooser, help: "open", defaultKeys: [.enter]),
+        .init(action: .chooseNumbered, scope: .chooser, help: "open that one", defaultKeys: AnyDigit.keys),
+        .init(action: .close, scope: .chooser, help: "close", defaultKeys: [.escape, .character("q")]),
+        // The "open with" menu
+        .init(action: .choose, scope: .openWithMenu, help: "run", defaultKeys: [.enter]),
+        .init(action: .chooseNumbered, scope: .openWithMenu, help: "run that one", defaultKeys: AnyDigit.keys),
+        .init(action: .nextIntention, scope: .openWithMenu, help: "next intention", defaultKeys: [.tab]),
+        .init(action: .previousIntention, scope: .openWithMenu, help: "previous", defaultKeys: [.backTab]),
+        .init(action: .close, scope: .openWithMenu, help: "close", defaultKeys: [.escape, .character("q")]),
+        .init(action: .openWith, scope: .openWithMenu, help: "close", defaultKeys: [.character("o")]),
+        // The table of contents
+        .init(action: .choose, scope: .outline, help: "go there", defaultKeys: [.enter]),
+        .init(action: .close, scope: .outline, help: "close", defaultKeys: [.escape, .character("q")]),
+        .init(action: .outline, scope: .outline, help: "close", defaultKeys: [.character("c")]),
+        // While work runs in the background, and everywhere (these scopes take the key first)
+        .init(action: .stopListening, scope: .listening, help: "stop (outside text fields)", defaultKeys: [.escape]),
+        .init(action: .cancelTransfer, scope: .transfer, help: "stop the download, the sync or the import", defaultKeys: [.escape]),
+        .init(action: .forceQuit, scope: .everywhere, help: "quit (a changed note asks first)", defaultKeys: [.control("c")]),
+        .init(action: .suspend, scope: .everywhere, help: "suspend (fg resumes)", defaultKeys: [.control("z")]),
     ]
+
+    /// The definitions of a scope, in the table's order.
+    public static func definitions(in scope: ActionScope) -> [ActionDefinition] {
+        definitions.filter { $0.scope == scope }
+    }
 
     /// The definition of one action.
     public static func definition(of action: Action) -> ActionDefinition? {

@@ -43,9 +43,18 @@ public struct Keymap: Sendable {
         }
     }
 
-    /// The action a key triggers in a view: its own scope first, then navigation.
+    /// The action a key triggers in a scope: its own bindings first, then those of the scopes
+    /// it falls back to (a view's: moving; a text field's: the editing keys).
     public func action(for key: Key, in scope: ActionScope) -> Action? {
-        bindings[scope]?[key] ?? bindings[.navigation]?[key]
+        for scope in scope.chain {
+            if let action = bindings[scope]?[key] { return action }
+        }
+        return nil
+    }
+
+    /// Where `key` is in the keys of `action`, from 1 (`choose-numbered`: 1 is the first line).
+    public func number(of key: Key, for action: Action) -> Int? {
+        keys(for: action).firstIndex(of: key).map { $0 + 1 }
     }
 
     /// The keys bound to an action, as shown in help.

@@ -10,24 +10,41 @@ extension AppState {
         }
         if library == nil {
             WelcomeScreen.draw(into: &screen)
-        } else if let reading {
-            ReadingView.draw(reading, state: self, into: &screen)
-        } else if let bookmarksView {
-            BookmarksView.draw(bookmarksView, state: self, into: &screen)
-            if let chooser { ChooserOverlay.draw(chooser, state: self, into: &screen) }
         } else {
-            let layout = Layout(width: width, height: height, focus: focus)
-            if let rect = layout.groups { GroupsPane.draw(self, in: rect, into: &screen) }
-            if let rect = layout.list { ListPane.draw(self, in: rect, into: &screen) }
-            if let rect = layout.details { DetailsPane.draw(self, in: rect, into: &screen) }
-            drawSeparators(layout, into: &screen)
-            SearchBar.draw(self, in: layout.searchBar, into: &screen)
-            StatusLine.draw(self, in: layout.status, into: &screen)
-            if let chooser { ChooserOverlay.draw(chooser, state: self, into: &screen) }
+            switch self.screen.mode {
+            case .reading(let view, _):
+                ReadingView.draw(view, state: self, into: &screen)
+            case .bookmarks(let view):
+                BookmarksView.draw(view, state: self, into: &screen)
+            case .library:
+                let layout = Layout(width: width, height: height, focus: focus)
+                if let rect = layout.groups { GroupsPane.draw(self, in: rect, into: &screen) }
+                if let rect = layout.list { ListPane.draw(self, in: rect, into: &screen) }
+                if let rect = layout.details { DetailsPane.draw(self, in: rect, into: &screen) }
+                drawSeparators(layout, into: &screen)
+                SearchBar.draw(self, in: layout.searchBar, into: &screen)
+                StatusLine.draw(self, in: layout.status, into: &screen)
+            }
         }
-        if let openWith { OpenWithOverlay.draw(openWith, into: &screen) }
-        if showingHelp { HelpOverlay.draw(self, into: &screen) }
+        for overlay in self.screen.overlays { draw(overlay, into: &screen) }
         return screen
+    }
+
+    /// Draws one overlay over what is drawn so far. The prompts are drawn by their view, in its
+    /// prompt line (the message line gives way to them).
+    private func draw(_ overlay: Overlay, into screen: inout ScreenBuffer) {
+        switch overlay {
+        case .help: HelpOverlay.draw(self, into: &screen)
+        case .openWith(let menu): OpenWithOverlay.draw(menu, into: &screen)
+        case .chooser(let chooser): ChooserOverlay.draw(chooser, state: self, into: &screen)
+        case .reloadQuestion: ReloadQuestionOverlay.draw(self, into: &screen)
+        case .outline(let cursor):
+            if let view = reading, let outline = view.info?.outline { ReadingView.drawOutline(outline, cursor: cursor, view: view, into: &screen) }
+        case .noteEditor(let editor):
+            NoteEditorOverlay.draw(editor, pageName: AppState.pageName(editor.page, info: reading?.info), into: &screen)
+        case .importQuestion(let pending): BookmarksView.drawNotesQuestion(pending, into: &screen)
+        case .readingPrompt, .bookmarksPrompt: break
+        }
     }
 
     /// Vertical lines between side-by-side panes.

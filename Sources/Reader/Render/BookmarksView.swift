@@ -39,10 +39,10 @@ enum BookmarksView {
         }
         drawPromptLine(view, state: state, into: &screen)
         drawStatus(state, into: &screen)
-        if let pending = view.pendingImport { drawNotesQuestion(pending, into: &screen) }
     }
 
-    private static func key(_ action: Action, _ state: AppState) -> String {
+    /// The first key of an action, as help shows it.
+    static func key(_ action: Action, _ state: AppState) -> String {
         state.keymap.keys(for: action).first?.description ?? "(unbound)"
     }
 
@@ -112,7 +112,7 @@ enum BookmarksView {
 
     private static func drawPromptLine(_ view: BookmarksViewState, state: AppState, into screen: inout ScreenBuffer) {
         let y = screen.height - 2
-        if let prompt = view.prompt {
+        if let prompt = state.screen.bookmarksPrompt {
             let label: String
             switch prompt {
             case .importSource: label = "Import from (file, URL or bibread:// link): "
@@ -158,7 +158,8 @@ enum BookmarksView {
         }
     }
 
-    private static func drawNotesQuestion(_ pending: PendingImport, into screen: inout ScreenBuffer) {
+    /// Whether a reading list's page notes are imported too.
+    static func drawNotesQuestion(_ pending: PendingImport, into screen: inout ScreenBuffer) {
         let list = pending.decoded.list
         let name = list.root.name.isEmpty ? pending.fallbackName : list.root.name
         let lines = [
@@ -170,9 +171,6 @@ enum BookmarksView {
             "n  import the bookmarks only",
             "Esc  import nothing",
         ]
-        let inner = Box.draw(title: "Import a reading list", width: 64, height: lines.count + 2, into: &screen)
-        for (index, line) in lines.enumerated() where index < inner.height {
-            screen.write(line, x: inner.x, y: inner.y + index, style: Style(.overlay, bold: index >= 4), limit: inner.width)
-        }
+        Box.draw(title: "Import a reading list", lines: lines, width: 64, bold: { $0 >= 4 }, into: &screen)
     }
 }

@@ -23,4 +23,12 @@ enum Box {
         }
         return Rect(x: x + 2, y: y + 1, width: boxWidth - 4, height: boxHeight - 2)
     }
+
+    /// A box of text lines (a question and its answers); `bold` says which lines are bold.
+    static func draw(title: String, lines: [String], width: Int, bold: (Int) -> Bool, into screen: inout ScreenBuffer) {
+        let inner = draw(title: title, width: width, height: lines.count + 2, into: &screen)
+        for (index, line) in lines.enumerated() where index < inner.height {
+            screen.write(line, x: inner.x, y: inner.y + index, style: Style(.overlay, bold: bold(index)), limit: inner.width)
+        }
+    }
 }

@@ -31,19 +31,25 @@ enum HelpOverlay {
                 lines.append((String(repeating: " ", count: indent) + line, plain))
             }
         }
-        for scope in ActionScope.allCases {
+        func section(_ scope: ActionScope) {
             if !lines.isEmpty { lines.append(("", plain)) }
             lines.append((scope.rawValue, Style(.overlay, bold: true)))
-            for definition in ActionTable.definitions where definition.scope == scope {
+            for definition in ActionTable.definitions(in: scope) {
                 let keys = state.keymap.keys(for: definition.action).map(\.description).joined(separator: " ")
                 row(keys: keys.isEmpty ? "(unbound)" : keys, help: definition.help)
             }
         }
+        // The views' keys a row each; the keys of overlays, prompts and background work a
+        // paragraph per scope (`Prompts: Enter answer · Esc C-g close …`).
+        for scope in ActionScope.allCases where scope.isView { section(scope) }
         lines.append(("", plain))
-        lines.append(("Search bar", Style(.overlay, bold: true)))
-        for (keys, help) in [("Enter", "Keep the filter and return to the list"), ("Esc", "Clear the search"),
-                             ("C-u  C-w", "Clear the line / delete a word"), ("Up Down", "Move in the list while typing")] {
-            row(keys: keys, help: help)
+        for scope in ActionScope.allCases where !scope.isView {
+            var items = ActionTable.definitions(in: scope).map { definition -> String in
+                let keys = state.keymap.keys(for: definition.action).map(\.description).joined(separator: " ")
+                return (keys.isEmpty ? "(unbound)" : keys) + " " + definition.help
+            }
+            if let other = scope.otherKeys { items.append(other) }
+            for line in packed(items, heading: scope.rawValue + ":", width: width) { lines.append((line, plain)) }
         }
         lines.append(("", plain))
         lines.append(("Marks", Style(.overlay, bold: true)))
@@ -60,13 +66,33 @@ enum HelpOverlay {
         return lines
     }
 
+    /// `heading` and the items after it, joined by " · ", in lines `width` wide: a line breaks
+    /// between items (an item longer than a line wraps), the next lines indented by two.
+    static func packed(_ items: [String], heading: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = heading
+        for (index, item) in items.enumerated() {
+            let joined = line + (index == 0 ? " " : " · ") + item
+            if DisplayWidth.of(joined) <= width {
+                line = joined
+                continue
+            }
+            lines.append(line + (index == 0 ? "" : " ·"))
+            let wrapped = DisplayWidth.wrap(item, to: max(10, width - 2))
+            lines += wrapped.dropLast().map { "  " + $0 }
+            line = "  " + (wrapped.last ?? "")
+        }
+        lines.append(line)
+        return lines
+    }
+
     static func draw(_ state: AppState, into screen: inout ScreenBuffer) {
         let width = min(screen.width, widestBox)
         let content = lines(state, width: max(1, width - 4))
         // (Update's handleHelp works out the same lines to stop scrolling at the last one.)
         let rows = max(1, screen.height - 4)
         let fits = content.count <= rows
-        let top = min(state.helpScroll, max(0, content.count - rows))
+        let top = min(state.screen.helpScroll ?? 0, max(0, content.count - rows))
         let footer = fits ? "" : (top + rows < content.count ? "↓ j/k scroll" : "↑ j/k scroll")
         let inner = Box.draw(title: "Help — any other key closes", width: width, height: content.count + 2, footer: footer, into: &screen)
         for row in 0..<inner.height {

@@ -15,8 +15,8 @@ enum NoteEditorOverlay {
         var cursorRow = 0
         var cursorColumn = 0
         var column = 0
-        for (index, character) in editor.text.enumerated() {
-            if index == editor.cursor {
+        for (index, character) in editor.field.characters.enumerated() {
+            if index == editor.field.cursor {
                 cursorRow = rows.count - 1
                 cursorColumn = column
             }
@@ -33,7 +33,7 @@ enum NoteEditorOverlay {
             rows[rows.count - 1].append(character)
             column += characterWidth
         }
-        if editor.cursor >= editor.text.count {
+        if editor.field.cursor >= editor.field.characters.count {
             if column >= inner.width {
                 rows.append("")
                 column = 0

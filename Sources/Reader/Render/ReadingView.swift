@@ -13,7 +13,7 @@ enum ReadingView {
                 screen.write(line, x: 2, y: 2 + index, style: Style(.error, bold: true))
             }
         } else if view.info == nil {
-            if view.prompt == nil { screen.write("Opening \(view.path)…", x: 2, y: 2, style: Style(.dim), limit: width - 3) }
+            if state.readingPrompt == nil { screen.write("Opening \(view.path)…", x: 2, y: 2, style: Style(.dim), limit: width - 3) }
         } else if view.pageText != nil {
             drawText(view, state: state, rows: rows, into: &screen)
         } else {
@@ -22,8 +22,6 @@ enum ReadingView {
         if state.showsNotePanel, view.pageText != nil, view.error == nil { drawNotePanel(view, state: state, into: &screen) }
         drawPromptLine(view, state: state, into: &screen)
         drawStatus(view, state: state, into: &screen)
-        if view.showingOutline, let outline = view.info?.outline { drawOutline(outline, view: view, into: &screen) }
-        if let editor = view.noteEditor { NoteEditorOverlay.draw(editor, pageName: AppState.pageName(editor.page, info: view.info), into: &screen) }
     }
 
     /// Where the text column starts: centred, beside the note column when it shows.
@@ -103,7 +101,7 @@ enum ReadingView {
 
     private static func drawPromptLine(_ view: ReadingState, state: AppState, into screen: inout ScreenBuffer) {
         let y = screen.height - 2
-        if let prompt = view.prompt {
+        if let prompt = state.readingPrompt {
             let label: String
             var shown = prompt.text
             switch prompt {
@@ -151,14 +149,15 @@ enum ReadingView {
         if showHints { screen.write(hints, x: width - DisplayWidth.of(hints) - 1, y: y, style: Style(.statusKey)) }
     }
 
-    private static func drawOutline(_ outline: [OutlineEntry], view: ReadingState, into screen: inout ScreenBuffer) {
+    /// The table of contents, over the page.
+    static func drawOutline(_ outline: [OutlineEntry], cursor: ListCursor, view: ReadingState, into screen: inout ScreenBuffer) {
         let inner = Box.draw(title: "Contents — Enter jumps, Esc closes", width: 90, height: outline.count + 2, into: &screen)
         for row in 0..<inner.height {
-            let index = view.outlineCursor.top + row
+            let index = cursor.top + row
             guard index < outline.count else { break }
             let entry = outline[index]
             let page = entry.page.map { view.info?.distinctLabel(ofPage: $0) ?? String($0) } ?? "–"
-            let style = index == view.outlineCursor.selected ? Style(.selection) : Style(.overlay)
+            let style = index == cursor.selected ? Style(.selection) : Style(.overlay)
             screen.fill(x: inner.x, y: inner.y + row, width: inner.width, height: 1, style: style)
             let indent = String(repeating: "  ", count: min(entry.level, 6))
             screen.write(DisplayWidth.truncate(indent + entry.title, to: max(0, inner.width - DisplayWidth.of(page) - 2)), x: inner.x, y: inner.y + row, style: style)

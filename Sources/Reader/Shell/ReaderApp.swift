@@ -232,7 +232,7 @@ public enum ReaderApp {
             // A resize arrives as input (ncurses turns SIGWINCH into KEY_RESIZE).
             var inputs = 0
             while inputs < 512, let event = screen.nextInput() {
-                if case .key(.control("z")) = event {
+                if case .key(let key) = event, state.keymap.action(for: key, in: .everywhere) == .suspend {
                     screen.suspend()
                     let size = screen.size
                     effects += state.update(.resize(width: size.width, height: size.height))

@@ -60,20 +60,25 @@ public struct AppState: Sendable {
     // Details
     public var detailsScroll = 0
 
-    // Focus and overlays
+    // Focus
     public var focus: Pane = .list
     public var searchFocused = false
-    public var showingHelp = false
-    public var helpScroll = 0
-    public var chooser: FileChooser?
+
+    /// What is on screen: the view, and the overlays over it.
+    public var screen = ScreenStack()
+
+    // Work in the background
     public var fetching: FetchState?
     /// A sync started from the reader: bytes so far and in all, and the file in progress.
     public var syncing: (done: Int64, total: Int64, file: String)?
     /// What the sync or download under way waits for (another sync of the remote), until it starts.
     public var waitingForRemote: String?
-    public var reading: ReadingState?
-    /// The bookmarks view, while shown (it stays under the reading view opened from it).
-    public var bookmarksView: BookmarksViewState?
+    /// The app reading aloud in the background (its name), while it does.
+    public var listening: String?
+    /// `R` asked for the library to be read again: the status line says so when it is.
+    var reloadAsked = false
+
+    // Bookmarks
     /// The user's bookmark tree (empty until it is loaded).
     public var bookmarks = SavedBookmarks()
     /// Where `m` in the reading view files a new bookmark: the folder selected last in the
@@ -81,12 +86,9 @@ public struct AppState: Sendable {
     public var bookmarkFolder: BookmarkFolderChoice?
     /// Lower-cased cite keys with a bookmark (the ★ mark).
     public var bookmarkedKeys: Set<String> = []
+
     public var message: StatusMessage?
     public var isQuitting = false
-    /// The "open with" menu, while shown.
-    public var openWith: OpenWithMenuState?
-    /// The app reading aloud in the background (its name), while it does.
-    public var listening: String?
     /// The papers of the link bibread was opened with (the group "From link"), and what for.
     public var linkTargets: [PaperReference]?
     public var linkIntention: Intention = .read
@@ -116,6 +118,12 @@ public struct AppState: Sendable {
         guard let library, listCursor.selected < visible.count else { return nil }
         return library.entries[visible[listCursor.selected]]
     }
+
+    /// The reading view, while a PDF is read.
+    public var reading: ReadingState? { screen.reading }
+
+    /// The bookmarks view, while shown or under a reading view opened from it.
+    public var bookmarksView: BookmarksViewState? { screen.bookmarks }
 
     /// The total number of references.
     public var totalCount: Int { library?.entries.count ?? 0 }

@@ -13,6 +13,12 @@ public enum BookmarksPrompt: Sendable, Equatable {
     /// `d`: delete this node (y/n).
     case confirmDelete(id: Int64)
 
+    /// Whether the prompt is a y/n question rather than a line to type.
+    var isQuestion: Bool {
+        if case .confirmDelete = self { return true }
+        return false
+    }
+
     var text: String {
         switch self {
         case .importSource(let text), .newFolder(let text), .rename(_, let text), .moveInto(_, let text): return text

@@ -12,41 +12,31 @@ extension AppState {
             bookmarks = tree
             bookmarkedKeys = tree.bookmarkedKeys
             if let text { message = StatusMessage(text) }
-            if var view = bookmarksView {
-                if let select = select ?? view.selectOnArrival {
-                    view.expanded.formUnion(tree.ancestors(of: select))
-                    if tree.node(id: select)?.kind == .folder { view.expanded.insert(select) }
-                    let rows = tree.rows(expanded: view.expanded)
-                    if let index = rows.firstIndex(where: { $0.node.id == select }) { view.cursor.selected = index }
-                    view.selectOnArrival = nil
-                }
-                view.cursor.clamp(count: tree.rows(expanded: view.expanded).count, rows: bookmarkRows)
-                bookmarksView = view
-            }
+            let rows = bookmarkRows
+            screen.bookmarks?.treeArrived(tree, select: select, rows: rows)
             return []
         case .bookmarkFailed(let text):
             message = StatusMessage(text, isError: true)
             return []
         case .notesLoaded(let key, let notes, let text):
             if let text { message = StatusMessage(text) }
-            guard var view = reading, view.key == key else { return [] }
-            view.notes = notes
-            reading = view
+            guard screen.reading?.key == key else { return [] }
+            screen.reading?.notes = notes
             return []
         case .readingListProgress(let bytes):
-            guard bookmarksView?.importing != nil else { return [] }
-            bookmarksView?.importBytes = bytes
+            guard screen.bookmarks?.importing != nil else { return [] }
+            screen.bookmarks?.importBytes = bytes
             return []
         case .readingListFailed(let text):
-            bookmarksView?.importing = nil
+            screen.bookmarks?.importing = nil
             message = StatusMessage(text, isError: true)
             return []
         case .readingListLoaded(let source, let fallbackName, let decoded):
-            guard bookmarksView?.importing == source else { return [] }
-            bookmarksView?.importing = nil
+            guard screen.bookmarks?.importing == source else { return [] }
+            screen.bookmarks?.importing = nil
             message = nil
             if decoded.list.pageNoteCount > 0 {
-                bookmarksView?.pendingImport = PendingImport(decoded: decoded, source: source, fallbackName: fallbackName)
+                screen.pendingImport = PendingImport(decoded: decoded, source: source, fallbackName: fallbackName)
                 return []
             }
             return [.importReadingList(decoded, fallbackName: fallbackName, includeNotes: false)]
@@ -68,7 +58,7 @@ extension AppState {
 
     /// The node under the bookmarks view's cursor.
     var selectedBookmarkRow: BookmarkRow? {
-        guard let view = bookmarksView else { return nil }
+        guard let view = screen.bookmarks else { return nil }
         let rows = bookmarkTreeRows
         return view.cursor.selected < rows.count ? rows[view.cursor.selected] : nil
     }
@@ -80,10 +70,10 @@ extension AppState {
 
     /// Shows the bookmarks view, with a list to import when one was given on the command line.
     public mutating func showBookmarks(importing source: String? = nil) -> [Effect] {
-        if bookmarksView == nil { bookmarksView = BookmarksViewState() }
+        if screen.bookmarks == nil { screen.bookmarks = BookmarksViewState() }
         searchFocused = false
         guard let source else { return [.loadBookmarks] }
-        bookmarksView?.importing = source
+        screen.bookmarks?.importing = source
         message = StatusMessage("Reading the list…")
         return [.loadBookmarks, .loadReadingList(source: source)]
     }
@@ -91,97 +81,53 @@ extension AppState {
     // MARK: - Keys in the bookmarks view
 
     mutating func handleBookmarks(_ key: Key) -> [Effect] {
-        guard var view = bookmarksView else { return [] }
-        if let pending = view.pendingImport {
-            switch key {
-            case .character("y"), .character("Y"):
-                view.pendingImport = nil
-                bookmarksView = view
-                return [.importReadingList(pending.decoded, fallbackName: pending.fallbackName, includeNotes: true)]
-            case .character("n"), .character("N"):
-                view.pendingImport = nil
-                bookmarksView = view
-                return [.importReadingList(pending.decoded, fallbackName: pending.fallbackName, includeNotes: false)]
-            case .escape, .control("g"):
-                view.pendingImport = nil
-                bookmarksView = view
-                message = StatusMessage("Nothing was imported")
-            default:
-                break
-            }
-            return []
-        }
-        if let prompt = view.prompt { return handleBookmarksPrompt(prompt, key: key) }
-        if view.importing != nil, key == .escape {
-            view.importing = nil
-            bookmarksView = view
+        guard let view = screen.bookmarks else { return [] }
+        if view.importing != nil, keymap.action(for: key, in: .transfer) == .cancelTransfer {
+            screen.bookmarks?.importing = nil
             message = StatusMessage("Stopped reading the list; nothing was imported")
             return [.cancelReadingList]
         }
-        let rows = bookmarkTreeRows
-        let before = view.cursor.selected
-        let selected = before < rows.count ? rows[before] : nil
         guard let action = keymap.action(for: key, in: .bookmarks) else {
             if case .character(let character) = key { message = StatusMessage("'\(character)' does nothing here; press ? for help") }
             return []
         }
+        return performBookmarks(action)
+    }
+
+    private mutating func performBookmarks(_ action: Action) -> [Effect] {
+        let rows = bookmarkTreeRows
+        let before = screen.bookmarks?.cursor.selected ?? 0
+        let selected = before < rows.count ? rows[before] : nil
         switch action {
-        case .moveDown: view.cursor.selected += 1
-        case .moveUp: view.cursor.selected -= 1
-        case .pageDown: view.cursor.selected += max(1, bookmarkRows - 1)
-        case .pageUp: view.cursor.selected -= max(1, bookmarkRows - 1)
-        case .halfPageDown: view.cursor.selected += max(1, bookmarkRows / 2)
-        case .halfPageUp: view.cursor.selected -= max(1, bookmarkRows / 2)
-        case .moveFirst: view.cursor.selected = 0
-        case .moveLast: view.cursor.selected = rows.count - 1
         case .help:
-            showingHelp = true
-            helpScroll = 0
+            screen.show(.help(scroll: 0))
         case .redraw:
             return [.redrawAll]
         case .closeBookmarks:
-            bookmarksView = nil
+            screen.bookmarks = nil
             return []
-        case .expandFolder:
-            if let selected, selected.node.kind == .folder { view.expanded.insert(selected.node.id) }
-        case .collapseFolder:
-            guard let selected else { break }
-            if selected.node.kind == .folder && view.expanded.contains(selected.node.id) {
-                view.expanded.remove(selected.node.id)
-            } else if selected.depth > 0, let parent = rows[..<view.cursor.selected].lastIndex(where: { $0.depth < selected.depth }) {
-                view.cursor.selected = parent
-            }
-        case .openBookmark:
-            guard let selected else { break }
-            switch selected.node.kind {
-            case .folder:
-                if view.expanded.contains(selected.node.id) {
-                    view.expanded.remove(selected.node.id)
-                } else {
-                    view.expanded.insert(selected.node.id)
-                }
-            case .notemark:
-                message = StatusMessage(selected.node.text.map { $0.isEmpty ? "(an empty note)" : $0 } ?? "")
-            case .bookmark:
-                bookmarksView = view
-                return openBookmark(selected.node)
-            }
+        case .openBookmark where selected?.node.kind == .bookmark:
+            return selected.map { openBookmark($0.node) } ?? []
+        case .openBookmark where selected?.node.kind == .notemark:
+            message = StatusMessage(selected?.node.text.map { $0.isEmpty ? "(an empty note)" : $0 } ?? "")
         case .newFolder:
-            view.prompt = .newFolder("")
+            screen.bookmarksPrompt = .newFolder("")
         case .renameBookmark:
-            if let selected { view.prompt = .rename(id: selected.node.id, text: selected.node.name) }
+            if let selected { screen.bookmarksPrompt = .rename(id: selected.node.id, text: selected.node.name) }
         case .moveBookmark:
-            if let selected { view.prompt = .moveInto(id: selected.node.id, text: "") }
+            if let selected { screen.bookmarksPrompt = .moveInto(id: selected.node.id, text: "") }
         case .deleteBookmark:
-            if let selected { view.prompt = .confirmDelete(id: selected.node.id) }
+            if let selected { screen.bookmarksPrompt = .confirmDelete(id: selected.node.id) }
         case .importList:
-            view.prompt = .importSource("")
+            screen.bookmarksPrompt = .importSource("")
         default:
-            break
+            let pageRows = bookmarkRows
+            screen.bookmarks?.perform(action, rows: rows, selected: selected, pageRows: pageRows)
         }
-        view.cursor.clamp(count: bookmarks.rows(expanded: view.expanded).count, rows: bookmarkRows)
-        bookmarksView = view
-        if view.cursor.selected != before || [.expandFolder, .collapseFolder, .openBookmark].contains(action) { rememberSelectedFolder() }
+        let pageRows = bookmarkRows
+        let tree = bookmarks
+        screen.bookmarks?.clampCursor(to: tree, rows: pageRows)
+        if screen.bookmarks?.cursor.selected != before || [.expandFolder, .collapseFolder, .openBookmark].contains(action) { rememberSelectedFolder() }
         return []
     }
 
@@ -195,88 +141,101 @@ extension AppState {
 
     /// The wheel scrolls the tree; a click selects a row, a double click opens it.
     mutating func handleBookmarks(_ mouse: MouseEvent) -> [Effect] {
-        guard var view = bookmarksView, view.prompt == nil, view.pendingImport == nil else { return [] }
+        guard let view = screen.bookmarks, !screen.isOpen(.bookmarksPrompt), !screen.isOpen(.importQuestion) else { return [] }
         let rows = bookmarkTreeRows
         switch mouse.kind {
-        case .wheelDown: view.cursor.selected += 3
-        case .wheelUp: view.cursor.selected -= 3
+        case .wheelDown: screen.bookmarks?.cursor.selected += 3
+        case .wheelUp: screen.bookmarks?.cursor.selected -= 3
         case .click, .doubleClick:
             let index = view.cursor.top + mouse.y - 1
             guard mouse.y >= 1, mouse.y <= bookmarkRows, index < rows.count else { return [] }
-            view.cursor.selected = index
-            bookmarksView = view
+            screen.bookmarks?.cursor.selected = index
             rememberSelectedFolder()
-            if mouse.kind == .doubleClick {
-                bookmarksView = view
-                return handleBookmarks(.enter)
-            }
+            if mouse.kind == .doubleClick { return performBookmarks(.openBookmark) }
         }
-        view.cursor.clamp(count: rows.count, rows: bookmarkRows)
-        bookmarksView = view
+        let pageRows = bookmarkRows
+        screen.bookmarks?.cursor.clamp(count: rows.count, rows: pageRows)
         return []
     }
 
-    private mutating func handleBookmarksPrompt(_ prompt: BookmarksPrompt, key: Key) -> [Effect] {
-        guard var view = bookmarksView else { return [] }
+    /// y, n or Esc to the question whether a reading list's page notes are imported too.
+    mutating func handleImportQuestion(_ key: Key) -> [Effect] {
+        guard let pending = screen.pendingImport else { return [] }
+        switch keymap.action(for: key, in: .question) {
+        case .yes:
+            screen.pendingImport = nil
+            return [.importReadingList(pending.decoded, fallbackName: pending.fallbackName, includeNotes: true)]
+        case .no:
+            screen.pendingImport = nil
+            return [.importReadingList(pending.decoded, fallbackName: pending.fallbackName, includeNotes: false)]
+        case .cancel:
+            screen.pendingImport = nil
+            message = StatusMessage("Nothing was imported")
+        default:
+            break
+        }
+        return []
+    }
+
+    mutating func handleBookmarksPrompt(_ key: Key) -> [Effect] {
+        guard let prompt = screen.bookmarksPrompt else { return [] }
         if case .confirmDelete(let id) = prompt {
-            view.prompt = nil
-            bookmarksView = view
-            guard key == .character("y") || key == .character("Y") else {
+            screen.bookmarksPrompt = nil
+            // Any answer but yes keeps it.
+            guard keymap.action(for: key, in: .question) == .yes else {
                 message = StatusMessage("Nothing was deleted")
                 return []
             }
             let name = bookmarks.node(id: id).map { "'\($0.name.isEmpty ? $0.label : $0.name)'" } ?? "it"
             return [.deleteBookmarkNode(id: id, confirmation: "Deleted \(name)")]
         }
-        if let edited = LineEdit.edited(prompt.text, by: key) {
-            view.prompt = prompt.with(edited)
-            bookmarksView = view
+        let action = keymap.action(for: key, in: .prompt)
+        var field = TextField(prompt.text)
+        if field.apply(action, key: key) {
+            screen.bookmarksPrompt = prompt.with(field.text)
             return []
         }
-        switch key {
-        case .escape, .control("g"):
-            view.prompt = nil
-        case .enter:
-            view.prompt = nil
-            let text = prompt.text.trimmingCharacters(in: .whitespacesAndNewlines)
-            if case .moveInto(let id, _) = prompt {
-                bookmarksView = view
-                guard !SavedBookmarks.names(inPath: text).isEmpty else { return [.moveBookmarkNode(id: id, folder: nil)] }
-                guard let folder = bookmarks.folder(atPath: text) else {
-                    message = StatusMessage("There is no bookmark folder '\(text)' (a makes one)", isError: true)
-                    return []
-                }
-                return [.moveBookmarkNode(id: id, folder: folder.id)]
-            }
-            guard !text.isEmpty else {
-                bookmarksView = view
-                return []
-            }
-            switch prompt {
-            case .importSource:
-                view.importing = text
-                view.importBytes = 0
-                bookmarksView = view
-                message = StatusMessage("Reading the list…")
-                return [.loadReadingList(source: text)]
-            case .newFolder:
-                bookmarksView = view
-                // Inside the selected folder; beside the selected node otherwise.
-                let parent = selectedBookmarkRow.flatMap { row -> Int64? in
-                    row.node.kind == .folder ? row.node.id : bookmarks.ancestors(of: row.node.id).last
-                }
-                return [.addBookmarkFolder(name: text, parent: parent)]
-            case .rename(let id, _):
-                bookmarksView = view
-                return [.renameBookmarkNode(id: id, name: text)]
-            case .confirmDelete, .moveInto:
-                break
-            }
+        switch action {
+        case .cancel:
+            screen.bookmarksPrompt = nil
+        case .confirm:
+            screen.bookmarksPrompt = nil
+            return answer(prompt)
         default:
             break
         }
-        bookmarksView = view
         return []
+    }
+
+    /// Enter in a prompt of the bookmarks view.
+    private mutating func answer(_ prompt: BookmarksPrompt) -> [Effect] {
+        let text = prompt.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if case .moveInto(let id, _) = prompt {
+            guard !SavedBookmarks.names(inPath: text).isEmpty else { return [.moveBookmarkNode(id: id, folder: nil)] }
+            guard let folder = bookmarks.folder(atPath: text) else {
+                message = StatusMessage("There is no bookmark folder '\(text)' (a makes one)", isError: true)
+                return []
+            }
+            return [.moveBookmarkNode(id: id, folder: folder.id)]
+        }
+        guard !text.isEmpty else { return [] }
+        switch prompt {
+        case .importSource:
+            screen.bookmarks?.importing = text
+            screen.bookmarks?.importBytes = 0
+            message = StatusMessage("Reading the list…")
+            return [.loadReadingList(source: text)]
+        case .newFolder:
+            // Inside the selected folder; beside the selected node otherwise.
+            let parent = selectedBookmarkRow.flatMap { row -> Int64? in
+                row.node.kind == .folder ? row.node.id : bookmarks.ancestors(of: row.node.id).last
+            }
+            return [.addBookmarkFolder(name: text, parent: parent)]
+        case .rename(let id, _):
+            return [.renameBookmarkNode(id: id, name: text)]
+        case .confirmDelete, .moveInto:
+            return []
+        }
     }
 
     /// Opens a bookmark's paper at its first page.
@@ -306,7 +265,7 @@ extension AppState {
             return addBookmark(in: choice)
         }
         guard bookmarks.allNodes.contains(where: { $0.kind == .folder }) else { return addBookmark(in: .topLevel) }
-        reading?.prompt = .bookmarkFolder("")
+        screen.readingPrompt = .bookmarkFolder("")
         return []
     }
 
@@ -324,13 +283,11 @@ extension AppState {
     /// Closes the note editor, keeping its text as the page's note; the message comes when the
     /// note is written.
     private mutating func saveNote(_ editor: NoteEditor) -> [Effect] {
-        guard var view = reading else { return [] }
-        view.noteEditor = nil
+        screen.noteEditor = nil
         let text = editor.string.trimmingCharacters(in: .whitespacesAndNewlines)
-        view.notes[editor.page] = text.isEmpty ? nil : text
-        reading = view
+        screen.reading?.notes[editor.page] = text.isEmpty ? nil : text
         guard editor.isChanged else { return [] }
-        let page = AppState.pageName(editor.page, info: view.info)
+        let page = AppState.pageName(editor.page, info: screen.reading?.info)
         return [.saveNote(key: editor.key, page: editor.page, text: text,
                           confirmation: text.isEmpty ? "Deleted the note on \(page)" : "Saved the note on \(page)")]
     }
@@ -342,9 +299,8 @@ extension AppState {
 
     /// `n`: opens the page's note in the editor.
     mutating func openNoteEditor() {
-        guard var view = reading, view.info != nil else { return }
-        view.noteEditor = NoteEditor(key: citeKey(of: view), page: view.page, text: view.notes[view.page] ?? "")
-        reading = view
+        guard let view = screen.reading, view.info != nil else { return }
+        screen.noteEditor = NoteEditor(key: citeKey(of: view), page: view.page, text: view.notes[view.page] ?? "")
     }
 
     /// The question the note editor asks before its changes are lost.
@@ -353,98 +309,53 @@ extension AppState {
 
     /// Ctrl-C: quits from any view, overlay or prompt; a note with unsaved changes asks first.
     mutating func quitFromAnywhere() -> [Effect] {
-        if var view = reading, var editor = view.noteEditor, editor.isChanged, !editor.confirmingQuit {
-            editor.confirmingQuit = true
-            editor.confirmingDiscard = false
-            view.noteEditor = editor
-            reading = view
+        if let editor = screen.noteEditor, editor.isChanged, !editor.confirmingQuit {
+            screen.noteEditor?.confirmingQuit = true
+            screen.noteEditor?.confirmingDiscard = false
             message = StatusMessage(AppState.quitQuestion)
             return []
         }
         var effects: [Effect] = []
-        if let view = reading, view.info != nil, view.pageText != nil { effects.append(savePositionEffect(view)) }
+        if let view = screen.reading, view.info != nil, view.pageText != nil { effects.append(savePositionEffect(view)) }
         isQuitting = true
         return effects + [.saveSession, .quit]
     }
 
+    /// The note editor's keys: its own scope, the text field's, and while a question is
+    /// asked, only the question's answers.
     mutating func handleNoteEditor(_ key: Key) -> [Effect] {
-        guard var view = reading, var editor = view.noteEditor else { return [] }
-        let saving = key == .control("s") || key == .function(2)
-        // While a question is shown, only its answers act: typing never goes into the note.
+        guard let editor = screen.noteEditor else { return [] }
+        let action = keymap.action(for: key, in: editor.scope)
         if editor.confirmingQuit {
-            if saving { return saveNote(editor) + quitFromAnywhere() }
-            if key == .escape || key == .enter || key == .control("g") {
-                editor.confirmingQuit = false
+            if action == .saveNote { return saveNote(editor) + quitFromAnywhere() }
+            if action == .cancel || action == .confirm {
+                screen.noteEditor?.confirmingQuit = false
             } else {
                 message = StatusMessage(AppState.quitQuestion)
             }
-            view.noteEditor = editor
-            reading = view
             return []
         }
-        if editor.confirmingDiscard && !saving {
-            switch key {
-            case .escape, .control("g"):
-                view.noteEditor = nil
-                message = StatusMessage("The note's changes were discarded")
-            case .enter:
-                editor.confirmingDiscard = false
-                view.noteEditor = editor
-            default:
-                message = StatusMessage(AppState.discardQuestion)
-            }
-            reading = view
-            return []
-        }
-        switch key {
-        case .control("s"), .function(2):
+        switch action {
+        case .saveNote:
             return saveNote(editor)
-        case .escape, .control("g"):
+        case .cancel where editor.confirmingDiscard:
+            screen.noteEditor = nil
+            message = StatusMessage("The note's changes were discarded")
+        case .confirm where editor.confirmingDiscard:
+            screen.noteEditor?.confirmingDiscard = false
+        case _ where editor.confirmingDiscard:
+            // While the question is shown, typing never goes into the note.
+            message = StatusMessage(AppState.discardQuestion)
+        case .cancel:
             if editor.isChanged {
-                editor.confirmingDiscard = true
+                screen.noteEditor?.confirmingDiscard = true
                 message = StatusMessage(AppState.discardQuestion)
             } else {
-                view.noteEditor = nil
-                reading = view
-                return []
+                screen.noteEditor = nil
             }
-        case .enter:
-            editor.text.insert("\n", at: editor.cursor)
-            editor.cursor += 1
-        case .character(let character):
-            editor.text.insert(character, at: editor.cursor)
-            editor.cursor += 1
-        case .tab:
-            editor.text.insert(contentsOf: "    ", at: editor.cursor)
-            editor.cursor += 4
-        case .backspace:
-            if editor.cursor > 0 {
-                editor.text.remove(at: editor.cursor - 1)
-                editor.cursor -= 1
-            }
-        case .delete, .control("d"):
-            if editor.cursor < editor.text.count { editor.text.remove(at: editor.cursor) }
-        case .left, .control("b"):
-            editor.cursor = max(0, editor.cursor - 1)
-        case .right, .control("f"):
-            editor.cursor = min(editor.text.count, editor.cursor + 1)
-        case .home, .control("a"):
-            editor.cursor = NoteEditorLines.lineStart(editor.text, before: editor.cursor)
-        case .end, .control("e"):
-            editor.cursor = NoteEditorLines.lineEnd(editor.text, from: editor.cursor)
-        case .up:
-            editor.cursor = NoteEditorLines.verticalMove(editor.text, cursor: editor.cursor, by: -1)
-        case .down:
-            editor.cursor = NoteEditorLines.verticalMove(editor.text, cursor: editor.cursor, by: 1)
-        case .control("u"):
-            let start = NoteEditorLines.lineStart(editor.text, before: editor.cursor)
-            editor.text.removeSubrange(start..<editor.cursor)
-            editor.cursor = start
         default:
-            break
+            _ = screen.noteEditor?.field.apply(action, key: key)
         }
-        view.noteEditor = editor
-        reading = view
         return []
     }
 }

@@ -1,14 +1,13 @@
 import ReadingList
 
-/// The page-note editor of the reading view (`n`).
+/// The page-note editor of the reading view (`n`), an overlay over it.
 public struct NoteEditor: Sendable, Equatable {
     public let key: String
     public let page: Int
     /// The text as it was when the editor opened.
     public let original: String
-    public var text: [Character]
-    /// The insertion point, an index into `text`.
-    public var cursor: Int
+    /// The note being written, with its insertion point.
+    public var field: TextField
     /// Esc was pressed once with unsaved changes: a second Esc discards them. While asked,
     /// only the answers act (Esc, C-s, Enter back to the note, Ctrl-C).
     public var confirmingDiscard = false
@@ -19,10 +18,12 @@ public struct NoteEditor: Sendable, Equatable {
         self.key = key
         self.page = page
         original = text
-        self.text = Array(text)
-        cursor = self.text.count
+        field = TextField(text)
     }
 
-    public var string: String { String(text) }
+    public var string: String { field.text }
     public var isChanged: Bool { string != original }
+
+    /// The scope of the keys: the editor's, or its question's while one is asked.
+    var scope: ActionScope { confirmingQuit || confirmingDiscard ? .noteQuestion : .noteEditor }
 }

@@ -63,7 +63,7 @@ extension AppState {
             message = StatusMessage("Select a reference first")
             return []
         }
-        openWith = OpenWithMenuState(intention: intention, values: values, subject: subject)
+        screen.openWith = OpenWithMenuState(intention: intention, values: values, subject: subject)
         return [.prepareOpenWith(intention: intention, values: values)]
     }
 
@@ -77,50 +77,46 @@ extension AppState {
     }
 
     mutating func handleOpenWith(_ key: Key) -> [Effect] {
-        guard var menu = openWith else { return [] }
+        guard let menu = screen.openWith else { return [] }
         let rows = max(1, height - 8)
         let count = menu.items?.count ?? 0
-        switch key {
-        case .escape, .character("q"), .character("o"):
-            openWith = nil
+        let action = keymap.action(for: key, in: .openWithMenu)
+        switch action {
+        case .close, .openWith:
+            screen.openWith = nil
             return []
-        case .tab, .backTab:
+        case .nextIntention, .previousIntention:
             let all: [Intention?] = [nil] + Intention.allCases.map { Optional($0) }
             let index = all.firstIndex(of: menu.intention) ?? 0
-            let next = all[(index + (key == .tab ? 1 : all.count - 1)) % all.count]
-            menu.intention = next
-            menu.items = nil
-            menu.cursor = ListCursor()
-            openWith = menu
+            let next = all[(index + (action == .nextIntention ? 1 : all.count - 1)) % all.count]
+            screen.openWith?.intention = next
+            screen.openWith?.items = nil
+            screen.openWith?.cursor = ListCursor()
             return [.prepareOpenWith(intention: next, values: menu.values)]
-        case .enter:
+        case .choose:
             return runMenuItem(at: menu.cursor.selected)
-        case .character(let character) where character.isNumber:
-            if let number = character.wholeNumberValue, number >= 1, number <= count { return runMenuItem(at: number - 1) }
-        default:
-            switch keymap.action(for: key, in: .browse) {
-            case .moveDown: menu.cursor.selected += 1
-            case .moveUp: menu.cursor.selected -= 1
-            case .pageDown: menu.cursor.selected += rows - 1
-            case .pageUp: menu.cursor.selected -= rows - 1
-            case .moveFirst: menu.cursor.selected = 0
-            case .moveLast: menu.cursor.selected = count - 1
-            default: break
-            }
+        case .chooseNumbered:
+            if let number = keymap.number(of: key, for: .chooseNumbered), number <= count { return runMenuItem(at: number - 1) }
+        case .moveDown: screen.openWith?.cursor.selected += 1
+        case .moveUp: screen.openWith?.cursor.selected -= 1
+        case .pageDown: screen.openWith?.cursor.selected += rows - 1
+        case .pageUp: screen.openWith?.cursor.selected -= rows - 1
+        case .moveFirst: screen.openWith?.cursor.selected = 0
+        case .moveLast: screen.openWith?.cursor.selected = count - 1
+        default: break
         }
-        menu.cursor.clamp(count: count, rows: rows)
-        openWith = menu
+        screen.openWith?.cursor.clamp(count: count, rows: rows)
         return []
     }
 
     private mutating func runMenuItem(at index: Int) -> [Effect] {
-        guard let menu = openWith, let items = menu.items, index < items.count else { return [] }
+        guard let menu = screen.openWith, let items = menu.items, index < items.count else { return [] }
         let item = items[index]
         guard item.isRunnable else {
             message = StatusMessage("\(item.entry.name) is not installed: \(item.installHint ?? "install it first")", isError: true)
             return []
         }
-        openWith = nil
+        screen.openWith = nil
         if item.entry.style == .background, let listening {
             message = StatusMessage("Already reading aloud with \(listening); Esc stops it", isError: true)
             return []
@@ -131,10 +127,10 @@ extension AppState {
     mutating func updateOpenWith(_ event: Event) -> [Effect] {
         switch event {
         case .openWithReady(let intention, let items):
-            guard var menu = openWith, menu.intention == intention else { return [] }
-            menu.items = items
-            menu.cursor.clamp(count: items.count, rows: max(1, height - 8))
-            openWith = menu
+            guard let menu = screen.openWith, menu.intention == intention else { return [] }
+            let rows = max(1, height - 8)
+            screen.openWith?.items = items
+            screen.openWith?.cursor.clamp(count: items.count, rows: rows)
         case .handlerStarted(let name, let background):
             if background { listening = name }
             message = StatusMessage(background ? "Reading aloud with \(name) · Esc stops" : "Opened with \(name)")

@@ -24,22 +24,17 @@ public struct ReadingState: Sendable, Equatable {
     /// `N` went back a page: land on that page's last match.
     public var matchFromEnd = false
     public var error: String?
-    public var prompt: ReadingPrompt?
     /// The search whose matches are highlighted (`>`/`<` find the next).
     public var search: String?
     /// Which occurrence of the search on this page `>`/`<` last went to (an index into
     /// `ReadingText.occurrences`); nil when none was on this page yet.
     public var currentMatch: Int?
     public var searching = false
-    public var showingOutline = false
-    public var outlineCursor = ListCursor()
     /// Opened at a chosen page (a bookmark, a link): the remembered position does not override
     /// it. A printed page is found once the document's labels are known.
     public var requestedPage: PageRequest?
     /// The paper's page notes, by page.
     public var notes: [Int: String] = [:]
-    /// The page-note editor, while open.
-    public var noteEditor: NoteEditor?
 
     public init(path: String, key: String, title: String, page: Int = 1) {
         self.path = path

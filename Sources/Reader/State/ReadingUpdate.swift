@@ -1,400 +1,198 @@
 import BibreadServices
 import Foundation
 
-extension AppState {
-    /// The built-in group of references by last reading time.
-    public static let recentlyRead = "Recently read"
-
-    /// The columns reflowed text takes: the window, capped so that lines stay readable.
-    var readingTextWidth: Int {
-        let full = max(10, min(width - 4, 100))
-        guard showsNotePanel else { return full }
-        return max(40, min(width - 5 - notePanelWidth, 100))
-    }
-
-    /// Whether the page's note shows in a column beside the text (when the window is wide).
-    var showsNotePanel: Bool { reading?.pageNote != nil && width >= 90 }
-
-    /// The width of the note column.
-    var notePanelWidth: Int { min(44, max(28, width / 3)) }
-
-    /// Rows of page text on screen (between the title bar and the prompt line).
-    var readingRows: Int { max(1, height - 3) }
-
-    /// The lines of the page shown, as they are drawn.
-    func readingLines(_ view: ReadingState) -> [String] {
-        guard let text = view.pageText else { return [] }
-        return ReadingText.shownLines(of: text, mode: view.mode, width: readingTextWidth)
-    }
-
-    // MARK: - Events
-
-    mutating func updateReading(_ event: Event) -> [Effect] {
-        guard var view = reading else { return [] }
+/// The reading view's own update: events about its document and the actions on the view
+/// itself change the view in place and return the work to do. What reaches beyond the view
+/// (overlays, bookmarks, "open with", leaving it) is the app's, in `AppState+Reading`.
+extension ReadingState {
+    /// An event about the document read; `message` is the status line's.
+    mutating func update(_ event: Event, geometry: ReadingGeometry, message: inout StatusMessage?) -> [Effect] {
         switch event {
         case .documentOpened(let path, let info, let resumePage, let resumeScroll, let savedMode):
-            guard view.path == path else { return [] }
+            guard self.path == path else { return [] }
             // `t` pressed while the document opened is saved now (the shell knows it only now).
-            let remember: [Effect] = view.modeChosen ? [.saveReadingMode(path: path, mode: view.mode)] : []
-            if let savedMode, !view.modeChosen { view.mode = savedMode }
-            view.info = info
-            view.error = nil
-            view.prompt = nil
-            if let title = info.title, !title.isEmpty, view.title.isEmpty { view.title = title }
-            if let request = view.requestedPage {
+            let remember: [Effect] = modeChosen ? [.saveReadingMode(path: path, mode: mode)] : []
+            if let savedMode, !modeChosen { mode = savedMode }
+            self.info = info
+            error = nil
+            if let title = info.title, !title.isEmpty, self.title.isEmpty { self.title = title }
+            if let request = requestedPage {
                 let resolution = info.resolve(request)
                 switch resolution {
                 case .page(let page):
-                    view.page = page
+                    self.page = page
                 case .noSuchLabel(_, let page):
-                    view.page = page
+                    self.page = page
                     message = StatusMessage(info.note(on: resolution))
                 case .pastTheEnd, .notFound:
                     // Past the end: the last page, and say so.
-                    view.page = info.pageCount
+                    page = info.pageCount
                     message = StatusMessage(info.note(on: resolution) + ": showing \(info.pageName(info.pageCount))", isError: true)
                 }
             } else if let resumePage, resumePage >= 1, resumePage <= info.pageCount, resumePage != 1 || resumeScroll > 0 {
-                view.page = resumePage
-                view.pendingScrollFraction = resumeScroll
+                page = resumePage
+                pendingScrollFraction = resumeScroll
                 message = StatusMessage("Resumed at \(AppState.pageName(resumePage, info: info))")
             }
-            view.page = min(max(1, view.page), max(1, info.pageCount))
-            reading = view
-            return [.extractPage(path: path, page: view.page, mode: view.mode)] + remember
-        case .documentNeedsPassword(let path, let wrong):
-            guard view.path == path else { return [] }
-            view.prompt = .password("", wrong: wrong)
-            reading = view
-            return []
+            page = min(max(1, page), max(1, info.pageCount))
+            return [.extractPage(path: path, page: page, mode: mode)] + remember
         case .pageText(let path, let page, let mode, let text):
-            guard view.path == path, view.page == page, view.mode == mode else { return [] }
-            view.pageText = text
-            let lines = readingLines(view)
-            if let fraction = view.pendingScrollFraction {
-                view.scroll = Int((fraction * Double(lines.count)).rounded(.down))
-                view.pendingScrollFraction = nil
+            guard self.path == path, self.page == page, self.mode == mode else { return [] }
+            pageText = text
+            let lines = geometry.lines(self)
+            if let fraction = pendingScrollFraction {
+                scroll = Int((fraction * Double(lines.count)).rounded(.down))
+                pendingScrollFraction = nil
             }
-            if view.scrollToMatch, let query = view.search {
+            if scrollToMatch, let query = search {
                 let found = ReadingText.occurrences(of: query, in: lines)
-                view.currentMatch = found.isEmpty ? nil : (view.matchFromEnd ? found.count - 1 : 0)
-                if let current = view.currentMatch { view.scroll = max(0, found[current].line - readingRows / 3) }
-                view.scrollToMatch = false
+                currentMatch = found.isEmpty ? nil : (matchFromEnd ? found.count - 1 : 0)
+                if let current = currentMatch { scroll = max(0, found[current].line - geometry.rows / 3) }
+                scrollToMatch = false
             }
-            view.scroll = min(view.scroll, max(0, lines.count - readingRows))
-            reading = view
+            scroll = min(scroll, max(0, lines.count - geometry.rows))
             return []
         case .documentFailed(let path, let text):
-            guard view.path == path else { return [] }
-            view.error = text
-            reading = view
+            guard self.path == path else { return [] }
+            error = text
             return []
         case .searchResult(let path, let query, let page, let wrapped):
-            guard view.path == path, view.search == query, view.searching else { return [] }
-            view.searching = false
+            guard self.path == path, search == query, searching else { return [] }
+            searching = false
             if message == AppState.searchingMessage(query) { message = nil }
             guard let page else {
                 message = StatusMessage("'\(query)' is not in this document", isError: true)
-                reading = view
                 return []
             }
-            if wrapped { message = StatusMessage(view.matchFromEnd ? "Search wrapped to the last page" : "Search wrapped to the first page") }
-            if page == view.page, let text = view.pageText {
-                view.scrollToMatch = true
-                reading = view
-                return updateReading(.pageText(path: path, page: page, mode: view.mode, text: text))
+            if wrapped { message = StatusMessage(matchFromEnd ? "Search wrapped to the last page" : "Search wrapped to the first page") }
+            if page == self.page, let text = pageText {
+                scrollToMatch = true
+                return update(.pageText(path: path, page: page, mode: mode, text: text), geometry: geometry, message: &message)
             }
-            reading = view
-            return turn(toPage: page, scrollToMatch: true)
+            return turn(toPage: page, scrollToMatch: true, geometry: geometry, message: &message)
         default:
             return []
         }
     }
 
-    /// `p. xii (12 of 300)` where the printed page differs from the page of the file, else `p. 12`.
-    static func pageName(_ page: Int, info: DocumentInfo?) -> String {
-        info?.pageName(page) ?? "p. \(page)"
-    }
-
-    // MARK: - Keys
-
-    mutating func handleReading(_ key: Key) -> [Effect] {
-        guard let before = reading else { return [] }
-        var effects: [Effect]
-        if before.noteEditor != nil {
-            effects = handleNoteEditor(key)
-        } else if before.prompt != nil {
-            effects = handleReadingPrompt(key)
-        } else if before.showingOutline {
-            effects = handleOutline(key)
-        } else if let action = keymap.action(for: key, in: .reading) {
-            effects = performReading(action)
-        } else {
-            effects = []
-        }
-        // Save the position whenever it moved (not only on quit).
-        if let after = reading, after.info != nil, after.pageText != nil, after.page != before.page || after.scroll != before.scroll {
-            effects.append(savePositionEffect(after))
-        }
-        return effects
-    }
-
-    func savePositionEffect(_ view: ReadingState) -> Effect {
-        let count = readingLines(view).count
-        let fraction = count > 0 ? min(1, Double(view.scroll) / Double(count)) : 0
-        return .savePosition(path: view.path, page: view.page, scroll: fraction)
-    }
-
-    private mutating func performReading(_ action: Action) -> [Effect] {
-        guard var view = reading else { return [] }
-        let lines = readingLines(view)
-        let maxScroll = max(0, lines.count - readingRows)
+    /// An action on the view itself (scrolling, pages, layout, matches); nil when the action
+    /// is not the view's own.
+    mutating func perform(_ action: Action, geometry: ReadingGeometry, message: inout StatusMessage?) -> [Effect]? {
+        let lines = geometry.lines(self)
+        let rows = geometry.rows
+        let maxScroll = max(0, lines.count - rows)
         switch action {
-        case .back, .quit:
-            let save = view.info != nil && view.pageText != nil ? [savePositionEffect(view)] : []
-            reading = nil
-            return save + [.saveSession]
-        case .help:
-            showingHelp = true
-            helpScroll = 0
-        case .redraw:
-            return [.redrawAll]
-        case .moveDown: view.scroll = min(maxScroll, view.scroll + 1)
-        case .moveUp: view.scroll = max(0, min(view.scroll, maxScroll) - 1)
-        case .halfPageDown: view.scroll = min(maxScroll, view.scroll + readingRows / 2)
-        case .halfPageUp: view.scroll = max(0, min(view.scroll, maxScroll) - readingRows / 2)
+        case .redraw: return [.redrawAll]
+        case .moveDown: scroll = min(maxScroll, scroll + 1)
+        case .moveUp: scroll = max(0, min(scroll, maxScroll) - 1)
+        case .halfPageDown: scroll = min(maxScroll, scroll + rows / 2)
+        case .halfPageUp: scroll = max(0, min(scroll, maxScroll) - rows / 2)
         case .pageDown:
-            if view.scroll >= maxScroll { return turn(toPage: view.page + 1) }
-            view.scroll = min(maxScroll, view.scroll + readingRows - 1)
+            if scroll >= maxScroll { return turn(toPage: page + 1, geometry: geometry, message: &message) }
+            scroll = min(maxScroll, scroll + rows - 1)
         case .pageUp:
-            if view.scroll == 0 { return turn(toPage: view.page - 1, fromEnd: true) }
-            view.scroll = max(0, min(view.scroll, maxScroll) - readingRows + 1)
-        case .nextPage: return turn(toPage: view.page + 1)
-        case .previousPage: return turn(toPage: view.page - 1)
-        case .moveFirst: return turn(toPage: 1)
-        case .moveLast: return turn(toPage: view.pageCount ?? view.page)
-        case .scrollLeft: view.column = max(0, view.column - 8)
+            if scroll == 0 { return turn(toPage: page - 1, fromEnd: true, geometry: geometry, message: &message) }
+            scroll = max(0, min(scroll, maxScroll) - rows + 1)
+        case .nextPage: return turn(toPage: page + 1, geometry: geometry, message: &message)
+        case .previousPage: return turn(toPage: page - 1, geometry: geometry, message: &message)
+        case .moveFirst: return turn(toPage: 1, geometry: geometry, message: &message)
+        case .moveLast: return turn(toPage: pageCount ?? page, geometry: geometry, message: &message)
+        case .scrollLeft: column = max(0, column - 8)
         case .scrollRight:
-            if view.mode == .layout {
+            if mode == .layout {
                 let widest = lines.map { DisplayWidth.of($0) }.max() ?? 0
-                view.column = min(max(0, widest - (width - 2)), view.column + 8)
+                column = min(max(0, widest - (geometry.width - 2)), column + 8)
             }
         case .toggleLayout:
             let count = lines.count
-            view.currentMatch = nil
-            view.pendingScrollFraction = count > 0 ? Double(view.scroll) / Double(count) : 0
-            view.mode = view.mode == .reflow ? .layout : .reflow
-            view.modeChosen = true
-            view.pageText = nil
-            view.column = 0
-            message = StatusMessage(view.mode == .layout ? "Layout: the page as printed (h/l scroll sideways)" : "Reflow: paragraphs rewrapped to the window")
-            reading = view
-            let remember: [Effect] = view.info != nil ? [.saveReadingMode(path: view.path, mode: view.mode)] : []
-            return [.extractPage(path: view.path, page: view.page, mode: view.mode)] + remember
-        case .goToPage:
-            guard view.info != nil else { return [] }
-            view.prompt = .goTo("")
-        case .searchDocument:
-            guard view.info != nil else { return [] }
-            view.prompt = .search("")
+            currentMatch = nil
+            pendingScrollFraction = count > 0 ? Double(scroll) / Double(count) : 0
+            mode = mode == .reflow ? .layout : .reflow
+            modeChosen = true
+            pageText = nil
+            column = 0
+            message = StatusMessage(mode == .layout ? "Layout: the page as printed (h/l scroll sideways)" : "Reflow: paragraphs rewrapped to the window")
+            let remember: [Effect] = info != nil ? [.saveReadingMode(path: path, mode: mode)] : []
+            return [.extractPage(path: path, page: page, mode: mode)] + remember
         case .nextMatch, .previousMatch:
-            reading = view
-            return findMatch(forward: action == .nextMatch)
-        case .bookmarkPage:
-            reading = view
-            return toggleBookmark()
-        case .openWith:
-            reading = view
-            return openWithMenu()
-        case .copyLink:
-            reading = view
-            return copyLink()
-        case .editNote:
-            reading = view
-            openNoteEditor()
-            return []
-        case .outline:
-            guard let info = view.info else { return [] }
-            if info.outline.isEmpty {
-                message = StatusMessage("This document has no table of contents")
-            } else {
-                view.showingOutline = true
-                // Start at the section that holds the current page.
-                let current = info.outlineIndex(holding: view.page) ?? 0
-                view.outlineCursor = ListCursor(selected: current, top: max(0, current - readingRows / 2))
-            }
+            return findMatch(forward: action == .nextMatch, geometry: geometry, message: &message)
         default:
-            break
+            return nil
         }
-        reading = view
         return []
     }
 
     /// Goes to another page; its text arrives as `pageText`.
-    mutating func turn(toPage target: Int, fromEnd: Bool = false, scrollToMatch: Bool = false) -> [Effect] {
-        guard var view = reading else { return [] }
-        let last = view.pageCount ?? 1
-        let page = min(max(1, target), last)
-        if page == view.page && !scrollToMatch {
+    mutating func turn(toPage target: Int, fromEnd: Bool = false, scrollToMatch: Bool = false, geometry: ReadingGeometry,
+                       message: inout StatusMessage?) -> [Effect] {
+        let last = pageCount ?? 1
+        let newPage = min(max(1, target), last)
+        if newPage == page && !scrollToMatch {
             if target > last { message = StatusMessage("This is the last page") }
             if target < 1 { message = StatusMessage("This is the first page") }
             return []
         }
-        view.page = page
-        view.pageText = nil
-        view.scroll = 0
-        view.currentMatch = nil
-        view.pendingScrollFraction = fromEnd ? 1 : nil
-        view.scrollToMatch = scrollToMatch
-        reading = view
-        return [.extractPage(path: view.path, page: page, mode: view.mode), savePositionEffect(view)]
-    }
-
-    /// The status line while other pages are searched.
-    static func searchingMessage(_ query: String) -> StatusMessage {
-        StatusMessage("Searching for '\(query)'…")
+        page = newPage
+        pageText = nil
+        scroll = 0
+        currentMatch = nil
+        pendingScrollFraction = fromEnd ? 1 : nil
+        self.scrollToMatch = scrollToMatch
+        return [.extractPage(path: path, page: newPage, mode: mode), savePositionEffect(geometry: geometry)]
     }
 
     /// `>`/`<`: the next (or previous) occurrence on this page after the current one, else
     /// the search goes on in the other pages in the background, round the document's end and
     /// back to this page. With no current occurrence on this page, it starts at the top of the
     /// screen.
-    private mutating func findMatch(forward: Bool) -> [Effect] {
-        guard var view = reading, let query = view.search, !query.isEmpty else {
+    mutating func findMatch(forward: Bool, geometry: ReadingGeometry, message: inout StatusMessage?) -> [Effect] {
+        guard let query = search, !query.isEmpty else {
             message = StatusMessage("No search yet: press / to search the document")
             return []
         }
-        guard !view.searching else {
+        guard !searching else {
             message = AppState.searchingMessage(query)
             return []
         }
-        let lines = readingLines(view)
+        let lines = geometry.lines(self)
         let found = ReadingText.occurrences(of: query, in: lines)
         let next: Int?
-        if let current = view.currentMatch, current < found.count {
+        if let current = currentMatch, current < found.count {
             next = forward ? (current + 1 < found.count ? current + 1 : nil) : (current > 0 ? current - 1 : nil)
         } else if forward {
-            next = found.firstIndex { $0.line >= view.scroll }
+            next = found.firstIndex { $0.line >= scroll }
         } else {
-            next = found.lastIndex { $0.line < view.scroll }
+            next = found.lastIndex { $0.line < scroll }
         }
         if let next {
-            view.currentMatch = next
-            view.scroll = max(0, min(found[next].line - readingRows / 3, max(0, lines.count - readingRows)))
-            reading = view
+            currentMatch = next
+            scroll = max(0, min(found[next].line - geometry.rows / 3, max(0, lines.count - geometry.rows)))
             return []
         }
-        view.searching = true
-        view.matchFromEnd = !forward
+        searching = true
+        matchFromEnd = !forward
         message = AppState.searchingMessage(query)
-        reading = view
-        return [.findInDocument(path: view.path, query: query, fromPage: view.page, forward: forward, mode: view.mode, width: readingTextWidth)]
+        return [.findInDocument(path: path, query: query, fromPage: page, forward: forward, mode: mode, width: geometry.textWidth(self))]
     }
 
-    private mutating func handleReadingPrompt(_ key: Key) -> [Effect] {
-        guard var view = reading, let prompt = view.prompt else { return [] }
-        if let edited = LineEdit.edited(prompt.text, by: key) {
-            view.prompt = prompt.with(edited)
-            reading = view
-            return []
-        }
-        switch key {
-        case .escape, .control("g"):
-            view.prompt = nil
-            reading = view
-            if case .password = prompt { reading = nil }
-            return []
-        case .enter:
-            view.prompt = nil
-            reading = view
-            switch prompt {
-            case .goTo(let text):
-                guard !text.isEmpty, let info = view.info else { return [] }
-                guard let request = PageRequest(typed: text) else {
-                    message = StatusMessage("No page '\(text)': give a printed page (xii, 151) or #N for the Nth page of the file", isError: true)
-                    return []
-                }
-                let resolution = info.resolve(request, from: view.page)
-                guard let page = resolution.page else {
-                    message = StatusMessage(info.note(on: resolution), isError: true)
-                    return []
-                }
-                let effects = turn(toPage: page)
-                if case .noSuchLabel = resolution { message = StatusMessage(info.note(on: resolution)) }
-                return effects
-            case .search(let text):
-                guard !text.isEmpty else { return [] }
-                view.search = text
-                view.searching = false
-                view.currentMatch = nil
-                view.matchFromEnd = false
-                reading = view
-                return findMatch(forward: true)
-            case .bookmarkFolder(let text):
-                let choice: BookmarkFolderChoice
-                if SavedBookmarks.names(inPath: text).isEmpty {
-                    choice = .topLevel
-                } else if let folder = bookmarks.folder(atPath: text) {
-                    choice = .folder(folder.id)
-                } else {
-                    message = StatusMessage("There is no bookmark folder '\(text)' (b shows them; a makes one)", isError: true)
-                    return []
-                }
-                bookmarkFolder = choice
-                return addBookmark(in: choice)
-            case .password(let text, _):
-                view.error = nil
-                reading = view
-                return [.openDocument(path: view.path, password: text)]
-            }
-        default:
-            break
-        }
-        reading = view
-        return []
+    /// A new search of the document, its first match to be found.
+    mutating func startSearch(_ text: String) {
+        search = text
+        searching = false
+        currentMatch = nil
+        matchFromEnd = false
     }
 
-    private mutating func handleOutline(_ key: Key) -> [Effect] {
-        guard var view = reading, let outline = view.info?.outline else { return [] }
-        let rows = max(1, height - 6)
-        switch key {
-        case .escape, .character("q"), .character("c"):
-            view.showingOutline = false
-        case .enter:
-            view.showingOutline = false
-            reading = view
-            guard view.outlineCursor.selected < outline.count, let page = outline[view.outlineCursor.selected].page else {
-                message = StatusMessage("This entry points nowhere in the document", isError: true)
-                return []
-            }
-            return turn(toPage: page)
-        default:
-            switch keymap.action(for: key, in: .reading) {
-            case .moveDown: view.outlineCursor.selected += 1
-            case .moveUp: view.outlineCursor.selected -= 1
-            case .pageDown: view.outlineCursor.selected += rows - 1
-            case .pageUp: view.outlineCursor.selected -= rows - 1
-            case .moveFirst: view.outlineCursor.selected = 0
-            case .moveLast: view.outlineCursor.selected = outline.count - 1
-            default: break
-            }
-            view.outlineCursor.clamp(count: outline.count, rows: rows)
-        }
-        reading = view
-        return []
+    /// Highlights `words` and scrolls to their first occurrence once the page arrives.
+    mutating func showMatches(of words: String?) {
+        search = words
+        scrollToMatch = true
     }
 
-    // MARK: - Recently read
-
-    /// Shows the references read so far, the most recent first.
-    mutating func refreshRecentlyRead() {
-        guard let library else { return }
-        var members: [(Int, Double)] = []
-        for (position, entry) in library.entries.enumerated() {
-            if let time = lastRead[entry.address] { members.append((position, time)) }
-        }
-        members.sort { $0.1 > $1.1 }
-        groupMembers = members.map(\.0)
-        refreshVisible()
+    /// Where the reader is in the document, to save (page, and 0…1 down the page).
+    func savePositionEffect(geometry: ReadingGeometry) -> Effect {
+        let count = geometry.lines(self).count
+        let fraction = count > 0 ? min(1, Double(scroll) / Double(count)) : 0
+        return .savePosition(path: path, page: page, scroll: fraction)
     }
 }

@@ -104,7 +104,7 @@ extension AppState {
             }
             var view = ReadingState(path: local, key: fetch.key, title: fetch.title)
             view.requestedPage = fetch.page
-            reading = view
+            screen.reading = view
             let citeKey = library?.entry(addressedBy: fetch.key)?.key ?? fetch.key
             return [.openDocument(path: local, password: nil), .recordReading(key: fetch.key), .computeMarks, .loadNotes(key: citeKey)]
         case .fetchFailed(let path, let text):
@@ -128,6 +128,11 @@ extension AppState {
             message = StatusMessage(summary + (libraryChanged ? " · the library was read again" : ""), isError: failed)
             return libraryChanged ? [.reloadLibrary] : [.computeMarks]
         case .libraryReloaded(let reloaded):
+            if reloadAsked {
+                reloadAsked = false
+                let count = reloaded.entries.count
+                message = StatusMessage("Read the library again from disk: \(Count.format(count)) reference\(count == 1 ? "" : "s")")
+            }
             return reload(reloaded)
         case .bookmarksLoaded, .bookmarkFailed, .notesLoaded, .readingListLoaded, .readingListProgress, .readingListFailed:
             return updateBookmarks(event)
@@ -185,7 +190,7 @@ extension AppState {
         fullTextPending = nil
         sortRank = nil
         marks = nil
-        chooser = nil
+        screen.chooser = nil
         if activeGroup == "All" {
             groupMembers = Array(reloaded.entries.indices)
         } else {
@@ -197,29 +202,55 @@ extension AppState {
 
     // MARK: - Keys
 
+    /// A key goes to what is on top: Ctrl-C (quit from anywhere) first, then the help or the
+    /// "open with" menu, then (Esc) the app reading aloud unless a text field has the keys,
+    /// then the top overlay of the view, else the view.
     private mutating func handle(_ key: Key) -> [Effect] {
-        // Ctrl-C quits from every view, overlay and prompt (the terminal is raw: no SIGINT).
-        if key == .control("c") { return quitFromAnywhere() }
-        if showingHelp { return handleHelp(key) }
-        if openWith != nil { return handleOpenWith(key) }
-        if key == .escape, listening != nil, reading?.prompt == nil, reading?.noteEditor == nil, !searchFocused,
-           bookmarksView?.prompt == nil {
+        // The terminal is raw: Ctrl-C is a key, not SIGINT.
+        if keymap.action(for: key, in: .everywhere) == .forceQuit { return quitFromAnywhere() }
+        if let overlay = screen.top, overlay.isGlobal { return handle(key, on: overlay) }
+        if listening != nil, !isTyping, keymap.action(for: key, in: .listening) == .stopListening {
             message = StatusMessage("Stopping reading aloud…")
             return [.stopListening]
         }
-        if reading != nil { return handleReading(key) }
-        if chooser != nil { return handleChooser(key) }
-        if bookmarksView != nil { return handleBookmarks(key) }
-        if searchFocused { return handleSearchInput(key) }
-        if key == .escape, let fetch = fetching {
-            fetching = nil
-            waitingForRemote = nil
-            message = StatusMessage("Stopped downloading \((fetch.path as NSString).lastPathComponent); it resumes next time")
-            return [.cancelFetch]
+        return keepingReadingPosition {
+            if let overlay = $0.screen.top { return $0.handle(key, on: overlay) }
+            switch $0.screen.mode {
+            case .library: return $0.handleLibrary(key)
+            case .bookmarks: return $0.handleBookmarks(key)
+            case .reading: return $0.handleReading(key)
+            }
         }
-        if key == .escape, syncing != nil, searchText.isEmpty {
-            message = StatusMessage("Stopping the sync…")
-            return [.cancelFetch]
+    }
+
+    /// A key for an overlay: each kind has its scope of keys and its one function.
+    private mutating func handle(_ key: Key, on overlay: Overlay) -> [Effect] {
+        switch overlay {
+        case .help: return handleHelp(key)
+        case .openWith: return handleOpenWith(key)
+        case .chooser: return handleChooser(key)
+        case .reloadQuestion: return handleReloadQuestion(key)
+        case .readingPrompt: return handleReadingPrompt(key)
+        case .outline: return handleOutline(key)
+        case .noteEditor: return handleNoteEditor(key)
+        case .bookmarksPrompt: return handleBookmarksPrompt(key)
+        case .importQuestion: return handleImportQuestion(key)
+        }
+    }
+
+    private mutating func handleLibrary(_ key: Key) -> [Effect] {
+        if searchFocused { return handleSearchInput(key) }
+        if keymap.action(for: key, in: .transfer) == .cancelTransfer {
+            if let fetch = fetching {
+                fetching = nil
+                waitingForRemote = nil
+                message = StatusMessage("Stopped downloading \((fetch.path as NSString).lastPathComponent); it resumes next time")
+                return [.cancelFetch]
+            }
+            if syncing != nil, searchText.isEmpty {
+                message = StatusMessage("Stopping the sync…")
+                return [.cancelFetch]
+            }
         }
         guard let action = keymap.action(for: key, in: .browse) else {
             if case .character(let character) = key, library != nil {
@@ -236,8 +267,7 @@ extension AppState {
             isQuitting = true
             return [.saveSession, .quit]
         case .help:
-            showingHelp = true
-            helpScroll = 0
+            screen.show(.help(scroll: 0))
             return []
         case .redraw:
             return [.redrawAll]
@@ -295,6 +325,8 @@ extension AppState {
             sortDescending.toggle()
             refreshVisible()
             return [.saveSession]
+        case .reloadLibrary:
+            screen.show(.reloadQuestion)
         case .showBookmarks:
             return showBookmarks()
         case .openWith:
@@ -486,11 +518,8 @@ extension AppState {
             if let position = selectedEntryPosition, let best = fullText?.pages[position]?.first {
                 // Found in the PDF's text: open at the best page, the words highlighted.
                 let effects = openEntry(entry, atPage: .physical(best.page))
-                if var view = reading {
-                    view.search = fullText?.highlightWords.first
-                    view.scrollToMatch = true
-                    reading = view
-                }
+                let words = fullText?.highlightWords.first
+                screen.reading?.showMatches(of: words)
                 return effects
             }
             return openEntry(entry, atPage: activeGroup == AppState.fromLink ? linkPage(of: entry) : nil)
@@ -526,7 +555,7 @@ extension AppState {
             return []
         }
         if local.count > 1 {
-            chooser = FileChooser(key: entry.address, files: local, page: page)
+            screen.chooser = FileChooser(key: entry.address, files: local, page: page)
             return []
         }
         return openDocument(local[0], entry: entry, page: page)
@@ -535,32 +564,53 @@ extension AppState {
     private mutating func openDocument(_ file: LinkedFile, entry: Entry, page: PageRequest?) -> [Effect] {
         var view = ReadingState(path: file.path, key: entry.address, title: entry.title.isEmpty ? entry.address : entry.title)
         view.requestedPage = page
-        reading = view
+        screen.reading = view
         return [.openDocument(path: file.path, password: nil), .recordReading(key: entry.address), .loadNotes(key: entry.key)]
     }
 
     private mutating func handleChooser(_ key: Key) -> [Effect] {
-        guard var current = chooser else { return [] }
-        switch key {
-        case .escape, .character("q"):
-            chooser = nil
-        case .enter:
-            chooser = nil
-            guard let entry = library?.entry(addressedBy: current.key), current.selected < current.files.count else { return [] }
-            return openDocument(current.files[current.selected], entry: entry, page: current.page)
-        case .character(let character) where character.isNumber:
-            if let number = character.wholeNumberValue, number >= 1, number <= current.files.count {
-                current.selected = number - 1
-                chooser = current
-                return handleChooser(.enter)
-            }
+        guard let chooser = screen.chooser else { return [] }
+        let action = keymap.action(for: key, in: .chooser)
+        switch action {
+        case .close:
+            screen.chooser = nil
+        case .choose:
+            return openChosen(chooser.selected)
+        case .chooseNumbered:
+            if let number = keymap.number(of: key, for: .chooseNumbered), number <= chooser.files.count { return openChosen(number - 1) }
+        case .moveDown:
+            screen.chooser?.selected = min(chooser.files.count - 1, chooser.selected + 1)
+        case .moveUp:
+            screen.chooser?.selected = max(0, chooser.selected - 1)
         default:
-            switch keymap.action(for: key, in: .browse) {
-            case .moveDown: current.selected = min(current.files.count - 1, current.selected + 1)
-            case .moveUp: current.selected = max(0, current.selected - 1)
-            default: break
-            }
-            chooser = current
+            break
+        }
+        return []
+    }
+
+    /// Opens the chooser's file at `index`, closing the chooser.
+    private mutating func openChosen(_ index: Int) -> [Effect] {
+        guard let chooser = screen.chooser else { return [] }
+        screen.chooser = nil
+        guard let entry = library?.entry(addressedBy: chooser.key), index < chooser.files.count else { return [] }
+        return openDocument(chooser.files[index], entry: entry, page: chooser.page)
+    }
+
+    // MARK: - Reloading
+
+    /// `R` asked: y reads the library's files again (keeping the group, the selection, the
+    /// sort and the search); n or Esc leaves it as it is.
+    private mutating func handleReloadQuestion(_ key: Key) -> [Effect] {
+        switch keymap.action(for: key, in: .question) {
+        case .yes:
+            screen.close(.reloadQuestion)
+            reloadAsked = true
+            message = StatusMessage("Reading the library again from disk…")
+            return [.reloadLibrary]
+        case .no, .cancel:
+            screen.close(.reloadQuestion)
+        default:
+            break
         }
         return []
     }
@@ -568,17 +618,16 @@ extension AppState {
     // MARK: - Help
 
     private mutating func handleHelp(_ key: Key) -> [Effect] {
-        let action = keymap.action(for: key, in: .browse)
+        let scroll = screen.helpScroll ?? 0
         // The help's last line at the bottom of the box is as far as it scrolls.
         let rows = max(1, height - 4)
         let lastTop = max(0, HelpOverlay.lines(self, width: max(1, min(width, HelpOverlay.widestBox) - 4)).count - rows)
-        switch action {
-        case .moveDown: helpScroll = min(lastTop, helpScroll + 1)
-        case .moveUp: helpScroll = max(0, min(lastTop, helpScroll) - 1)
-        case .pageDown: helpScroll = min(lastTop, helpScroll + rows)
-        case .pageUp: helpScroll = max(0, min(lastTop, helpScroll) - rows)
-        default:
-            showingHelp = false
+        switch keymap.action(for: key, in: .help) {
+        case .moveDown: screen.helpScroll = min(lastTop, scroll + 1)
+        case .moveUp: screen.helpScroll = max(0, min(lastTop, scroll) - 1)
+        case .pageDown: screen.helpScroll = min(lastTop, scroll + rows)
+        case .pageUp: screen.helpScroll = max(0, min(lastTop, scroll) - rows)
+        default: screen.close(.help)
         }
         return []
     }
@@ -586,26 +635,28 @@ extension AppState {
     // MARK: - Search
 
     private mutating func handleSearchInput(_ key: Key) -> [Effect] {
-        if let edited = LineEdit.edited(searchText, by: key) {
-            guard edited != searchText else { return [] }
-            searchText = edited
+        let action = keymap.action(for: key, in: .searchBar)
+        var field = TextField(searchText)
+        if field.apply(action, key: key) {
+            guard field.text != searchText else { return [] }
+            searchText = field.text
             return applySearch()
         }
-        switch key {
-        case .escape:
+        switch action {
+        case .clearSearch:
             searchFocused = false
             if !searchText.isEmpty {
                 searchText = ""
                 return applySearch()
             }
-        case .enter:
+        case .keepSearch:
             searchFocused = false
             focus = .list
-        case .down, .up, .pageDown, .pageUp:
+        case .listDown, .listUp, .listPageDown, .listPageUp:
             let saved = focus
             focus = .list
-            let action = keymap.action(for: key, in: .browse) ?? .moveDown
-            _ = perform(action)
+            let moves: [Action: Action] = [.listDown: .moveDown, .listUp: .moveUp, .listPageDown: .pageDown, .listPageUp: .pageUp]
+            _ = perform(moves[action ?? .listDown] ?? .moveDown)
             focus = saved
         default:
             break
@@ -725,22 +776,23 @@ extension AppState {
 
     // MARK: - Mouse
 
+    /// The mouse: in the reading view the wheel scrolls (as Down and Up would, whatever is
+    /// over it); elsewhere a click closes the help, a chooser takes none, the bookmarks view
+    /// has its own, and the library's panes select, open and scroll.
     private mutating func handle(_ mouse: MouseEvent) -> [Effect] {
-        guard library != nil, reading == nil, chooser == nil else {
-            if reading != nil {
-                switch mouse.kind {
-                case .wheelDown: return handleReading(.down)
-                case .wheelUp: return handleReading(.up)
-                default: return []
-                }
+        if case .reading = screen.mode {
+            switch mouse.kind {
+            case .wheelDown: return keepingReadingPosition { $0.handleReadingLayers(.down) }
+            case .wheelUp: return keepingReadingPosition { $0.handleReadingLayers(.up) }
+            default: return []
             }
-            return []
         }
+        guard library != nil, screen.chooser == nil else { return [] }
         if showingHelp {
-            showingHelp = false
+            screen.close(.help)
             return []
         }
-        if bookmarksView != nil { return handleBookmarks(mouse) }
+        if case .bookmarks = screen.mode { return handleBookmarks(mouse) }
         let layout = Layout(width: width, height: height, focus: focus)
         if layout.searchBar.contains(x: mouse.x, y: mouse.y) {
             searchFocused = true
