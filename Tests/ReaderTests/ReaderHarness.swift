@@ -52,16 +52,16 @@ struct ReaderHarness {
         var pending = effects
         while !pending.isEmpty {
             let effect = pending.removeFirst()
-            if effect == .saveSession { savedSessions += 1 }
+            if effect == .app(.saveSession) { savedSessions += 1 }
             var events: [Event] = []
             switch effect {
-            case .prepareOpenWith(let intention, let values):
+            case .handlers(.prepareOpenWith(let intention, let values)):
                 let registry = HandlerRegistry.load(user: nil, userPath: "config.toml").registry
                 events.append(.openWithReady(intention: intention, items: registry.menu(for: intention, available: values.available,
                                                                                          path: handlerPath, environment: [:])))
-            case .runHandler, .copyToClipboard, .stopListening:
+            case .handlers(.runHandler), .handlers(.copyToClipboard), .handlers(.stopListening):
                 handlerEffects.append(effect)
-            case .updateFullTextIndex, .searchFullText, .loadFullTextPages:
+            case .fullText:
                 if fullTextURL == nil { continue }
             default:
                 break

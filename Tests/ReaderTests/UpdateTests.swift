@@ -173,7 +173,7 @@ struct UpdateTests {
     @Test func quitSavesTheSession() {
         var harness = ReaderHarness.samples()
         let effects = harness.state.update(.key(.character("q")))
-        #expect(effects == [.saveSession, .quit])
+        #expect(effects == [.app(.saveSession), .app(.quit)])
         #expect(harness.state.isQuitting)
     }
 
@@ -213,8 +213,8 @@ struct UpdateTests {
             + "\n@book{knuth2026new, author = {Knuth, Donald E.}, title = {A New One}, year = 2026}\n"
         let reloaded = Library.parse([(path: Fixtures.samples.appendingPathComponent("library.bib").path, bytes: Array(text.utf8))])
         let effects = harness.state.update(.libraryReloaded(reloaded))
-        #expect(effects.contains(.buildSearchIndex))
-        #expect(effects.contains(.computeSort(harness.state.sort)))
+        #expect(effects.contains(.library(.buildSearchIndex)))
+        #expect(effects.contains(.library(.computeSort(harness.state.sort))))
         #expect(harness.state.totalCount == 26)
         // The new library's index and sort arrive; the search and the selection still hold.
         _ = harness.state.update(.searchIndexReady(SearchIndex(entries: reloaded.entries)))

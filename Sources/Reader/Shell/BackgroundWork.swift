@@ -61,11 +61,11 @@ public final class BackgroundWork: @unchecked Sendable {
     /// Performs one effect, posting its results (several for long work such as counting).
     public func perform(_ effect: Effect, post: (Event) -> Void) {
         switch effect {
-        case .loadFieldGroups:
+        case .library(.loadFieldGroups):
             let fieldGroups = GroupCatalog.fieldGroups(of: library)
             register(fieldGroups)
             post(.groupsReady(GroupCatalog.savedGroups(of: library) + fieldGroups))
-        case .countGroups(let paths):
+        case .library(.countGroups(let paths)):
             var batch: [String: Int] = [:]
             var lastPost = Date()
             for path in paths {
@@ -78,19 +78,19 @@ public final class BackgroundWork: @unchecked Sendable {
                 }
             }
             if !batch.isEmpty { post(.groupCounts(batch)) }
-        case .computeGroupMembers(let path):
+        case .library(.computeGroupMembers(let path)):
             // An unknown path may be a field group that is not loaded yet: `groupsReady` asks again.
             guard let group = group(at: path) else { return }
             post(.groupMembers(path: path, members: group.members(in: library, context: context)))
-        case .buildSearchIndex:
+        case .library(.buildSearchIndex):
             post(.searchIndexReady(SearchIndex(entries: library.entries)))
-        case .computeSort(let key):
+        case .library(.computeSort(let key)):
             post(.sortReady(key, rank: SortOrder.rank(library.entries, by: key, lastRead: lock.withLock { lastRead })))
-        case .computeMarks:
+        case .library(.computeMarks):
             post(.marksReady(library.entries.map(BackgroundWork.marks(of:))))
-        case .openDocument(let path, let password):
+        case .document(.openDocument(let path, let password)):
             openDocument(path, password: password, post: post)
-        case .extractPage(let path, let page, let mode):
+        case .document(.extractPage(let path, let page, let mode)):
             do {
                 post(.pageText(path: path, page: page, mode: mode, text: try text(of: path, page: page, mode: mode)))
             } catch PDFError.missingPage(let page, let claimed, let readable) {
@@ -100,16 +100,16 @@ public final class BackgroundWork: @unchecked Sendable {
             } catch {
                 post(.documentFailed(path: path, message: "Page \(page): \(error)"))
             }
-        case .findInDocument(let path, let query, let fromPage, let forward, let mode, let width):
+        case .document(.findInDocument(let path, let query, let fromPage, let forward, let mode, let width)):
             let found = find(query, in: path, after: fromPage, forward: forward, mode: mode, width: width)
             post(.searchResult(path: path, query: query, page: found?.page, wrapped: found?.wrapped ?? false))
-        case .savePosition(let path, let page, let scroll):
+        case .reading(.savePosition(let path, let page, let scroll)):
             guard let store, let fingerprint = lock.withLock({ documents[path]?.fingerprint }) else { return }
             try? store.save(ReadingPosition(fingerprint: fingerprint, path: path, page: page, scroll: scroll, updatedAt: clock()))
-        case .saveReadingMode(let path, let mode):
+        case .reading(.saveReadingMode(let path, let mode)):
             guard let store, let fingerprint = lock.withLock({ documents[path]?.fingerprint }) else { return }
             try? store.saveMode(mode, fingerprint: fingerprint, path: path, at: clock())
-        case .recordReading(let key):
+        case .reading(.recordReading(let key)):
             let time = clock()
             lock.withLock { lastRead[key] = time }
             // Kept per document (its content and path), so that it counts whatever set of
@@ -122,20 +122,19 @@ public final class BackgroundWork: @unchecked Sendable {
                 }
             }
             post(.readingRecorded(key: key, time: time))
-        case .fetchFile(let path):
+        case .sync(.fetchFile(let path)):
             fetch(path, post: post)
-        case .cancelFetch:
+        case .sync(.cancelFetch):
             cancelFetch()
-        case .syncLibrary(let group, let shownGroup):
+        case .sync(.syncLibrary(let group, let shownGroup)):
             syncLibrary(group: group, shownGroup: shownGroup, post: post)
-        case .loadBookmarks, .addBookmark, .addBookmarkFolder, .renameBookmarkNode, .deleteBookmarkNode, .moveBookmarkNode,
-             .checkBookmarks, .loadNotes, .saveNote, .importReadingList:
+        case .bookmarks, .readingList(.importReadingList):
             performBookmarkWork(effect, post: post)
-        case .updateFullTextIndex:
+        case .fullText(.updateFullTextIndex):
             updateFullTextIndex(post: post)
-        case .searchFullText(let terms):
+        case .fullText(.searchFullText(let terms)):
             searchFullText(terms, post: post)
-        case .loadFullTextPages(let terms, let positions):
+        case .fullText(.loadFullTextPages(let terms, let positions)):
             do {
                 let pages = try FullTextSearch.pages(for: terms, entries: Set(positions), index: try openFullTextIndex(), pdfs: libraryPDFs())
                 // Positions without pages get an empty list, so that they are not asked again.
@@ -145,10 +144,9 @@ public final class BackgroundWork: @unchecked Sendable {
             } catch {
                 post(.fullTextFailed(message: "Full-text search: \(ErrorText.plain(error))"))
             }
-        case .loadReadingList(let source):
+        case .readingList(.loadReadingList(let source)):
             withoutActuallyEscaping(post) { post in loadReadingList(source, post: post) }
-        case .saveSession, .redrawAll, .quit, .reloadLibrary, .cancelReadingList,
-             .prepareOpenWith, .runHandler, .stopListening, .copyToClipboard:
+        case .app, .readingList(.cancelReadingList), .handlers:
             // The app's loop does these (they need the terminal or outlive the library).
             break
         }
@@ -214,41 +212,41 @@ public final class BackgroundWork: @unchecked Sendable {
     private func performBookmarkWork(_ effect: Effect, post: (Event) -> Void) {
         guard let store else {
             // The store could not be opened (said at start-up): nothing to show, nothing kept.
-            if effect != .loadBookmarks, effect != .checkBookmarks, !{ if case .loadNotes = effect { return true } else { return false } }() {
+            if effect != .bookmarks(.loadBookmarks), effect != .bookmarks(.checkBookmarks), !{ if case .bookmarks(.loadNotes) = effect { return true } else { return false } }() {
                 post(.bookmarkFailed(message: "Bookmarks and notes cannot be kept: the state store could not be opened"))
             }
             return
         }
         do {
             switch effect {
-            case .loadBookmarks:
+            case .bookmarks(.loadBookmarks):
                 post(.bookmarksLoaded(try store.savedBookmarks(), message: nil, select: nil))
-            case .checkBookmarks:
+            case .bookmarks(.checkBookmarks):
                 // Another bibread changed the store (a bookmark added from a shell): show it.
                 if try store.changedElsewhere() { post(.bookmarksLoaded(try store.savedBookmarks(), message: nil, select: nil)) }
-            case .addBookmark(let reference, let name, let folder, let confirmation):
+            case .bookmarks(.addBookmark(let reference, let name, let folder, let confirmation)):
                 let id = try store.addBookmark(named: name, reference: reference, in: folder, at: clock())
                 post(.bookmarksLoaded(try store.savedBookmarks(), message: confirmation, select: id))
-            case .moveBookmarkNode(let id, let folder):
+            case .bookmarks(.moveBookmarkNode(let id, let folder)):
                 try store.move(node: id, into: folder)
                 let tree = try store.savedBookmarks()
                 let place = folder.map { "the folder \(tree.path(of: $0))" } ?? "the top level"
                 post(.bookmarksLoaded(tree, message: "Moved '\(tree.node(id: id)?.label ?? "")' into \(place)", select: id))
-            case .addBookmarkFolder(let name, let parent):
+            case .bookmarks(.addBookmarkFolder(let name, let parent)):
                 let id = try store.addFolder(named: name, in: parent, at: clock())
                 post(.bookmarksLoaded(try store.savedBookmarks(), message: "Made the folder \(name)", select: id))
-            case .renameBookmarkNode(let id, let name):
+            case .bookmarks(.renameBookmarkNode(let id, let name)):
                 try store.rename(node: id, to: name)
                 post(.bookmarksLoaded(try store.savedBookmarks(), message: "Renamed to \(name)", select: id))
-            case .deleteBookmarkNode(let id, let confirmation):
+            case .bookmarks(.deleteBookmarkNode(let id, let confirmation)):
                 try store.delete(node: id)
                 post(.bookmarksLoaded(try store.savedBookmarks(), message: confirmation, select: nil))
-            case .loadNotes(let key):
+            case .bookmarks(.loadNotes(let key)):
                 post(.notesLoaded(key: key, notes: try store.notes(citeKey: key), message: nil))
-            case .saveNote(let key, let page, let text, let confirmation):
+            case .bookmarks(.saveNote(let key, let page, let text, let confirmation)):
                 try store.setNote(citeKey: key, page: page, text: text, at: clock())
                 post(.notesLoaded(key: key, notes: try store.notes(citeKey: key), message: confirmation))
-            case .importReadingList(let decoded, let fallbackName, let includeNotes):
+            case .readingList(.importReadingList(let decoded, let fallbackName, let includeNotes)):
                 let summary = try store.importList(decoded.list, fallbackName: fallbackName, includeNotes: includeNotes, at: clock())
                 var text = "Imported '\(summary.folderName)': \(summary.bookmarks) bookmark\(summary.bookmarks == 1 ? "" : "s")"
                 if includeNotes {

@@ -162,15 +162,15 @@ public enum ReaderApp {
             while !effects.isEmpty {
                 let effect = effects.removeFirst()
                 switch effect {
-                case .quit: running = false
-                case .saveSession: save()
-                case .saveNote where state.isQuitting, .savePosition where state.isQuitting:
+                case .app(.quit): running = false
+                case .app(.saveSession): save()
+                case .bookmarks(.saveNote) where state.isQuitting, .reading(.savePosition) where state.isQuitting:
                     // Written before the program ends, not on a queue that exit would cut short.
                     runner.runNow(effect)
-                case .redrawAll: needsFullRedraw = true
-                case .prepareOpenWith(let intention, let values):
+                case .app(.redrawAll): needsFullRedraw = true
+                case .handlers(.prepareOpenWith(let intention, let values)):
                     handlers.prepareMenu(intention: intention, values: values)
-                case .runHandler(let entry, let executable, let values) where entry.style == .terminal:
+                case .handlers(.runHandler(let entry, let executable, let values)) where entry.style == .terminal:
                     // A pager takes the terminal: leave the screen, run it, come back.
                     var failure: String?
                     screen.runOutside {
@@ -179,13 +179,13 @@ public enum ReaderApp {
                         }
                     }
                     if let failure { effects += state.update(.handlerFinished(message: failure, isError: true)) }
-                case .runHandler(let entry, let executable, let values):
+                case .handlers(.runHandler(let entry, let executable, let values)):
                     handlers.run(entry, executable: executable, values: values, terminal: terminalKind)
-                case .stopListening:
+                case .handlers(.stopListening):
                     handlers.stopListening()
-                case .copyToClipboard(let text, let what):
+                case .handlers(.copyToClipboard(let text, let what)):
                     handlers.copy(text, what: what, terminal: terminalKind)
-                case .reloadLibrary:
+                case .app(.reloadLibrary):
                     // A sync brought a new .bib: read it again and start the background work anew.
                     let (reloaded, _) = LibraryLoader.load(paths: paths)
                     runner.replace(makeWork(for: reloaded, groups: GroupCatalog.savedGroups(of: reloaded)))
@@ -338,22 +338,22 @@ final class EffectRunner: Sendable {
     func run(_ effect: Effect) {
         let (maybeWork, generation) = current.withLock { $0 }
         guard let work = maybeWork else { return }
-        if effect == .cancelFetch || effect == .cancelReadingList {
+        if effect == .sync(.cancelFetch) || effect == .readingList(.cancelReadingList) {
             // At once, not behind the download it stops.
             work.cancelFetch()
             return
         }
         let queue: DispatchQueue
         switch effect {
-        case .fetchFile, .syncLibrary, .loadReadingList: queue = fetches
-        case .updateFullTextIndex: queue = indexing
-        case .searchFullText, .loadFullTextPages, .checkBookmarks: queue = interactive
-        case .computeGroupMembers, .computeSort: queue = interactive
-        case .buildSearchIndex: queue = index
-        case .openDocument: queue = openings
-        case .extractPage, .findInDocument: queue = documents
-        case .savePosition, .saveReadingMode, .recordReading: queue = readingWrites
-        case .addBookmark, .addBookmarkFolder, .renameBookmarkNode, .deleteBookmarkNode, .moveBookmarkNode, .saveNote, .loadNotes:
+        case .sync(.fetchFile), .sync(.syncLibrary), .readingList(.loadReadingList): queue = fetches
+        case .fullText(.updateFullTextIndex): queue = indexing
+        case .fullText(.searchFullText), .fullText(.loadFullTextPages), .bookmarks(.checkBookmarks): queue = interactive
+        case .library(.computeGroupMembers), .library(.computeSort): queue = interactive
+        case .library(.buildSearchIndex): queue = index
+        case .document(.openDocument): queue = openings
+        case .document(.extractPage), .document(.findInDocument): queue = documents
+        case .reading: queue = readingWrites
+        case .bookmarks(.addBookmark), .bookmarks(.addBookmarkFolder), .bookmarks(.renameBookmarkNode), .bookmarks(.deleteBookmarkNode), .bookmarks(.moveBookmarkNode), .bookmarks(.saveNote), .bookmarks(.loadNotes):
             queue = bookmarkWrites
         default: queue = bulk
         }
@@ -364,7 +364,7 @@ final class EffectRunner: Sendable {
                 if current.withLock({ $0.generation }) == generation { mailbox.post(event) }
             }
             // Read the next pages ahead, at low priority, so that turning the page is instant.
-            if case .extractPage(let path, let page, let mode) = effect {
+            if case .document(.extractPage(let path, let page, let mode)) = effect {
                 prefetch.async { work.prefetch(path, after: page, mode: mode) }
             }
         }
@@ -396,8 +396,8 @@ final class LoopTiming {
         guard enabled, let (name, began) = inputs.last else { return }
         for effect in effects {
             switch effect {
-            case .openDocument: waitingForPage = ("document \(name)", began)
-            case .extractPage: if waitingForPage == nil { waitingForPage = ("page \(name)", began) }
+            case .document(.openDocument): waitingForPage = ("document \(name)", began)
+            case .document(.extractPage): if waitingForPage == nil { waitingForPage = ("page \(name)", began) }
             default: break
             }
         }

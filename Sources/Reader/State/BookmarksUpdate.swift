@@ -49,7 +49,7 @@ extension AppState {
                 bookmarksView?.pendingImport = PendingImport(decoded: decoded, source: source, fallbackName: fallbackName)
                 return []
             }
-            return [.importReadingList(decoded, fallbackName: fallbackName, includeNotes: false)]
+            return [.readingList(.importReadingList(decoded, fallbackName: fallbackName, includeNotes: false))]
         default:
             return []
         }
@@ -82,10 +82,10 @@ extension AppState {
     public mutating func showBookmarks(importing source: String? = nil) -> [Effect] {
         if bookmarksView == nil { bookmarksView = BookmarksViewState() }
         searchFocused = false
-        guard let source else { return [.loadBookmarks] }
+        guard let source else { return [.bookmarks(.loadBookmarks)] }
         bookmarksView?.importing = source
         message = StatusMessage("Reading the list…")
-        return [.loadBookmarks, .loadReadingList(source: source)]
+        return [.bookmarks(.loadBookmarks), .readingList(.loadReadingList(source: source))]
     }
 
     // MARK: - Keys in the bookmarks view
@@ -97,11 +97,11 @@ extension AppState {
             case .character("y"), .character("Y"):
                 view.pendingImport = nil
                 bookmarksView = view
-                return [.importReadingList(pending.decoded, fallbackName: pending.fallbackName, includeNotes: true)]
+                return [.readingList(.importReadingList(pending.decoded, fallbackName: pending.fallbackName, includeNotes: true))]
             case .character("n"), .character("N"):
                 view.pendingImport = nil
                 bookmarksView = view
-                return [.importReadingList(pending.decoded, fallbackName: pending.fallbackName, includeNotes: false)]
+                return [.readingList(.importReadingList(pending.decoded, fallbackName: pending.fallbackName, includeNotes: false))]
             case .escape, .control("g"):
                 view.pendingImport = nil
                 bookmarksView = view
@@ -116,7 +116,7 @@ extension AppState {
             view.importing = nil
             bookmarksView = view
             message = StatusMessage("Stopped reading the list; nothing was imported")
-            return [.cancelReadingList]
+            return [.readingList(.cancelReadingList)]
         }
         let rows = bookmarkTreeRows
         let before = view.cursor.selected
@@ -138,7 +138,7 @@ extension AppState {
             showingHelp = true
             helpScroll = 0
         case .redraw:
-            return [.redrawAll]
+            return [.app(.redrawAll)]
         case .closeBookmarks:
             bookmarksView = nil
             return []
@@ -226,7 +226,7 @@ extension AppState {
                 return []
             }
             let name = bookmarks.node(id: id).map { "'\($0.name.isEmpty ? $0.label : $0.name)'" } ?? "it"
-            return [.deleteBookmarkNode(id: id, confirmation: "Deleted \(name)")]
+            return [.bookmarks(.deleteBookmarkNode(id: id, confirmation: "Deleted \(name)"))]
         }
         if let edited = LineEdit.edited(prompt.text, by: key) {
             view.prompt = prompt.with(edited)
@@ -241,12 +241,12 @@ extension AppState {
             let text = prompt.text.trimmingCharacters(in: .whitespacesAndNewlines)
             if case .moveInto(let id, _) = prompt {
                 bookmarksView = view
-                guard !SavedBookmarks.names(inPath: text).isEmpty else { return [.moveBookmarkNode(id: id, folder: nil)] }
+                guard !SavedBookmarks.names(inPath: text).isEmpty else { return [.bookmarks(.moveBookmarkNode(id: id, folder: nil))] }
                 guard let folder = bookmarks.folder(atPath: text) else {
                     message = StatusMessage("There is no bookmark folder '\(text)' (a makes one)", isError: true)
                     return []
                 }
-                return [.moveBookmarkNode(id: id, folder: folder.id)]
+                return [.bookmarks(.moveBookmarkNode(id: id, folder: folder.id))]
             }
             guard !text.isEmpty else {
                 bookmarksView = view
@@ -258,17 +258,17 @@ extension AppState {
                 view.importBytes = 0
                 bookmarksView = view
                 message = StatusMessage("Reading the list…")
-                return [.loadReadingList(source: text)]
+                return [.readingList(.loadReadingList(source: text))]
             case .newFolder:
                 bookmarksView = view
                 // Inside the selected folder; beside the selected node otherwise.
                 let parent = selectedBookmarkRow.flatMap { row -> Int64? in
                     row.node.kind == .folder ? row.node.id : bookmarks.ancestors(of: row.node.id).last
                 }
-                return [.addBookmarkFolder(name: text, parent: parent)]
+                return [.bookmarks(.addBookmarkFolder(name: text, parent: parent))]
             case .rename(let id, _):
                 bookmarksView = view
-                return [.renameBookmarkNode(id: id, name: text)]
+                return [.bookmarks(.renameBookmarkNode(id: id, name: text))]
             case .confirmDelete, .moveInto:
                 break
             }
@@ -299,7 +299,7 @@ extension AppState {
             $0.reference?.page == view.page && ($0.reference?.lastPage ?? view.page) == view.page
         }
         if let existing {
-            return [.deleteBookmarkNode(id: existing.id, confirmation: "Removed the bookmark at \(AppState.pageName(view.page, info: view.info))")]
+            return [.bookmarks(.deleteBookmarkNode(id: existing.id, confirmation: "Removed the bookmark at \(AppState.pageName(view.page, info: view.info))"))]
         }
         // Into the folder chosen last (if it is still there); asked when there are folders to choose.
         if let choice = bookmarkFolder, choice.id.map({ bookmarks.node(id: $0)?.kind == .folder }) ?? true {
@@ -316,9 +316,9 @@ extension AppState {
         let key = citeKey(of: view)
         let libraryName = libraryPaths.count == 1 ? (libraryPaths[0] as NSString).lastPathComponent : nil
         let place = folder.id.map { " in \(bookmarks.path(of: $0))" } ?? ""
-        return [.addBookmark(PageReference(citeKey: key, library: libraryName, page: view.page,
+        return [.bookmarks(.addBookmark(PageReference(citeKey: key, library: libraryName, page: view.page,
                                            printedPage: view.info?.distinctLabel(ofPage: view.page)), name: view.title, folder: folder.id,
-                             confirmation: "Bookmarked \(AppState.pageName(view.page, info: view.info))\(place) (b in the library shows bookmarks)")]
+                             confirmation: "Bookmarked \(AppState.pageName(view.page, info: view.info))\(place) (b in the library shows bookmarks)"))]
     }
 
     /// Closes the note editor, keeping its text as the page's note; the message comes when the
@@ -331,8 +331,8 @@ extension AppState {
         reading = view
         guard editor.isChanged else { return [] }
         let page = AppState.pageName(editor.page, info: view.info)
-        return [.saveNote(key: editor.key, page: editor.page, text: text,
-                          confirmation: text.isEmpty ? "Deleted the note on \(page)" : "Saved the note on \(page)")]
+        return [.bookmarks(.saveNote(key: editor.key, page: editor.page, text: text,
+                          confirmation: text.isEmpty ? "Deleted the note on \(page)" : "Saved the note on \(page)"))]
     }
 
     /// The cite key of the paper read (the view holds its address, `key#2` for a duplicate).
@@ -364,7 +364,7 @@ extension AppState {
         var effects: [Effect] = []
         if let view = reading, view.info != nil, view.pageText != nil { effects.append(savePositionEffect(view)) }
         isQuitting = true
-        return effects + [.saveSession, .quit]
+        return effects + [.app(.saveSession), .app(.quit)]
     }
 
     mutating func handleNoteEditor(_ key: Key) -> [Effect] {

@@ -35,7 +35,7 @@ extension AppState {
         case .documentOpened(let path, let info, let resumePage, let resumeScroll, let savedMode):
             guard view.path == path else { return [] }
             // `t` pressed while the document opened is saved now (the shell knows it only now).
-            let remember: [Effect] = view.modeChosen ? [.saveReadingMode(path: path, mode: view.mode)] : []
+            let remember: [Effect] = view.modeChosen ? [.reading(.saveReadingMode(path: path, mode: view.mode))] : []
             if let savedMode, !view.modeChosen { view.mode = savedMode }
             view.info = info
             view.error = nil
@@ -61,7 +61,7 @@ extension AppState {
             }
             view.page = min(max(1, view.page), max(1, info.pageCount))
             reading = view
-            return [.extractPage(path: path, page: view.page, mode: view.mode)] + remember
+            return [.document(.extractPage(path: path, page: view.page, mode: view.mode))] + remember
         case .documentNeedsPassword(let path, let wrong):
             guard view.path == path else { return [] }
             view.prompt = .password("", wrong: wrong)
@@ -142,7 +142,7 @@ extension AppState {
     func savePositionEffect(_ view: ReadingState) -> Effect {
         let count = readingLines(view).count
         let fraction = count > 0 ? min(1, Double(view.scroll) / Double(count)) : 0
-        return .savePosition(path: view.path, page: view.page, scroll: fraction)
+        return .reading(.savePosition(path: view.path, page: view.page, scroll: fraction))
     }
 
     private mutating func performReading(_ action: Action) -> [Effect] {
@@ -153,12 +153,12 @@ extension AppState {
         case .back, .quit:
             let save = view.info != nil && view.pageText != nil ? [savePositionEffect(view)] : []
             reading = nil
-            return save + [.saveSession]
+            return save + [.app(.saveSession)]
         case .help:
             showingHelp = true
             helpScroll = 0
         case .redraw:
-            return [.redrawAll]
+            return [.app(.redrawAll)]
         case .moveDown: view.scroll = min(maxScroll, view.scroll + 1)
         case .moveUp: view.scroll = max(0, min(view.scroll, maxScroll) - 1)
         case .halfPageDown: view.scroll = min(maxScroll, view.scroll + readingRows / 2)
@@ -189,8 +189,8 @@ extension AppState {
             view.column = 0
             message = StatusMessage(view.mode == .layout ? "Layout: the page as printed (h/l scroll sideways)" : "Reflow: paragraphs rewrapped to the window")
             reading = view
-            let remember: [Effect] = view.info != nil ? [.saveReadingMode(path: view.path, mode: view.mode)] : []
-            return [.extractPage(path: view.path, page: view.page, mode: view.mode)] + remember
+            let remember: [Effect] = view.info != nil ? [.reading(.saveReadingMode(path: view.path, mode: view.mode))] : []
+            return [.document(.extractPage(path: view.path, page: view.page, mode: view.mode))] + remember
         case .goToPage:
             guard view.info != nil else { return [] }
             view.prompt = .goTo("")
@@ -247,7 +247,7 @@ extension AppState {
         view.pendingScrollFraction = fromEnd ? 1 : nil
         view.scrollToMatch = scrollToMatch
         reading = view
-        return [.extractPage(path: view.path, page: page, mode: view.mode), savePositionEffect(view)]
+        return [.document(.extractPage(path: view.path, page: page, mode: view.mode)), savePositionEffect(view)]
     }
 
     /// The status line while other pages are searched.
@@ -288,7 +288,7 @@ extension AppState {
         view.matchFromEnd = !forward
         message = AppState.searchingMessage(query)
         reading = view
-        return [.findInDocument(path: view.path, query: query, fromPage: view.page, forward: forward, mode: view.mode, width: readingTextWidth)]
+        return [.document(.findInDocument(path: view.path, query: query, fromPage: view.page, forward: forward, mode: view.mode, width: readingTextWidth))]
     }
 
     private mutating func handleReadingPrompt(_ key: Key) -> [Effect] {
@@ -345,7 +345,7 @@ extension AppState {
             case .password(let text, _):
                 view.error = nil
                 reading = view
-                return [.openDocument(path: view.path, password: text)]
+                return [.document(.openDocument(path: view.path, password: text))]
             }
         default:
             break
