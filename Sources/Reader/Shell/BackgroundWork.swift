@@ -7,7 +7,8 @@ import ReadingList
 import SyncEngine
 
 /// Does the work effects ask for (everything that reads the whole library, or a PDF) and
-/// reports the results as events. The app runs it on background queues; tests call it directly.
+/// reports the results as events, one `perform` for each family of effects. `EffectRunner` runs
+/// them where their routes say.
 public final class BackgroundWork: @unchecked Sendable {
     public let library: Library
     private let context: GroupContext
@@ -23,8 +24,9 @@ public final class BackgroundWork: @unchecked Sendable {
     private var indexStopped = false
     private var fullTextIndex: FullTextIndex?
     private var pdfs: LibraryPDFs?
-    /// Where the full-text index is (tests give a folder of their own).
-    private let fullTextURL: URL
+    /// Where the full-text index is (tests give a folder of their own); nil: no full-text
+    /// index, and full-text effects do nothing.
+    private let fullTextURL: URL?
 
     private struct OpenDocument {
         let document: PDFDocument
@@ -34,7 +36,7 @@ public final class BackgroundWork: @unchecked Sendable {
     /// Work for `library`; positions and reading times go to `store`.
     public init(library: Library, groups: [Group], store: ReadingStore? = nil,
                 lastRead: [String: Double] = [:], now: Date = Date(), remotes: [Remote] = [],
-                fullTextURL: URL = FullTextIndex.defaultURL(),
+                fullTextURL: URL? = FullTextIndex.defaultURL(),
                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         self.remotes = remotes
         self.fullTextURL = fullTextURL
@@ -58,14 +60,14 @@ public final class BackgroundWork: @unchecked Sendable {
         lock.withLock { groupsByPath.merge(paths) { old, _ in old } }
     }
 
-    /// Performs one effect, posting its results (several for long work such as counting).
-    public func perform(_ effect: Effect, post: (Event) -> Void) {
+    /// Performs work over the library, posting its results (several for long work such as counting).
+    public func perform(_ effect: LibraryEffect, post: (Event) -> Void) {
         switch effect {
-        case .library(.loadFieldGroups):
+        case .loadFieldGroups:
             let fieldGroups = GroupCatalog.fieldGroups(of: library)
             register(fieldGroups)
             post(.groupsReady(GroupCatalog.savedGroups(of: library) + fieldGroups))
-        case .library(.countGroups(let paths)):
+        case .countGroups(let paths):
             var batch: [String: Int] = [:]
             var lastPost = Date()
             for path in paths {
@@ -78,19 +80,25 @@ public final class BackgroundWork: @unchecked Sendable {
                 }
             }
             if !batch.isEmpty { post(.groupCounts(batch)) }
-        case .library(.computeGroupMembers(let path)):
+        case .computeGroupMembers(let path):
             // An unknown path may be a field group that is not loaded yet: `groupsReady` asks again.
             guard let group = group(at: path) else { return }
             post(.groupMembers(path: path, members: group.members(in: library, context: context)))
-        case .library(.buildSearchIndex):
+        case .buildSearchIndex:
             post(.searchIndexReady(SearchIndex(entries: library.entries)))
-        case .library(.computeSort(let key)):
+        case .computeSort(let key):
             post(.sortReady(key, rank: SortOrder.rank(library.entries, by: key, lastRead: lock.withLock { lastRead })))
-        case .library(.computeMarks):
+        case .computeMarks:
             post(.marksReady(library.entries.map(BackgroundWork.marks(of:))))
-        case .document(.openDocument(let path, let password)):
+        }
+    }
+
+    /// Performs work on a document being read.
+    public func perform(_ effect: DocumentEffect, post: (Event) -> Void) {
+        switch effect {
+        case .openDocument(let path, let password):
             openDocument(path, password: password, post: post)
-        case .document(.extractPage(let path, let page, let mode)):
+        case .extractPage(let path, let page, let mode):
             do {
                 post(.pageText(path: path, page: page, mode: mode, text: try text(of: path, page: page, mode: mode)))
             } catch PDFError.missingPage(let page, let claimed, let readable) {
@@ -100,16 +108,22 @@ public final class BackgroundWork: @unchecked Sendable {
             } catch {
                 post(.documentFailed(path: path, message: "Page \(page): \(error)"))
             }
-        case .document(.findInDocument(let path, let query, let fromPage, let forward, let mode, let width)):
+        case .findInDocument(let path, let query, let fromPage, let forward, let mode, let width):
             let found = find(query, in: path, after: fromPage, forward: forward, mode: mode, width: width)
             post(.searchResult(path: path, query: query, page: found?.page, wrapped: found?.wrapped ?? false))
-        case .reading(.savePosition(let path, let page, let scroll)):
+        }
+    }
+
+    /// Writes where the reader is and what was read.
+    public func perform(_ effect: ReadingEffect, post: (Event) -> Void) {
+        switch effect {
+        case .savePosition(let path, let page, let scroll):
             guard let store, let fingerprint = lock.withLock({ documents[path]?.fingerprint }) else { return }
             try? store.save(ReadingPosition(fingerprint: fingerprint, path: path, page: page, scroll: scroll, updatedAt: clock()))
-        case .reading(.saveReadingMode(let path, let mode)):
+        case .saveReadingMode(let path, let mode):
             guard let store, let fingerprint = lock.withLock({ documents[path]?.fingerprint }) else { return }
             try? store.saveMode(mode, fingerprint: fingerprint, path: path, at: clock())
-        case .reading(.recordReading(let key)):
+        case .recordReading(let key):
             let time = clock()
             lock.withLock { lastRead[key] = time }
             // Kept per document (its content and path), so that it counts whatever set of
@@ -122,19 +136,44 @@ public final class BackgroundWork: @unchecked Sendable {
                 }
             }
             post(.readingRecorded(key: key, time: time))
-        case .sync(.fetchFile(let path)):
+        }
+    }
+
+    /// Downloads a file from the library's remote, or syncs it; a cancel stops what is under way.
+    public func perform(_ effect: SyncEffect, post: (Event) -> Void) {
+        switch effect {
+        case .fetchFile(let path):
             fetch(path, post: post)
-        case .sync(.cancelFetch):
+        case .cancelFetch:
             cancelFetch()
-        case .sync(.syncLibrary(let group, let shownGroup)):
+        case .syncLibrary(let group, let shownGroup):
             syncLibrary(group: group, shownGroup: shownGroup, post: post)
-        case .bookmarks, .readingList(.importReadingList):
-            performBookmarkWork(effect, post: post)
-        case .fullText(.updateFullTextIndex):
+        }
+    }
+
+    /// Loads a reading list (a cancel stops the load under way), or imports one.
+    public func perform(_ effect: ReadingListEffect, post: (Event) -> Void) {
+        switch effect {
+        case .loadReadingList(let source):
+            withoutActuallyEscaping(post) { post in loadReadingList(source, post: post) }
+        case .cancelReadingList:
+            cancelFetch()
+        case .importReadingList(let decoded, let fallbackName, let includeNotes):
+            withStore(post: post) { store in
+                try importReadingList(decoded, fallbackName: fallbackName, includeNotes: includeNotes, into: store, post: post)
+            }
+        }
+    }
+
+    /// Works with the full-text index (nothing without one: `fullTextURL` nil).
+    public func perform(_ effect: FullTextEffect, post: (Event) -> Void) {
+        guard fullTextURL != nil else { return }
+        switch effect {
+        case .updateFullTextIndex:
             updateFullTextIndex(post: post)
-        case .fullText(.searchFullText(let terms)):
+        case .searchFullText(let terms):
             searchFullText(terms, post: post)
-        case .fullText(.loadFullTextPages(let terms, let positions)):
+        case .loadFullTextPages(let terms, let positions):
             do {
                 let pages = try FullTextSearch.pages(for: terms, entries: Set(positions), index: try openFullTextIndex(), pdfs: libraryPDFs())
                 // Positions without pages get an empty list, so that they are not asked again.
@@ -144,11 +183,6 @@ public final class BackgroundWork: @unchecked Sendable {
             } catch {
                 post(.fullTextFailed(message: "Full-text search: \(ErrorText.plain(error))"))
             }
-        case .readingList(.loadReadingList(let source)):
-            withoutActuallyEscaping(post) { post in loadReadingList(source, post: post) }
-        case .app, .readingList(.cancelReadingList), .handlers:
-            // The app's loop does these (they need the terminal or outlive the library).
-            break
         }
     }
 
@@ -162,6 +196,8 @@ public final class BackgroundWork: @unchecked Sendable {
     /// The index, opened on first use.
     private func openFullTextIndex() throws -> FullTextIndex {
         if let index = lock.withLock({ fullTextIndex }) { return index }
+        // `perform` does nothing without an index; this only keeps the type honest.
+        guard let fullTextURL else { throw CancellationError() }
         let index = try FullTextIndex(url: fullTextURL)
         lock.withLock { fullTextIndex = index }
         return index
@@ -209,59 +245,72 @@ public final class BackgroundWork: @unchecked Sendable {
 
     // MARK: - Bookmarks and notes
 
-    private func performBookmarkWork(_ effect: Effect, post: (Event) -> Void) {
-        guard let store else {
-            // The store could not be opened (said at start-up): nothing to show, nothing kept.
-            if effect != .bookmarks(.loadBookmarks), effect != .bookmarks(.checkBookmarks), !{ if case .bookmarks(.loadNotes) = effect { return true } else { return false } }() {
-                post(.bookmarkFailed(message: "Bookmarks and notes cannot be kept: the state store could not be opened"))
-            }
-            return
+    /// Reads or writes the bookmark tree and the notes; a write's confirmation comes once it is committed.
+    public func perform(_ effect: BookmarkEffect, post: (Event) -> Void) {
+        // Without a store (said at start-up) there is nothing to show and nothing is kept: only
+        // what the user asked to keep says so.
+        let quiet: Bool
+        switch effect {
+        case .loadBookmarks, .checkBookmarks, .loadNotes: quiet = true
+        case .addBookmark, .addBookmarkFolder, .renameBookmarkNode, .deleteBookmarkNode, .moveBookmarkNode, .saveNote: quiet = false
         }
-        do {
+        withStore(quietly: quiet, post: post) { store in
             switch effect {
-            case .bookmarks(.loadBookmarks):
+            case .loadBookmarks:
                 post(.bookmarksLoaded(try store.savedBookmarks(), message: nil, select: nil))
-            case .bookmarks(.checkBookmarks):
+            case .checkBookmarks:
                 // Another bibread changed the store (a bookmark added from a shell): show it.
                 if try store.changedElsewhere() { post(.bookmarksLoaded(try store.savedBookmarks(), message: nil, select: nil)) }
-            case .bookmarks(.addBookmark(let reference, let name, let folder, let confirmation)):
+            case .addBookmark(let reference, let name, let folder, let confirmation):
                 let id = try store.addBookmark(named: name, reference: reference, in: folder, at: clock())
                 post(.bookmarksLoaded(try store.savedBookmarks(), message: confirmation, select: id))
-            case .bookmarks(.moveBookmarkNode(let id, let folder)):
+            case .moveBookmarkNode(let id, let folder):
                 try store.move(node: id, into: folder)
                 let tree = try store.savedBookmarks()
                 let place = folder.map { "the folder \(tree.path(of: $0))" } ?? "the top level"
                 post(.bookmarksLoaded(tree, message: "Moved '\(tree.node(id: id)?.label ?? "")' into \(place)", select: id))
-            case .bookmarks(.addBookmarkFolder(let name, let parent)):
+            case .addBookmarkFolder(let name, let parent):
                 let id = try store.addFolder(named: name, in: parent, at: clock())
                 post(.bookmarksLoaded(try store.savedBookmarks(), message: "Made the folder \(name)", select: id))
-            case .bookmarks(.renameBookmarkNode(let id, let name)):
+            case .renameBookmarkNode(let id, let name):
                 try store.rename(node: id, to: name)
                 post(.bookmarksLoaded(try store.savedBookmarks(), message: "Renamed to \(name)", select: id))
-            case .bookmarks(.deleteBookmarkNode(let id, let confirmation)):
+            case .deleteBookmarkNode(let id, let confirmation):
                 try store.delete(node: id)
                 post(.bookmarksLoaded(try store.savedBookmarks(), message: confirmation, select: nil))
-            case .bookmarks(.loadNotes(let key)):
+            case .loadNotes(let key):
                 post(.notesLoaded(key: key, notes: try store.notes(citeKey: key), message: nil))
-            case .bookmarks(.saveNote(let key, let page, let text, let confirmation)):
+            case .saveNote(let key, let page, let text, let confirmation):
                 try store.setNote(citeKey: key, page: page, text: text, at: clock())
                 post(.notesLoaded(key: key, notes: try store.notes(citeKey: key), message: confirmation))
-            case .readingList(.importReadingList(let decoded, let fallbackName, let includeNotes)):
-                let summary = try store.importList(decoded.list, fallbackName: fallbackName, includeNotes: includeNotes, at: clock())
-                var text = "Imported '\(summary.folderName)': \(summary.bookmarks) bookmark\(summary.bookmarks == 1 ? "" : "s")"
-                if includeNotes {
-                    text += ", \(summary.notesAdded) page note\(summary.notesAdded == 1 ? "" : "s")"
-                    if summary.notesAlreadyThere > 0 { text += " (\(summary.notesAlreadyThere) already in your notes)" }
-                }
-                let missing = Set(decoded.list.bookmarks.map(\.reference.citeKey).filter { library.entries(withKey: $0).isEmpty })
-                if !missing.isEmpty { text += "; \(missing.count) cite key\(missing.count == 1 ? " is" : "s are") not in this library" }
-                post(.bookmarksLoaded(try store.savedBookmarks(), message: text, select: summary.folderID))
-            default:
-                break
             }
+        }
+    }
+
+    /// Runs `body` with the store; says when there is none (unless `quietly`) and when it fails.
+    private func withStore(quietly: Bool = false, post: (Event) -> Void, _ body: (ReadingStore) throws -> Void) {
+        guard let store else {
+            if !quietly { post(.bookmarkFailed(message: "Bookmarks and notes cannot be kept: the state store could not be opened")) }
+            return
+        }
+        do {
+            try body(store)
         } catch {
             post(.bookmarkFailed(message: "Bookmarks: \(ErrorText.plain(error))"))
         }
+    }
+
+    private func importReadingList(_ decoded: DecodedReadingList, fallbackName: String, includeNotes: Bool, into store: ReadingStore,
+                                   post: (Event) -> Void) throws {
+        let summary = try store.importList(decoded.list, fallbackName: fallbackName, includeNotes: includeNotes, at: clock())
+        var text = "Imported '\(summary.folderName)': \(summary.bookmarks) bookmark\(summary.bookmarks == 1 ? "" : "s")"
+        if includeNotes {
+            text += ", \(summary.notesAdded) page note\(summary.notesAdded == 1 ? "" : "s")"
+            if summary.notesAlreadyThere > 0 { text += " (\(summary.notesAlreadyThere) already in your notes)" }
+        }
+        let missing = Set(decoded.list.bookmarks.map(\.reference.citeKey).filter { library.entries(withKey: $0).isEmpty })
+        if !missing.isEmpty { text += "; \(missing.count) cite key\(missing.count == 1 ? " is" : "s are") not in this library" }
+        post(.bookmarksLoaded(try store.savedBookmarks(), message: text, select: summary.folderID))
     }
 
     private func loadReadingList(_ source: String, post: @escaping (Event) -> Void) {

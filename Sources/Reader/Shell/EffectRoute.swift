@@ -1,0 +1,80 @@
+/// Where a background effect runs. Every case of every family names its route (no `default:`),
+/// so a new effect cannot run anywhere by accident. The loop's own effects (`AppEffect`,
+/// `HandlerEffect`) have none: `ReaderLoop` performs them.
+enum EffectRoute: Sendable, Equatable {
+    /// On this queue.
+    case queue(WorkQueue)
+    /// At once, on the loop's thread: stopping a job, not behind the work it stops.
+    case atOnce
+    /// On this queue; once the reader is quitting, at once on the loop's thread (what it reports
+    /// is dropped), so that the write is done before the program ends.
+    case writeKeptOnQuit(WorkQueue)
+}
+
+extension LibraryEffect {
+    var route: EffectRoute {
+        switch self {
+        case .loadFieldGroups, .countGroups, .computeMarks: .queue(.bulk)
+        case .computeGroupMembers, .computeSort: .queue(.interactive)
+        case .buildSearchIndex: .queue(.index)
+        }
+    }
+}
+
+extension DocumentEffect {
+    var route: EffectRoute {
+        switch self {
+        case .openDocument: .queue(.openings)
+        case .extractPage, .findInDocument: .queue(.documents)
+        }
+    }
+}
+
+extension ReadingEffect {
+    var route: EffectRoute {
+        switch self {
+        case .savePosition: .writeKeptOnQuit(.readingWrites)
+        case .saveReadingMode, .recordReading: .queue(.readingWrites)
+        }
+    }
+}
+
+extension BookmarkEffect {
+    var route: EffectRoute {
+        switch self {
+        case .loadBookmarks: .queue(.bulk)
+        case .checkBookmarks: .queue(.interactive)
+        case .addBookmark, .addBookmarkFolder, .renameBookmarkNode, .deleteBookmarkNode, .moveBookmarkNode, .loadNotes:
+            .queue(.bookmarkWrites)
+        case .saveNote: .writeKeptOnQuit(.bookmarkWrites)
+        }
+    }
+}
+
+extension ReadingListEffect {
+    var route: EffectRoute {
+        switch self {
+        case .loadReadingList: .queue(.fetches)
+        case .cancelReadingList: .atOnce
+        case .importReadingList: .queue(.bulk)
+        }
+    }
+}
+
+extension SyncEffect {
+    var route: EffectRoute {
+        switch self {
+        case .fetchFile, .syncLibrary: .queue(.fetches)
+        case .cancelFetch: .atOnce
+        }
+    }
+}
+
+extension FullTextEffect {
+    var route: EffectRoute {
+        switch self {
+        case .updateFullTextIndex: .queue(.indexing)
+        case .searchFullText, .loadFullTextPages: .queue(.interactive)
+        }
+    }
+}
