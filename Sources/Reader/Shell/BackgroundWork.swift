@@ -20,8 +20,8 @@ public final class BackgroundWork: @unchecked Sendable {
     private let store: ReadingStore?
     private let clock: @Sendable () -> Double
     private let remotes: [Remote]
-    private var fetchCancelled = false
-    private var indexStopped = false
+    /// The cancellation of each job (a download, a sync, a reading-list load, indexing).
+    let jobs = JobTokens()
     private var fullTextIndex: FullTextIndex?
     private var pdfs: LibraryPDFs?
     /// Where the full-text index is (tests give a folder of their own); nil: no full-text
@@ -139,25 +139,30 @@ public final class BackgroundWork: @unchecked Sendable {
         }
     }
 
-    /// Downloads a file from the library's remote, or syncs it; a cancel stops what is under way.
-    public func perform(_ effect: SyncEffect, post: (Event) -> Void) {
+    /// Downloads a file from the library's remote, or syncs it, until `token` is cancelled; a
+    /// cancel stops the latest download (or sync), nothing else.
+    public func perform(_ effect: SyncEffect, token: CancellationToken, post: (Event) -> Void) {
         switch effect {
         case .fetchFile(let path):
-            fetch(path, post: post)
+            fetch(path, token: token, post: post)
         case .cancelFetch:
-            cancelFetch()
+            jobs.cancel(.download)
         case .syncLibrary(let group, let shownGroup):
-            syncLibrary(group: group, shownGroup: shownGroup, post: post)
+            syncLibrary(group: group, shownGroup: shownGroup, token: token, post: post)
+        case .cancelSync:
+            jobs.cancel(.sync)
         }
     }
 
-    /// Loads a reading list (a cancel stops the load under way), or imports one.
-    public func perform(_ effect: ReadingListEffect, post: (Event) -> Void) {
+    /// Loads a reading list (a cancel stops the load under way), or imports one. `post` may be
+    /// kept past the call: the download's progress reports through it, and the transfer may
+    /// still hold it when the list is in.
+    public func perform(_ effect: ReadingListEffect, token: CancellationToken, post: @escaping @Sendable (Event) -> Void) {
         switch effect {
         case .loadReadingList(let source):
-            withoutActuallyEscaping(post) { post in loadReadingList(source, post: post) }
+            loadReadingList(source, token: token, post: post)
         case .cancelReadingList:
-            cancelFetch()
+            jobs.cancel(.readingList)
         case .importReadingList(let decoded, let fallbackName, let includeNotes):
             withStore(post: post) { store in
                 try importReadingList(decoded, fallbackName: fallbackName, includeNotes: includeNotes, into: store, post: post)
@@ -165,12 +170,13 @@ public final class BackgroundWork: @unchecked Sendable {
         }
     }
 
-    /// Works with the full-text index (nothing without one: `fullTextURL` nil).
-    public func perform(_ effect: FullTextEffect, post: (Event) -> Void) {
+    /// Works with the full-text index (nothing without one: `fullTextURL` nil); indexing stops
+    /// between two documents once `token` is cancelled.
+    public func perform(_ effect: FullTextEffect, token: CancellationToken, post: (Event) -> Void) {
         guard fullTextURL != nil else { return }
         switch effect {
         case .updateFullTextIndex:
-            updateFullTextIndex(post: post)
+            updateFullTextIndex(token: token, post: post)
         case .searchFullText(let terms):
             searchFullText(terms, post: post)
         case .loadFullTextPages(let terms, let positions):
@@ -190,7 +196,7 @@ public final class BackgroundWork: @unchecked Sendable {
 
     /// Stops indexing between two documents (the reader is quitting or reloading).
     public func stopIndexing() {
-        lock.withLock { indexStopped = true }
+        jobs.cancel(.indexing)
     }
 
     /// The index, opened on first use.
@@ -212,7 +218,7 @@ public final class BackgroundWork: @unchecked Sendable {
 
     /// Reads the new and changed PDFs into the index on every core at low priority, posting
     /// progress a few times a second.
-    private func updateFullTextIndex(post: (Event) -> Void) {
+    private func updateFullTextIndex(token: CancellationToken, post: (Event) -> Void) {
         let pdfs = libraryPDFs()
         guard !pdfs.paths.isEmpty else { return }
         do {
@@ -225,7 +231,7 @@ public final class BackgroundWork: @unchecked Sendable {
                 guard now.timeIntervalSince(lastPost) > 0.2 || progress.done == progress.total else { return }
                 lastPost = now
                 post(.indexProgress(done: progress.done, total: progress.total))
-            }, isCancelled: { [self] in lock.withLock { indexStopped } })
+            }, isCancelled: { token.isCancelled })
             // Quietly: the status line's "indexing PDFs" going away says it is done; problems
             // with single files are for `bibread index`, which lists them.
             post(.indexFinished(message: nil))
@@ -313,12 +319,11 @@ public final class BackgroundWork: @unchecked Sendable {
         post(.bookmarksLoaded(try store.savedBookmarks(), message: text, select: summary.folderID))
     }
 
-    private func loadReadingList(_ source: String, post: @escaping (Event) -> Void) {
-        lock.withLock { fetchCancelled = false }
+    private func loadReadingList(_ source: String, token: CancellationToken, post: @escaping @Sendable (Event) -> Void) {
         let kind = ReadingListSource(source)
         do {
             let decoded = try ReadingListLoader.load(kind, progress: { bytes, _ in post(.readingListProgress(bytes: bytes)) },
-                                                     isCancelled: { [self] in lock.withLock { fetchCancelled } })
+                                                     isCancelled: { token.isCancelled })
             post(.readingListLoaded(source: source, fallbackName: kind.fallbackName, decoded))
         } catch let error as ReadingListLoadError {
             if error.isCancellation { return }
@@ -335,11 +340,6 @@ public final class BackgroundWork: @unchecked Sendable {
 
     // MARK: - Fetching from the remote
 
-    /// Stops the download under way (it resumes next time from its `.part`).
-    public func cancelFetch() {
-        lock.withLock { fetchCancelled = true }
-    }
-
     /// The remote this library was synced from (config.toml's definition first).
     private func libraryRemote() -> (RemoteLocations, Remote)? {
         guard let locations = library.files.lazy.compactMap({ RemoteLocations.owning($0.source.path) }).first,
@@ -347,7 +347,7 @@ public final class BackgroundWork: @unchecked Sendable {
         return (locations, remote)
     }
 
-    private func syncLibrary(group: String?, shownGroup: String, post: (Event) -> Void) {
+    private func syncLibrary(group: String?, shownGroup: String, token: CancellationToken, post: (Event) -> Void) {
         guard let (locations, remote) = libraryRemote() else {
             post(.syncFinished(summary: "This library was not synced from a remote: use bibread sync URL first", libraryChanged: false, failed: true))
             return
@@ -355,7 +355,6 @@ public final class BackgroundWork: @unchecked Sendable {
         var options = SyncOptions()
         options.selection = SyncSelection(groups: group.map { [$0] } ?? [])
         options.documentCheck = { PDFDocument.openingProblem(path: $0) }
-        lock.withLock { fetchCancelled = false }
         var changed = false
         var refused: String?
         do {
@@ -374,7 +373,7 @@ public final class BackgroundWork: @unchecked Sendable {
                     default:
                         break
                     }
-                }, isCancelled: { lock.withLock { fetchCancelled } })
+                }, isCancelled: { token.isCancelled })
             // PDFs this sync found missing on the remote are no longer "remote only".
             locations.registerAbsentFiles()
             let text = Self.syncMessage(summary, remote: remote.name, group: group, shownGroup: shownGroup, refused: refused)
@@ -416,8 +415,7 @@ public final class BackgroundWork: @unchecked Sendable {
         return text
     }
 
-    private func fetch(_ path: String, post: (Event) -> Void) {
-        lock.withLock { fetchCancelled = false }
+    private func fetch(_ path: String, token: CancellationToken, post: (Event) -> Void) {
         guard let (locations, remote) = libraryRemote() else {
             post(.fetchFailed(path: path, message: "This library was not synced from a remote bibread knows; run bibread sync first"))
             return
@@ -440,7 +438,7 @@ public final class BackgroundWork: @unchecked Sendable {
                 default:
                     break
                 }
-            }, isCancelled: { lock.withLock { fetchCancelled } })
+            }, isCancelled: { token.isCancelled })
             if let local { post(.fetchFinished(path: path, local: local.path)) }
         } catch {
             post(.fetchFailed(path: path, message: ErrorText.plain(error)))

@@ -4,6 +4,9 @@
 enum EffectRoute: Sendable, Equatable {
     /// On this queue.
     case queue(WorkQueue)
+    /// A job that can be stopped on its own, on this queue: its token is made when it is asked
+    /// for, so that a stop that comes while it waits on the queue stops it too.
+    case job(BackgroundJob, on: WorkQueue)
     /// At once, on the loop's thread: stopping a job, not behind the work it stops.
     case atOnce
     /// On this queue; once the reader is quitting, at once on the loop's thread (what it reports
@@ -54,7 +57,7 @@ extension BookmarkEffect {
 extension ReadingListEffect {
     var route: EffectRoute {
         switch self {
-        case .loadReadingList: .queue(.fetches)
+        case .loadReadingList: .job(.readingList, on: .fetches)
         case .cancelReadingList: .atOnce
         case .importReadingList: .queue(.bulk)
         }
@@ -64,8 +67,9 @@ extension ReadingListEffect {
 extension SyncEffect {
     var route: EffectRoute {
         switch self {
-        case .fetchFile, .syncLibrary: .queue(.fetches)
-        case .cancelFetch: .atOnce
+        case .fetchFile: .job(.download, on: .fetches)
+        case .syncLibrary: .job(.sync, on: .fetches)
+        case .cancelFetch, .cancelSync: .atOnce
         }
     }
 }
@@ -73,7 +77,7 @@ extension SyncEffect {
 extension FullTextEffect {
     var route: EffectRoute {
         switch self {
-        case .updateFullTextIndex: .queue(.indexing)
+        case .updateFullTextIndex: .job(.indexing, on: .indexing)
         case .searchFullText, .loadFullTextPages: .queue(.interactive)
         }
     }

@@ -35,9 +35,9 @@ final class EffectRunner: Sendable {
     func run(_ effect: Effect, quitting: Bool = false) {
         switch effect {
         case .library(let library):
-            dispatch(library.route, quitting: quitting) { work, post in work.perform(library, post: post) }
+            dispatch(library.route, quitting: quitting) { work, _, post in work.perform(library, post: post) }
         case .document(let document):
-            dispatch(document.route, quitting: quitting) { [queues] work, post in
+            dispatch(document.route, quitting: quitting) { [queues] work, _, post in
                 work.perform(document, post: post)
                 // Read the next pages ahead, at low priority, so that turning the page is instant.
                 if case .extractPage(let path, let page, let mode) = document {
@@ -45,15 +45,15 @@ final class EffectRunner: Sendable {
                 }
             }
         case .reading(let reading):
-            dispatch(reading.route, quitting: quitting) { work, post in work.perform(reading, post: post) }
+            dispatch(reading.route, quitting: quitting) { work, _, post in work.perform(reading, post: post) }
         case .bookmarks(let bookmarks):
-            dispatch(bookmarks.route, quitting: quitting) { work, post in work.perform(bookmarks, post: post) }
+            dispatch(bookmarks.route, quitting: quitting) { work, _, post in work.perform(bookmarks, post: post) }
         case .readingList(let list):
-            dispatch(list.route, quitting: quitting) { work, post in work.perform(list, post: post) }
+            dispatch(list.route, quitting: quitting) { work, token, post in work.perform(list, token: token, post: post) }
         case .sync(let sync):
-            dispatch(sync.route, quitting: quitting) { work, post in work.perform(sync, post: post) }
+            dispatch(sync.route, quitting: quitting) { work, token, post in work.perform(sync, token: token, post: post) }
         case .fullText(let fullText):
-            dispatch(fullText.route, quitting: quitting) { work, post in work.perform(fullText, post: post) }
+            dispatch(fullText.route, quitting: quitting) { work, token, post in work.perform(fullText, token: token, post: post) }
         case .app, .handlers:
             // The loop performs these itself (`ReaderLoop`): they need the terminal or outlive the library.
             break
@@ -61,23 +61,28 @@ final class EffectRunner: Sendable {
     }
 
     private func dispatch(_ route: EffectRoute, quitting: Bool,
-                          _ perform: @escaping @Sendable (BackgroundWork, @escaping @Sendable (Event) -> Void) -> Void) {
+                          _ perform: @escaping @Sendable (BackgroundWork, CancellationToken, @escaping @Sendable (Event) -> Void) -> Void) {
         let (maybeWork, generation) = current.withLock { $0 }
         guard let work = maybeWork else { return }
         let post: @Sendable (Event) -> Void = { [self] event in
             if current.withLock({ $0.generation }) == generation { mailbox.post(event) }
         }
+        // Work that is not a job of its own is never stopped: its token stays as it is.
+        let uncancelled = CancellationToken()
         switch route {
         case .queue(let queue):
-            queues.async(on: queue) { perform(work, post) }
+            queues.async(on: queue) { perform(work, uncancelled, post) }
+        case .job(let job, let queue):
+            let token = work.jobs.begin(job)
+            queues.async(on: queue) { perform(work, token, post) }
         case .atOnce:
-            perform(work, post)
+            perform(work, uncancelled, post)
         case .writeKeptOnQuit(let queue):
             if quitting {
                 // Written before the program ends, not on a queue that exit would cut short.
-                perform(work, { _ in })
+                perform(work, uncancelled, { _ in })
             } else {
-                queues.async(on: queue) { perform(work, post) }
+                queues.async(on: queue) { perform(work, uncancelled, post) }
             }
         }
     }

@@ -213,7 +213,7 @@ extension AppState {
         }
         if key == .escape, syncing != nil, searchText.isEmpty {
             message = StatusMessage("Stopping the sync…")
-            return [.sync(.cancelFetch)]
+            return [.sync(.cancelSync)]
         }
         guard let action = keymap.action(for: key, in: .browse) else {
             if case .character(let character) = key, library != nil {
