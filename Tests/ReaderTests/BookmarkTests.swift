@@ -55,7 +55,7 @@ struct BookmarkTests {
         // The key alone (the write not done yet): no message, and the write carries it.
         let effects = harness.state.update(.key(.character("m")))
         #expect(harness.state.message == nil, "\(String(describing: harness.state.message))")
-        #expect(effects.contains { if case .addBookmark(_, _, _, let confirmation) = $0 { confirmation.hasPrefix("Bookmarked p. 1") } else { false } },
+        #expect(effects.contains { if case .bookmarks(.addBookmark(_, _, _, let confirmation)) = $0 { confirmation.hasPrefix("Bookmarked p. 1") } else { false } },
                 "\(effects)")
         #expect(try store.savedBookmarks().nodes.isEmpty)
         harness.run(effects)

@@ -37,7 +37,7 @@ struct ReaderOpenWithTests {
         for _ in 0..<index { harness.press("j") }
         harness.press("Enter")
         #expect(harness.state.openWith == nil)
-        guard case .runHandler(let entry, let executable, let values)? = harness.handlerEffects.last else {
+        guard case .handlers(.runHandler(let entry, let executable, let values))? = harness.handlerEffects.last else {
             Issue.record("no handler was run: \(harness.handlerEffects)")
             return
         }
@@ -65,9 +65,9 @@ struct ReaderOpenWithTests {
         var harness = ReaderHarness.samples(width: 120, height: 30)
         harness.read("goedel1931formal")
         harness.press("]", "]", "y")
-        #expect(harness.handlerEffects.last == .copyToClipboard(text: "bibread://open?refs=[goedel1931formal:3]&library=library.bib", what: "the link"))
+        #expect(harness.handlerEffects.last == .handlers(.copyToClipboard(text: "bibread://open?refs=[goedel1931formal:3]&library=library.bib", what: "the link")))
         harness.press("q", "y")
-        #expect(harness.handlerEffects.last == .copyToClipboard(text: "bibread://open?refs=[goedel1931formal]&library=library.bib", what: "the link"))
+        #expect(harness.handlerEffects.last == .handlers(.copyToClipboard(text: "bibread://open?refs=[goedel1931formal]&library=library.bib", what: "the link")))
     }
 
     @Test func aLinkOpensItsFirstTargetAtThePageAndListsTheOthers() throws {

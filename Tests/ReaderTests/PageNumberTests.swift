@@ -175,10 +175,10 @@ struct PageNumberTests {
         harness.read("knuth1984texbook")
         harness.press("]", "y")
         // Page 2 of the file is printed ii: no number says it, so the link counts pages of the file.
-        #expect(harness.handlerEffects.last == .copyToClipboard(text: "bibread://open?refs=[knuth1984texbook:%232]&library=library.bib", what: "the link"))
+        #expect(harness.handlerEffects.last == .handlers(.copyToClipboard(text: "bibread://open?refs=[knuth1984texbook:%232]&library=library.bib", what: "the link")))
         harness.press("]", "]", "y")
         // Page 4 of the file is printed 2.
-        #expect(harness.handlerEffects.last == .copyToClipboard(text: "bibread://open?refs=[knuth1984texbook:2]&library=library.bib", what: "the link"))
+        #expect(harness.handlerEffects.last == .handlers(.copyToClipboard(text: "bibread://open?refs=[knuth1984texbook:2]&library=library.bib", what: "the link")))
         harness.press("q")
         harness.run(harness.state.openLink(try ReferenceLink.parse("bibread://open?refs=[knuth1984texbook:%232]")))
         #expect(harness.state.reading?.page == 2)

@@ -6,29 +6,58 @@ import OpenWith
 import SyncEngine
 @testable import Reader
 
-/// Drives the pure reader the way the app does, with background work run inline: every effect
-/// is performed at once and its events applied, until nothing is left to do.
+/// Drives the reader's real loop (`ReaderLoop`: its dispatch, its effect routes) with scripted
+/// input, its background queues run inline: every effect is performed at once and its events
+/// applied, until nothing is left to do.
+///
+/// A harness is a value, as the state is: a copy (`var search = library`) goes on from where the
+/// original was without changing it (its loop is copied on the first change; the background
+/// work, which keeps nothing of the screen, is shared).
 struct ReaderHarness {
-    var state: AppState
+    private var loop: ReaderLoop
+    private var terminal = ScriptedTerminal()
+    private var recorder: RecordingLoopEffects
     let work: BackgroundWork
-    private(set) var savedSessions = 0
+
+    /// The state of the loop (tests read it, and set it up).
+    var state: AppState {
+        get { loop.state }
+        set {
+            makeUnique()
+            loop.state = newValue
+        }
+    }
+
+    /// Gives this copy a loop of its own (with the state, and what was recorded, so far) before
+    /// it changes anything, when another copy shares the loop.
+    private mutating func makeUnique() {
+        guard !isKnownUniquelyReferenced(&loop) else { return }
+        let recording = RecordingLoopEffects(copying: recorder)
+        let mailbox = Mailbox(wakeDescriptor: -1)
+        loop = ReaderLoop(state: loop.state, runner: EffectRunner(work: work, mailbox: mailbox, queues: InlineJobQueues()),
+                          mailbox: mailbox, effects: recording)
+        recorder = recording
+        terminal = ScriptedTerminal()
+    }
+
+    /// How many times the state asked for the session to be saved.
+    var savedSessions: Int { recorder.savedSessions }
 
     /// A fixed "now", so that date groups (Recently added) count the same on every run.
     static let now = Date(timeIntervalSince1970: 1_790_000_000)
 
-    /// Where a harness keeps its full-text index: nil (the default) leaves the index alone
-    /// (indexing is skipped), so that only the tests about it read PDFs into one, each its own.
-    let fullTextURL: URL?
-
     init(library: Library, paths: [String] = ["library.bib"], width: Int, height: Int, keymap: Keymap = Keymap(),
          store: ReadingStore? = nil, fullTextURL: URL? = nil) {
-        self.fullTextURL = fullTextURL
-        state = AppState(library: library, paths: paths, width: width, height: height, keymap: keymap)
+        var state = AppState(library: library, paths: paths, width: width, height: height, keymap: keymap)
         state.groups = GroupCatalog.savedGroups(of: library, synced: LinkedFileLocator.shared.isSynced(library))
-        work = BackgroundWork(library: library, groups: state.groups, store: store,
-                              now: ReaderHarness.now,
-                              fullTextURL: fullTextURL ?? URL(fileURLWithPath: "/nonexistent/bibread-test/fulltext.sqlite"))
-        run(state.start())
+        // Without a folder of its own (the default) the full-text index is left alone (indexing
+        // is skipped), so that only the tests about it read PDFs into one, each its own.
+        work = BackgroundWork(library: library, groups: state.groups, store: store, now: ReaderHarness.now, fullTextURL: fullTextURL)
+        let mailbox = Mailbox(wakeDescriptor: -1)
+        recorder = RecordingLoopEffects()
+        loop = ReaderLoop(state: state, runner: EffectRunner(work: work, mailbox: mailbox, queues: InlineJobQueues()),
+                          mailbox: mailbox, effects: recorder)
+        run(loop.state.start())
     }
 
     /// The sample library.
@@ -44,36 +73,38 @@ struct ReaderHarness {
         press("Enter", "Enter")
     }
 
-    /// Where the "open with" menu looks for apps (a test's folder of stand-ins), and the
-    /// handler effects the state asked for (the app's loop would run them).
-    var handlerPath = ""
-    private(set) var handlerEffects: [Effect] = []
-
-    mutating func run(_ effects: [Effect]) {
-        var pending = effects
-        while !pending.isEmpty {
-            let effect = pending.removeFirst()
-            if effect == .saveSession { savedSessions += 1 }
-            var events: [Event] = []
-            switch effect {
-            case .prepareOpenWith(let intention, let values):
-                let registry = HandlerRegistry.load(user: nil, userPath: "config.toml").registry
-                events.append(.openWithReady(intention: intention, items: registry.menu(for: intention, available: values.available,
-                                                                                         path: handlerPath, environment: [:])))
-            case .runHandler, .copyToClipboard, .stopListening:
-                handlerEffects.append(effect)
-            case .updateFullTextIndex, .searchFullText, .loadFullTextPages:
-                if fullTextURL == nil { continue }
-            default:
-                break
-            }
-            work.perform(effect) { events.append($0) }
-            for event in events { pending += state.update(event) }
+    /// Where the "open with" menu looks for apps (a test's folder of stand-ins).
+    var handlerPath: String {
+        get { recorder.handlerPath }
+        set {
+            makeUnique()
+            recorder.handlerPath = newValue
         }
     }
 
+    /// The handler effects the state asked for (the app's loop would run them).
+    var handlerEffects: [Effect] { recorder.handlerEffects.map { .handlers($0) } }
+
+    /// Performs effects through the loop, and what they cause, until nothing is left to do.
+    mutating func run(_ effects: [Effect]) {
+        makeUnique()
+        loop.ask(effects)
+        settle()
+    }
+
+    /// Hands an event to the loop as input.
     mutating func send(_ event: Event) {
-        run(state.update(event))
+        makeUnique()
+        terminal.script.append(event)
+        settle()
+    }
+
+    /// Steps the loop until the script is read, no effect waits and no result is posted.
+    private func settle() {
+        repeat {
+            loop.performPending()
+            _ = loop.receive(from: terminal, waiter: AlwaysReady())
+        } while !loop.pending.isEmpty || !loop.mailbox.isEmpty || !terminal.script.isEmpty
     }
 
     /// Presses keys written as in config.toml (`j`, `Down`, `C-d`), or typed text when `text`.
@@ -89,4 +120,64 @@ struct ReaderHarness {
     }
 
     var screen: String { state.render().text }
+}
+
+/// Input for the loop from a script; nothing is drawn (`ReaderHarness.screen` renders on demand).
+final class ScriptedTerminal: ReaderTerminal {
+    var script: [Event] = []
+    var size: (width: Int, height: Int) { (80, 24) }
+    func draw(_ buffer: ScreenBuffer) {}
+    func invalidate() {}
+    func suspend() {}
+
+    func nextInput() -> Event? {
+        script.isEmpty ? nil : script.removeFirst()
+    }
+}
+
+/// A clock that never waits: stepping the loop is the test's.
+struct AlwaysReady: LoopWaiter {
+    func wait() -> LoopWake { .ready }
+}
+
+/// Every background queue run on the caller's thread, at once.
+struct InlineJobQueues: JobQueues {
+    func async(on queue: WorkQueue, _ work: @escaping @Sendable () -> Void) { work() }
+    func finish(_ queue: WorkQueue) {}
+}
+
+/// The loop's own effects, recorded: sessions counted, handlers kept (the "open with" menu
+/// worked out from the built-in registry and `handlerPath`), no library read again.
+final class RecordingLoopEffects: LoopEffects {
+    var savedSessions = 0
+    var handlerPath = ""
+    var handlerEffects: [HandlerEffect] = []
+
+    init() {}
+
+    /// A recorder that goes on from what `other` recorded.
+    init(copying other: RecordingLoopEffects) {
+        savedSessions = other.savedSessions
+        handlerPath = other.handlerPath
+        handlerEffects = other.handlerEffects
+    }
+
+    func saveSession(of state: AppState) -> StatusMessage? {
+        savedSessions += 1
+        return nil
+    }
+
+    func perform(_ effect: HandlerEffect) -> Event? {
+        switch effect {
+        case .prepareOpenWith(let intention, let values):
+            let registry = HandlerRegistry.load(user: nil, userPath: "config.toml").registry
+            return .openWithReady(intention: intention, items: registry.menu(for: intention, available: values.available,
+                                                                            path: handlerPath, environment: [:]))
+        case .runHandler, .copyToClipboard, .stopListening:
+            handlerEffects.append(effect)
+            return nil
+        }
+    }
+
+    func reloadLibrary() -> (library: Library, work: BackgroundWork)? { nil }
 }

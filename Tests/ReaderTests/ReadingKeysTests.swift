@@ -65,8 +65,8 @@ struct ReadingKeysTests {
             harness.read("knuth1984texbook")
             setup(&harness)
             let effects = controlC(&harness)
-            #expect(effects.contains(.quit), "Ctrl-C in \(name): \(effects)")
-            #expect(effects.contains(.saveSession), "Ctrl-C in \(name)")
+            #expect(effects.contains(.app(.quit)), "Ctrl-C in \(name): \(effects)")
+            #expect(effects.contains(.app(.saveSession)), "Ctrl-C in \(name)")
             #expect(harness.state.isQuitting, "Ctrl-C in \(name)")
         }
     }
@@ -83,7 +83,7 @@ struct ReadingKeysTests {
             var harness = ReaderHarness.samples(width: 120, height: 30)
             setup(&harness)
             let effects = controlC(&harness)
-            #expect(effects.contains(.quit), "Ctrl-C in \(name): \(effects)")
+            #expect(effects.contains(.app(.quit)), "Ctrl-C in \(name): \(effects)")
         }
     }
 
@@ -93,13 +93,13 @@ struct ReadingKeysTests {
         harness.press("n")
         harness.type("unsaved thought")
         var effects = controlC(&harness)
-        #expect(!effects.contains(.quit), "a note with changes is not dropped without asking")
+        #expect(!effects.contains(.app(.quit)), "a note with changes is not dropped without asking")
         #expect(harness.state.message?.text.contains("C-c again quits") == true, "\(String(describing: harness.state.message))")
         // While asked, typing does not go into the note.
         harness.type("xyz")
         #expect(harness.state.noteEditor?.string == "unsaved thought")
         effects = controlC(&harness)
-        #expect(effects.contains(.quit))
+        #expect(effects.contains(.app(.quit)))
     }
 
     // MARK: - The note editor's question

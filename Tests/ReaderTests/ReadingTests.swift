@@ -201,9 +201,9 @@ struct ReadingTests {
         try #require(harness.state.reading?.info != nil)
         let runner = EffectRunner(work: harness.work, mailbox: Mailbox(wakeDescriptor: -1))
         // A search for words no page has reads every page of the document.
-        runner.run(.findInDocument(path: path, query: "no page has these words", fromPage: 1, forward: true, mode: .reflow, width: 100))
-        runner.run(.savePosition(path: path, page: 5, scroll: 0.25))
-        runner.run(.saveReadingMode(path: path, mode: .layout))
+        runner.run(.document(.findInDocument(path: path, query: "no page has these words", fromPage: 1, forward: true, mode: .reflow, width: 100)))
+        runner.run(.reading(.savePosition(path: path, page: 5, scroll: 0.25)))
+        runner.run(.reading(.saveReadingMode(path: path, mode: .layout)))
         runner.finishReadingWrites()
         let saved = try store.position(fingerprint: PDFFingerprint.of(path: path))
         #expect(saved?.page == 5)

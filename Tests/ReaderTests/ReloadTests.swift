@@ -34,7 +34,7 @@ struct ReloadTests {
         harness.press("j")
         #expect(harness.state.selectedEntry?.key == selected, "while asked, the list does not move")
         let asked = harness.state.update(.key(.character("y")))
-        #expect(asked == [.reloadLibrary], "y asks the shell to read the files again")
+        #expect(asked == [.app(.reloadLibrary)], "y asks the shell to read the files again")
         #expect(!harness.screen.contains("Reload the library from disk?"))
         #expect(harness.state.message?.text == "Reading the library again from disk…")
 

@@ -18,10 +18,10 @@ struct UpdateTests {
         #expect(state.render().text.contains("◌ looking…"))
         let pdf = try #require(library.entries[position].links.files.first { $0.isPDF })
 
-        #expect(state.update(.key(.enter)) == [.locateFiles([pdf], opening: "goedel1931formal")])
+        #expect(state.update(.key(.enter)) == [.library(.locateFiles([pdf], opening: "goedel1931formal"))])
         #expect(state.reading == nil)
         let effects = state.update(.filesLocated([pdf.path: .local(pdf.path)], opening: "goedel1931formal"))
-        #expect(effects.contains(.openDocument(path: pdf.path, password: nil)))
+        #expect(effects.contains(.document(.openDocument(path: pdf.path, password: nil))))
         #expect(state.reading?.path == pdf.path)
         #expect(!state.render().text.contains("looking…"))
     }
@@ -192,7 +192,7 @@ struct UpdateTests {
     @Test func quitSavesTheSession() {
         var harness = ReaderHarness.samples()
         let effects = harness.state.update(.key(.character("q")))
-        #expect(effects == [.saveSession, .quit])
+        #expect(effects == [.app(.saveSession), .app(.quit)])
         #expect(harness.state.isQuitting)
     }
 
@@ -232,8 +232,8 @@ struct UpdateTests {
             + "\n@book{knuth2026new, author = {Knuth, Donald E.}, title = {A New One}, year = 2026}\n"
         let reloaded = Library.parse([(path: Fixtures.samples.appendingPathComponent("library.bib").path, bytes: Array(text.utf8))])
         let effects = harness.state.update(.libraryReloaded(reloaded))
-        #expect(effects.contains(.buildSearchIndex))
-        #expect(effects.contains(.computeSort(harness.state.sort)))
+        #expect(effects.contains(.library(.buildSearchIndex)))
+        #expect(effects.contains(.library(.computeSort(harness.state.sort))))
         #expect(harness.state.totalCount == 26)
         // The new library's index and sort arrive; the search and the selection still hold.
         _ = harness.state.update(.searchIndexReady(SearchIndex(entries: reloaded.entries)))

@@ -7,26 +7,28 @@ import ReadingList
 import SyncEngine
 
 /// Does the work effects ask for (everything that reads the whole library, or a PDF) and
-/// reports the results as events. The app runs it on background queues; tests call it directly.
+/// reports the results as events, one `perform` for each family of effects. `EffectRunner` runs
+/// them where their routes say.
 public final class BackgroundWork: @unchecked Sendable {
     public let library: Library
     private let context: GroupContext
-    private let lock = NSLock()
+    let lock = NSLock()
     private var groupsByPath: [String: Group] = [:]
     private var lastRead: [String: Double]
     private var documents: [String: OpenDocument] = [:]
     private let pages = PageTextCache(capacity: 256)
-    private let store: ReadingStore?
-    private let clock: @Sendable () -> Double
-    private let remotes: [Remote]
+    let store: ReadingStore?
+    let clock: @Sendable () -> Double
+    let remotes: [Remote]
     /// Where linked files are (the one place the reader looks at the disk for them).
-    private let locator: LinkedFileLocator
-    private var fetchCancelled = false
-    private var indexStopped = false
-    private var fullTextIndex: FullTextIndex?
-    private var pdfs: LibraryPDFs?
-    /// Where the full-text index is (tests give a folder of their own).
-    private let fullTextURL: URL
+    let locator: LinkedFileLocator
+    /// The cancellation of each job (a download, a sync, a reading-list load, indexing).
+    let jobs = JobTokens()
+    var fullTextIndex: FullTextIndex?
+    var pdfs: LibraryPDFs?
+    /// Where the full-text index is (tests give a folder of their own); nil: no full-text
+    /// index, and full-text effects do nothing.
+    let fullTextURL: URL?
 
     private struct OpenDocument {
         let document: PDFDocument
@@ -36,7 +38,7 @@ public final class BackgroundWork: @unchecked Sendable {
     /// Work for `library`; positions and reading times go to `store`.
     public init(library: Library, groups: [Group], store: ReadingStore? = nil,
                 lastRead: [String: Double] = [:], now: Date = Date(), remotes: [Remote] = [],
-                fullTextURL: URL = FullTextIndex.defaultURL(), locator: LinkedFileLocator = .shared,
+                fullTextURL: URL? = FullTextIndex.defaultURL(), locator: LinkedFileLocator = .shared,
                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         self.remotes = remotes
         self.fullTextURL = fullTextURL
@@ -61,8 +63,8 @@ public final class BackgroundWork: @unchecked Sendable {
         lock.withLock { groupsByPath.merge(paths) { old, _ in old } }
     }
 
-    /// Performs one effect, posting its results (several for long work such as counting).
-    public func perform(_ effect: Effect, post: (Event) -> Void) {
+    /// Performs work over the library, posting its results (several for long work such as counting).
+    public func perform(_ effect: LibraryEffect, post: (Event) -> Void) {
         switch effect {
         case .loadFieldGroups:
             let fieldGroups = GroupCatalog.fieldGroups(of: library)
@@ -100,6 +102,12 @@ public final class BackgroundWork: @unchecked Sendable {
             var located: [String: FileLocation] = [:]
             for file in files { located[file.path] = locator.location(of: file) }
             post(.filesLocated(located, opening: address))
+        }
+    }
+
+    /// Performs work on a document being read.
+    public func perform(_ effect: DocumentEffect, post: (Event) -> Void) {
+        switch effect {
         case .openDocument(let path, let password):
             openDocument(path, password: password, post: post)
         case .extractPage(let path, let page, let mode):
@@ -115,6 +123,12 @@ public final class BackgroundWork: @unchecked Sendable {
         case .findInDocument(let path, let query, let fromPage, let forward, let mode, let width):
             let found = find(query, in: path, after: fromPage, forward: forward, mode: mode, width: width)
             post(.searchResult(path: path, query: query, page: found?.page, wrapped: found?.wrapped ?? false))
+        }
+    }
+
+    /// Writes where the reader is and what was read.
+    public func perform(_ effect: ReadingEffect, post: (Event) -> Void) {
+        switch effect {
         case .savePosition(let path, let page, let scroll):
             guard let store, let fingerprint = lock.withLock({ documents[path]?.fingerprint }) else { return }
             try? store.save(ReadingPosition(fingerprint: fingerprint, path: path, page: page, scroll: scroll, updatedAt: clock()))
@@ -134,281 +148,6 @@ public final class BackgroundWork: @unchecked Sendable {
                 }
             }
             post(.readingRecorded(key: key, time: time))
-        case .fetchFile(let path):
-            fetch(path, post: post)
-        case .cancelFetch:
-            cancelFetch()
-        case .syncLibrary(let group, let shownGroup):
-            syncLibrary(group: group, shownGroup: shownGroup, post: post)
-        case .loadBookmarks, .addBookmark, .addBookmarkFolder, .renameBookmarkNode, .deleteBookmarkNode, .moveBookmarkNode,
-             .checkBookmarks, .loadNotes, .saveNote, .importReadingList:
-            performBookmarkWork(effect, post: post)
-        case .updateFullTextIndex:
-            updateFullTextIndex(post: post)
-        case .searchFullText(let terms):
-            searchFullText(terms, post: post)
-        case .loadFullTextPages(let terms, let positions):
-            do {
-                let pages = try FullTextSearch.pages(for: terms, entries: Set(positions), index: try openFullTextIndex(), pdfs: libraryPDFs())
-                // Positions without pages get an empty list, so that they are not asked again.
-                var all = pages
-                for position in positions where all[position] == nil { all[position] = [] }
-                post(.fullTextPages(terms: terms, pages: all))
-            } catch {
-                post(.fullTextFailed(message: "Full-text search: \(ErrorText.plain(error))"))
-            }
-        case .loadReadingList(let source):
-            withoutActuallyEscaping(post) { post in loadReadingList(source, post: post) }
-        case .saveSession, .redrawAll, .quit, .reloadLibrary, .cancelReadingList,
-             .prepareOpenWith, .runHandler, .stopListening, .copyToClipboard:
-            // The app's loop does these (they need the terminal or outlive the library).
-            break
-        }
-    }
-
-    // MARK: - Full text
-
-    /// Stops indexing between two documents (the reader is quitting or reloading).
-    public func stopIndexing() {
-        lock.withLock { indexStopped = true }
-    }
-
-    /// The index, opened on first use.
-    private func openFullTextIndex() throws -> FullTextIndex {
-        if let index = lock.withLock({ fullTextIndex }) { return index }
-        let index = try FullTextIndex(url: fullTextURL)
-        lock.withLock { fullTextIndex = index }
-        return index
-    }
-
-    private func libraryPDFs() -> LibraryPDFs {
-        if let pdfs = lock.withLock({ pdfs }) { return pdfs }
-        let found = LibraryPDFs(library: library)
-        lock.withLock { pdfs = found }
-        return found
-    }
-
-    /// Reads the new and changed PDFs into the index on every core at low priority, posting
-    /// progress a few times a second.
-    private func updateFullTextIndex(post: (Event) -> Void) {
-        let pdfs = libraryPDFs()
-        guard !pdfs.paths.isEmpty else { return }
-        do {
-            let index = try openFullTextIndex()
-            var lastPost = Date.distantPast
-            // Every core, niced, so that the reader answers first. The index is shared with
-            // other libraries: their PDFs stay.
-            _ = try index.update(libraries: pdfs.pathsByLibrary, priority: .background, progress: { progress in
-                let now = Date()
-                guard now.timeIntervalSince(lastPost) > 0.2 || progress.done == progress.total else { return }
-                lastPost = now
-                post(.indexProgress(done: progress.done, total: progress.total))
-            }, isCancelled: { [self] in lock.withLock { indexStopped } })
-            // Quietly: the status line's "indexing PDFs" going away says it is done; problems
-            // with single files are for `bibread index`, which lists them.
-            post(.indexFinished(message: nil))
-        } catch {
-            post(.indexFinished(message: "The full-text index cannot be updated: \(ErrorText.plain(error))"))
-        }
-    }
-
-    private func searchFullText(_ terms: [FullTextTerm], post: (Event) -> Void) {
-        do {
-            let results = try FullTextSearch.results(for: terms, index: try openFullTextIndex(), pdfs: libraryPDFs(), pagesFor: [])
-            post(.fullTextResults(results))
-        } catch {
-            post(.fullTextFailed(message: "Full-text search: \(ErrorText.plain(error))"))
-        }
-    }
-
-    // MARK: - Bookmarks and notes
-
-    private func performBookmarkWork(_ effect: Effect, post: (Event) -> Void) {
-        guard let store else {
-            // The store could not be opened (said at start-up): nothing to show, nothing kept.
-            if effect != .loadBookmarks, effect != .checkBookmarks, !{ if case .loadNotes = effect { return true } else { return false } }() {
-                post(.bookmarkFailed(message: "Bookmarks and notes cannot be kept: the state store could not be opened"))
-            }
-            return
-        }
-        do {
-            switch effect {
-            case .loadBookmarks:
-                post(.bookmarksLoaded(try store.savedBookmarks(), message: nil, select: nil))
-            case .checkBookmarks:
-                // Another bibread changed the store (a bookmark added from a shell): show it.
-                if try store.changedElsewhere() { post(.bookmarksLoaded(try store.savedBookmarks(), message: nil, select: nil)) }
-            case .addBookmark(let reference, let name, let folder, let confirmation):
-                let id = try store.addBookmark(named: name, reference: reference, in: folder, at: clock())
-                post(.bookmarksLoaded(try store.savedBookmarks(), message: confirmation, select: id))
-            case .moveBookmarkNode(let id, let folder):
-                try store.move(node: id, into: folder)
-                let tree = try store.savedBookmarks()
-                let place = folder.map { "the folder \(tree.path(of: $0))" } ?? "the top level"
-                post(.bookmarksLoaded(tree, message: "Moved '\(tree.node(id: id)?.label ?? "")' into \(place)", select: id))
-            case .addBookmarkFolder(let name, let parent):
-                let id = try store.addFolder(named: name, in: parent, at: clock())
-                post(.bookmarksLoaded(try store.savedBookmarks(), message: "Made the folder \(name)", select: id))
-            case .renameBookmarkNode(let id, let name):
-                try store.rename(node: id, to: name)
-                post(.bookmarksLoaded(try store.savedBookmarks(), message: "Renamed to \(name)", select: id))
-            case .deleteBookmarkNode(let id, let confirmation):
-                try store.delete(node: id)
-                post(.bookmarksLoaded(try store.savedBookmarks(), message: confirmation, select: nil))
-            case .loadNotes(let key):
-                post(.notesLoaded(key: key, notes: try store.notes(citeKey: key), message: nil))
-            case .saveNote(let key, let page, let text, let confirmation):
-                try store.setNote(citeKey: key, page: page, text: text, at: clock())
-                post(.notesLoaded(key: key, notes: try store.notes(citeKey: key), message: confirmation))
-            case .importReadingList(let decoded, let fallbackName, let includeNotes):
-                let summary = try store.importList(decoded.list, fallbackName: fallbackName, includeNotes: includeNotes, at: clock())
-                var text = "Imported '\(summary.folderName)': \(summary.bookmarks) bookmark\(summary.bookmarks == 1 ? "" : "s")"
-                if includeNotes {
-                    text += ", \(summary.notesAdded) page note\(summary.notesAdded == 1 ? "" : "s")"
-                    if summary.notesAlreadyThere > 0 { text += " (\(summary.notesAlreadyThere) already in your notes)" }
-                }
-                let missing = Set(decoded.list.bookmarks.map(\.reference.citeKey).filter { library.entries(withKey: $0).isEmpty })
-                if !missing.isEmpty { text += "; \(missing.count) cite key\(missing.count == 1 ? " is" : "s are") not in this library" }
-                post(.bookmarksLoaded(try store.savedBookmarks(), message: text, select: summary.folderID))
-            default:
-                break
-            }
-        } catch {
-            post(.bookmarkFailed(message: "Bookmarks: \(ErrorText.plain(error))"))
-        }
-    }
-
-    private func loadReadingList(_ source: String, post: @escaping (Event) -> Void) {
-        lock.withLock { fetchCancelled = false }
-        let kind = ReadingListSource(source)
-        do {
-            let decoded = try ReadingListLoader.load(kind, progress: { bytes, _ in post(.readingListProgress(bytes: bytes)) },
-                                                     isCancelled: { [self] in lock.withLock { fetchCancelled } })
-            post(.readingListLoaded(source: source, fallbackName: kind.fallbackName, decoded))
-        } catch let error as ReadingListLoadError {
-            if error.isCancellation { return }
-            var text = "\(error)"
-            if case .list(let where_, .invalid(let problems)) = error, let first = problems.first {
-                text = "\(where_): \(problems.count) error\(problems.count == 1 ? "" : "s"), nothing imported: \(first)"
-                    + (problems.count > 1 ? " (bibread bookmarks validate lists them all)" : "")
-            }
-            post(.readingListFailed(message: text))
-        } catch {
-            post(.readingListFailed(message: "\(error)"))
-        }
-    }
-
-    // MARK: - Fetching from the remote
-
-    /// Stops the download under way (it resumes next time from its `.part`).
-    public func cancelFetch() {
-        lock.withLock { fetchCancelled = true }
-    }
-
-    /// The remote this library was synced from (config.toml's definition first).
-    private func libraryRemote() -> (RemoteLocations, Remote)? {
-        guard let locations = library.files.lazy.compactMap({ RemoteLocations.owning($0.source.path) }).first,
-              let remote = remotes.first(where: { $0.name == locations.name }) ?? locations.savedRemote() else { return nil }
-        return (locations, remote)
-    }
-
-    private func syncLibrary(group: String?, shownGroup: String, post: (Event) -> Void) {
-        guard let (locations, remote) = libraryRemote() else {
-            post(.syncFinished(summary: "This library was not synced from a remote: use bibread sync URL first", libraryChanged: false, failed: true))
-            return
-        }
-        var options = SyncOptions()
-        options.selection = SyncSelection(groups: group.map { [$0] } ?? [])
-        options.documentCheck = { PDFDocument.openingProblem(path: $0) }
-        lock.withLock { fetchCancelled = false }
-        var changed = false
-        var refused: String?
-        do {
-            let session = try CurlSession()
-            let summary = try Syncer(remote: remote, locations: locations, transport: try TransportFactory.make(remote, session: session), session: session)
-                .run(options, events: { event in
-                    switch event {
-                    case .progress(let progress):
-                        post(.syncProgress(done: progress.doneBytes, total: progress.totalBytes, file: progress.path))
-                    case .library(_, .updated):
-                        changed = true
-                    case .library(let file, .rejected(let reason, _)):
-                        refused = refused ?? "\(file) was not replaced: \(reason)"
-                    case .waiting(let remote, let holder):
-                        post(.remoteBusy(message: Self.waitingMessage(remote: remote, holder: holder)))
-                    default:
-                        break
-                    }
-                }, isCancelled: { lock.withLock { fetchCancelled } })
-            // PDFs this sync found missing on the remote are no longer "remote only".
-            locations.registerAbsentFiles()
-            let text = Self.syncMessage(summary, remote: remote.name, group: group, shownGroup: shownGroup, refused: refused)
-            post(.syncFinished(summary: text, libraryChanged: changed, failed: !summary.succeeded && !summary.cancelled))
-        } catch SyncLockError.stoppedWaiting {
-            post(.syncFinished(summary: "Stopped waiting for the other sync of '\(remote.name)'; nothing was changed",
-                               libraryChanged: false, failed: false))
-        } catch {
-            post(.syncFinished(summary: "Sync of '\(remote.name)' failed: \(ErrorText.plain(error))", libraryChanged: false, failed: true))
-        }
-    }
-
-    /// What the status line says while a sync or download waits for another sync of the remote.
-    static func waitingMessage(remote: String, holder: SyncLockHolder) -> String {
-        "Another sync of '\(remote)' is running (\(holder)); waiting…"
-    }
-
-    /// What an F5 sync says: what it synced and, when it chose no PDF, why; the first failure
-    /// and the command that shows them all.
-    static func syncMessage(_ summary: SyncSummary, remote: String, group: String?, shownGroup: String, refused: String?) -> String {
-        let verb = summary.cancelled ? "Stopped syncing" : "Synced"
-        var text: String
-        if let group {
-            text = "\(verb) '\(remote)': \(summary.downloaded) downloaded, \(summary.current) already here"
-            if let unknown = summary.unknownNames.first {
-                text += "; \(unknown)"
-            } else if summary.selected.isEmpty && !summary.cancelled {
-                text += " (no reference of \(group) links a PDF on the remote)"
-            }
-        } else {
-            // F5 fetches the PDFs of the group shown, and a built-in group is not one to sync.
-            text = "\(verb) '\(remote)', no PDFs: \(shownGroup) is not a synced group (pick one, or sync \(remote) --all-pdfs)"
-        }
-        if let first = summary.failed.first {
-            text += "; \(summary.failed.count) failed, first \(first): \(summary.failureReasons[first] ?? "it failed")"
-            if summary.failed.count > 1 { text += " (all: bibread sync \(remote)\(group.map { " --group '\($0)'" } ?? ""))" }
-        }
-        if let refused { text += "; \(refused)" }
-        return text
-    }
-
-    private func fetch(_ path: String, post: (Event) -> Void) {
-        lock.withLock { fetchCancelled = false }
-        guard let (locations, remote) = libraryRemote() else {
-            post(.fetchFailed(path: path, message: "This library was not synced from a remote bibread knows; run bibread sync first"))
-            return
-        }
-        guard let remotePath = locations.remotePath(ofLinked: path, mapping: remote.pathMapping) else {
-            post(.fetchFailed(path: path, message: "\(path) is outside the remote '\(remote.name)' (add a path mapping for it)"))
-            return
-        }
-        do {
-            let session = try CurlSession()
-            let syncer = Syncer(remote: remote, locations: locations, transport: try TransportFactory.make(remote, session: session), session: session)
-            var options = SyncOptions()
-            options.documentCheck = { PDFDocument.openingProblem(path: $0) }
-            let local = try syncer.fetch(remotePath, options: options, events: { event in
-                switch event {
-                case .progress(let progress):
-                    post(.fetchProgress(path: path, bytes: progress.fileBytes, total: progress.fileTotal))
-                case .waiting(let remote, let holder):
-                    post(.remoteBusy(message: Self.waitingMessage(remote: remote, holder: holder)))
-                default:
-                    break
-                }
-            }, isCancelled: { lock.withLock { fetchCancelled } })
-            if let local { post(.fetchFinished(path: path, local: local.path)) }
-        } catch {
-            post(.fetchFailed(path: path, message: ErrorText.plain(error)))
         }
     }
 

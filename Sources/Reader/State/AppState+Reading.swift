@@ -89,7 +89,7 @@ extension AppState {
         case .back, .quit:
             let save = view.info != nil && view.pageText != nil ? [savePositionEffect(view)] : []
             screen.reading = nil
-            return save + [.saveSession]
+            return save + [.app(.saveSession)]
         case .help:
             screen.show(.help(scroll: 0))
         case .goToPage:
@@ -183,7 +183,7 @@ extension AppState {
             return addBookmark(in: choice)
         case .password(let text, _):
             screen.reading?.error = nil
-            return [.openDocument(path: view.path, password: text)]
+            return [.document(.openDocument(path: view.path, password: text))]
         }
     }
 

@@ -39,7 +39,7 @@ extension AppState {
                 screen.pendingImport = PendingImport(decoded: decoded, source: source, fallbackName: fallbackName)
                 return []
             }
-            return [.importReadingList(decoded, fallbackName: fallbackName, includeNotes: false)]
+            return [.readingList(.importReadingList(decoded, fallbackName: fallbackName, includeNotes: false))]
         default:
             return []
         }
@@ -72,10 +72,10 @@ extension AppState {
     public mutating func showBookmarks(importing source: String? = nil) -> [Effect] {
         if screen.bookmarks == nil { screen.bookmarks = BookmarksViewState() }
         searchFocused = false
-        guard let source else { return [.loadBookmarks] }
+        guard let source else { return [.bookmarks(.loadBookmarks)] }
         screen.bookmarks?.importing = source
         message = StatusMessage("Reading the list…")
-        return [.loadBookmarks, .loadReadingList(source: source)]
+        return [.bookmarks(.loadBookmarks), .readingList(.loadReadingList(source: source))]
     }
 
     // MARK: - Keys in the bookmarks view
@@ -85,7 +85,7 @@ extension AppState {
         if view.importing != nil, keymap.action(for: key, in: .transfer) == .cancelTransfer {
             screen.bookmarks?.importing = nil
             message = StatusMessage("Stopped reading the list; nothing was imported")
-            return [.cancelReadingList]
+            return [.readingList(.cancelReadingList)]
         }
         guard let action = keymap.action(for: key, in: .bookmarks) else {
             if case .character(let character) = key { message = StatusMessage("'\(character)' does nothing here; press ? for help") }
@@ -102,7 +102,7 @@ extension AppState {
         case .help:
             screen.show(.help(scroll: 0))
         case .redraw:
-            return [.redrawAll]
+            return [.app(.redrawAll)]
         case .closeBookmarks:
             screen.bookmarks = nil
             return []
@@ -164,10 +164,10 @@ extension AppState {
         switch keymap.action(for: key, in: .question) {
         case .yes:
             screen.pendingImport = nil
-            return [.importReadingList(pending.decoded, fallbackName: pending.fallbackName, includeNotes: true)]
+            return [.readingList(.importReadingList(pending.decoded, fallbackName: pending.fallbackName, includeNotes: true))]
         case .no:
             screen.pendingImport = nil
-            return [.importReadingList(pending.decoded, fallbackName: pending.fallbackName, includeNotes: false)]
+            return [.readingList(.importReadingList(pending.decoded, fallbackName: pending.fallbackName, includeNotes: false))]
         case .cancel:
             screen.pendingImport = nil
             message = StatusMessage("Nothing was imported")
@@ -187,7 +187,7 @@ extension AppState {
                 return []
             }
             let name = bookmarks.node(id: id).map { "'\($0.name.isEmpty ? $0.label : $0.name)'" } ?? "it"
-            return [.deleteBookmarkNode(id: id, confirmation: "Deleted \(name)")]
+            return [.bookmarks(.deleteBookmarkNode(id: id, confirmation: "Deleted \(name)"))]
         }
         let action = keymap.action(for: key, in: .prompt)
         var field = TextField(prompt.text)
@@ -211,12 +211,12 @@ extension AppState {
     private mutating func answer(_ prompt: BookmarksPrompt) -> [Effect] {
         let text = prompt.text.trimmingCharacters(in: .whitespacesAndNewlines)
         if case .moveInto(let id, _) = prompt {
-            guard !SavedBookmarks.names(inPath: text).isEmpty else { return [.moveBookmarkNode(id: id, folder: nil)] }
+            guard !SavedBookmarks.names(inPath: text).isEmpty else { return [.bookmarks(.moveBookmarkNode(id: id, folder: nil))] }
             guard let folder = bookmarks.folder(atPath: text) else {
                 message = StatusMessage("There is no bookmark folder '\(text)' (a makes one)", isError: true)
                 return []
             }
-            return [.moveBookmarkNode(id: id, folder: folder.id)]
+            return [.bookmarks(.moveBookmarkNode(id: id, folder: folder.id))]
         }
         guard !text.isEmpty else { return [] }
         switch prompt {
@@ -224,15 +224,15 @@ extension AppState {
             screen.bookmarks?.importing = text
             screen.bookmarks?.importBytes = 0
             message = StatusMessage("Reading the list…")
-            return [.loadReadingList(source: text)]
+            return [.readingList(.loadReadingList(source: text))]
         case .newFolder:
             // Inside the selected folder; beside the selected node otherwise.
             let parent = selectedBookmarkRow.flatMap { row -> Int64? in
                 row.node.kind == .folder ? row.node.id : bookmarks.ancestors(of: row.node.id).last
             }
-            return [.addBookmarkFolder(name: text, parent: parent)]
+            return [.bookmarks(.addBookmarkFolder(name: text, parent: parent))]
         case .rename(let id, _):
-            return [.renameBookmarkNode(id: id, name: text)]
+            return [.bookmarks(.renameBookmarkNode(id: id, name: text))]
         case .confirmDelete, .moveInto:
             return []
         }
@@ -258,7 +258,7 @@ extension AppState {
             $0.reference?.page == view.page && ($0.reference?.lastPage ?? view.page) == view.page
         }
         if let existing {
-            return [.deleteBookmarkNode(id: existing.id, confirmation: "Removed the bookmark at \(AppState.pageName(view.page, info: view.info))")]
+            return [.bookmarks(.deleteBookmarkNode(id: existing.id, confirmation: "Removed the bookmark at \(AppState.pageName(view.page, info: view.info))"))]
         }
         // Into the folder chosen last (if it is still there); asked when there are folders to choose.
         if let choice = bookmarkFolder, choice.id.map({ bookmarks.node(id: $0)?.kind == .folder }) ?? true {
@@ -275,9 +275,9 @@ extension AppState {
         let key = citeKey(of: view)
         let libraryName = libraryPaths.count == 1 ? (libraryPaths[0] as NSString).lastPathComponent : nil
         let place = folder.id.map { " in \(bookmarks.path(of: $0))" } ?? ""
-        return [.addBookmark(PageReference(citeKey: key, library: libraryName, page: view.page,
+        return [.bookmarks(.addBookmark(PageReference(citeKey: key, library: libraryName, page: view.page,
                                            printedPage: view.info?.distinctLabel(ofPage: view.page)), name: view.title, folder: folder.id,
-                             confirmation: "Bookmarked \(AppState.pageName(view.page, info: view.info))\(place) (b in the library shows bookmarks)")]
+                             confirmation: "Bookmarked \(AppState.pageName(view.page, info: view.info))\(place) (b in the library shows bookmarks)"))]
     }
 
     /// Closes the note editor, keeping its text as the page's note; the message comes when the
@@ -288,8 +288,8 @@ extension AppState {
         screen.reading?.notes[editor.page] = text.isEmpty ? nil : text
         guard editor.isChanged else { return [] }
         let page = AppState.pageName(editor.page, info: screen.reading?.info)
-        return [.saveNote(key: editor.key, page: editor.page, text: text,
-                          confirmation: text.isEmpty ? "Deleted the note on \(page)" : "Saved the note on \(page)")]
+        return [.bookmarks(.saveNote(key: editor.key, page: editor.page, text: text,
+                          confirmation: text.isEmpty ? "Deleted the note on \(page)" : "Saved the note on \(page)"))]
     }
 
     /// The cite key of the paper read (the view holds its address, `key#2` for a duplicate).
@@ -318,7 +318,7 @@ extension AppState {
         var effects: [Effect] = []
         if let view = screen.reading, view.info != nil, view.pageText != nil { effects.append(savePositionEffect(view)) }
         isQuitting = true
-        return effects + [.saveSession, .quit]
+        return effects + [.app(.saveSession), .app(.quit)]
     }
 
     /// The note editor's keys: its own scope, the text field's, and while a question is

@@ -78,6 +78,6 @@ extension AppState {
         let wanted = Array(Set(window.filter { matched.contains($0) && results.pages[$0] == nil && !fullTextPagesPending.contains($0) }
             + [selected])).sorted()
         fullTextPagesPending.formUnion(wanted)
-        return [.loadFullTextPages(results.terms, positions: wanted)]
+        return [.fullText(.loadFullTextPages(results.terms, positions: wanted))]
     }
 }

@@ -64,7 +64,7 @@ extension AppState {
             return []
         }
         screen.openWith = OpenWithMenuState(intention: intention, values: values, subject: subject)
-        return [.prepareOpenWith(intention: intention, values: values)]
+        return [.handlers(.prepareOpenWith(intention: intention, values: values))]
     }
 
     /// `y`: copies the link of the reference shown (at the page read).
@@ -73,7 +73,7 @@ extension AppState {
             message = StatusMessage("Select a reference first")
             return []
         }
-        return [.copyToClipboard(text: link, what: "the link")]
+        return [.handlers(.copyToClipboard(text: link, what: "the link"))]
     }
 
     mutating func handleOpenWith(_ key: Key) -> [Effect] {
@@ -92,7 +92,7 @@ extension AppState {
             screen.openWith?.intention = next
             screen.openWith?.items = nil
             screen.openWith?.cursor = ListCursor()
-            return [.prepareOpenWith(intention: next, values: menu.values)]
+            return [.handlers(.prepareOpenWith(intention: next, values: menu.values))]
         case .choose:
             return runMenuItem(at: menu.cursor.selected)
         case .chooseNumbered:
@@ -121,7 +121,7 @@ extension AppState {
             message = StatusMessage("Already reading aloud with \(listening); Esc stops it", isError: true)
             return []
         }
-        return [.runHandler(item.entry, executable: item.executable, values: menu.values)]
+        return [.handlers(.runHandler(item.entry, executable: item.executable, values: menu.values))]
     }
 
     mutating func updateOpenWith(_ event: Event) -> [Effect] {

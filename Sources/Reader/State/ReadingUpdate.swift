@@ -11,7 +11,7 @@ extension ReadingState {
         case .documentOpened(let path, let info, let resumePage, let resumeScroll, let savedMode):
             guard self.path == path else { return [] }
             // `t` pressed while the document opened is saved now (the shell knows it only now).
-            let remember: [Effect] = modeChosen ? [.saveReadingMode(path: path, mode: mode)] : []
+            let remember: [Effect] = modeChosen ? [.reading(.saveReadingMode(path: path, mode: mode))] : []
             if let savedMode, !modeChosen { mode = savedMode }
             self.info = info
             error = nil
@@ -35,7 +35,7 @@ extension ReadingState {
                 message = StatusMessage("Resumed at \(AppState.pageName(resumePage, info: info))")
             }
             page = min(max(1, page), max(1, info.pageCount))
-            return [.extractPage(path: path, page: page, mode: mode)] + remember
+            return [.document(.extractPage(path: path, page: page, mode: mode))] + remember
         case .pageText(let path, let page, let mode, let text):
             guard self.path == path, self.page == page, self.mode == mode else { return [] }
             pageText = text
@@ -82,7 +82,7 @@ extension ReadingState {
         let rows = geometry.rows
         let maxScroll = max(0, lines.count - rows)
         switch action {
-        case .redraw: return [.redrawAll]
+        case .redraw: return [.app(.redrawAll)]
         case .moveDown: scroll = min(maxScroll, scroll + 1)
         case .moveUp: scroll = max(0, min(scroll, maxScroll) - 1)
         case .halfPageDown: scroll = min(maxScroll, scroll + rows / 2)
@@ -112,8 +112,8 @@ extension ReadingState {
             pageText = nil
             column = 0
             message = StatusMessage(mode == .layout ? "Layout: the page as printed (h/l scroll sideways)" : "Reflow: paragraphs rewrapped to the window")
-            let remember: [Effect] = info != nil ? [.saveReadingMode(path: path, mode: mode)] : []
-            return [.extractPage(path: path, page: page, mode: mode)] + remember
+            let remember: [Effect] = info != nil ? [.reading(.saveReadingMode(path: path, mode: mode))] : []
+            return [.document(.extractPage(path: path, page: page, mode: mode))] + remember
         case .nextMatch, .previousMatch:
             return findMatch(forward: action == .nextMatch, geometry: geometry, message: &message)
         default:
@@ -138,7 +138,7 @@ extension ReadingState {
         currentMatch = nil
         pendingScrollFraction = fromEnd ? 1 : nil
         self.scrollToMatch = scrollToMatch
-        return [.extractPage(path: path, page: newPage, mode: mode), savePositionEffect(geometry: geometry)]
+        return [.document(.extractPage(path: path, page: newPage, mode: mode)), savePositionEffect(geometry: geometry)]
     }
 
     /// `>`/`<`: the next (or previous) occurrence on this page after the current one, else
@@ -172,7 +172,7 @@ extension ReadingState {
         searching = true
         matchFromEnd = !forward
         message = AppState.searchingMessage(query)
-        return [.findInDocument(path: path, query: query, fromPage: page, forward: forward, mode: mode, width: geometry.textWidth(self))]
+        return [.document(.findInDocument(path: path, query: query, fromPage: page, forward: forward, mode: mode, width: geometry.textWidth(self)))]
     }
 
     /// A new search of the document, its first match to be found.
@@ -193,6 +193,6 @@ extension ReadingState {
     func savePositionEffect(geometry: ReadingGeometry) -> Effect {
         let count = geometry.lines(self).count
         let fraction = count > 0 ? min(1, Double(scroll) / Double(count)) : 0
-        return .savePosition(path: path, page: page, scroll: fraction)
+        return .reading(.savePosition(path: path, page: page, scroll: fraction))
     }
 }

@@ -6,9 +6,9 @@ extension AppState {
     public mutating func start() -> [Effect] {
         guard library != nil else { return [] }
         rebuildGroupRows()
-        var effects: [Effect] = [.loadFieldGroups, .buildSearchIndex, .computeMarks, .computeSort(sort), .loadBookmarks,
-                                 .updateFullTextIndex]
-        effects.append(.countGroups(countableGroupPaths))
+        var effects: [Effect] = [.library(.loadFieldGroups), .library(.buildSearchIndex), .library(.computeMarks), .library(.computeSort(sort)), .bookmarks(.loadBookmarks),
+                                 .fullText(.updateFullTextIndex)]
+        effects.append(.library(.countGroups(countableGroupPaths)))
         groupCounts[AppState.recentlyRead] = lastRead.count
         if AppState.transientGroups.contains(activeGroup) && linkTargets == nil {
             // Restored from a session that saved it before they were never saved: it is gone.
@@ -19,7 +19,7 @@ extension AppState {
         } else if activeGroup == AppState.recentlyRead {
             refreshRecentlyRead()
         } else if activeGroup != "All" {
-            effects.append(.computeGroupMembers(path: activeGroup))
+            effects.append(.library(.computeGroupMembers(path: activeGroup)))
         }
         return effects
     }
@@ -43,16 +43,16 @@ extension AppState {
             width = max(1, newWidth)
             height = max(1, newHeight)
             clampCursors()
-            return [.redrawAll]
+            return [.app(.redrawAll)]
         case .groupsReady(let loaded):
             groups = loaded
             rebuildGroupRows()
             let uncounted = countableGroupPaths.filter { groupCounts[$0] == nil }
-            var effects: [Effect] = uncounted.isEmpty ? [] : [.countGroups(uncounted)]
+            var effects: [Effect] = uncounted.isEmpty ? [] : [.library(.countGroups(uncounted))]
             // A group restored from the last session may only exist now, or not at all.
             if groupMembers == nil && activeGroup != "All" && activeGroup != AppState.recentlyRead && !AppState.transientGroups.contains(activeGroup) {
                 if AppState.groupExists(activeGroup, in: groups) {
-                    effects.append(.computeGroupMembers(path: activeGroup))
+                    effects.append(.library(.computeGroupMembers(path: activeGroup)))
                 } else {
                     message = StatusMessage("The group \(activeGroup) is gone; showing All")
                     effects += activateGroup("All")
@@ -106,7 +106,7 @@ extension AppState {
             view.requestedPage = fetch.page
             screen.reading = view
             let citeKey = library?.entry(addressedBy: fetch.key)?.key ?? fetch.key
-            return [.openDocument(path: local, password: nil), .recordReading(key: fetch.key), .computeMarks, .loadNotes(key: citeKey)]
+            return [.document(.openDocument(path: local, password: nil)), .reading(.recordReading(key: fetch.key)), .library(.computeMarks), .bookmarks(.loadNotes(key: citeKey))]
         case .fetchFailed(let path, let text):
             guard fetching?.path == path else { return [] }
             fetching = nil
@@ -126,7 +126,7 @@ extension AppState {
             syncing = nil
             waitingForRemote = nil
             message = StatusMessage(summary + (libraryChanged ? " · the library was read again" : ""), isError: failed)
-            return libraryChanged ? [.reloadLibrary] : [.computeMarks]
+            return libraryChanged ? [.app(.reloadLibrary)] : [.library(.computeMarks)]
         case .libraryReloaded(let reloaded):
             if reloadAsked {
                 reloadAsked = false
@@ -162,7 +162,7 @@ extension AppState {
             // New pages may answer the search shown.
             guard let terms = fullText?.terms ?? fullTextPending, !terms.isEmpty else { return [] }
             fullTextPending = terms
-            return [.searchFullText(terms)]
+            return [.fullText(.searchFullText(terms))]
         case .readingRecorded(let key, let time):
             lastRead[key] = time
             groupCounts[AppState.recentlyRead] = lastRead.count
@@ -170,10 +170,10 @@ extension AppState {
             return []
         case .tick:
             // Cheap: one query, and the tree is read again only when another bibread changed it.
-            return library != nil ? [.checkBookmarks] : []
+            return library != nil ? [.bookmarks(.checkBookmarks)] : []
         case .terminate:
             isQuitting = true
-            return [.saveSession, .quit]
+            return [.app(.saveSession), .app(.quit)]
         }
     }
 
@@ -211,7 +211,7 @@ extension AppState {
         if let overlay = screen.top, overlay.isGlobal { return handle(key, on: overlay) }
         if listening != nil, !isTyping, keymap.action(for: key, in: .listening) == .stopListening {
             message = StatusMessage("Stopping reading aloud…")
-            return [.stopListening]
+            return [.handlers(.stopListening)]
         }
         return keepingReadingPosition {
             if let overlay = $0.screen.top { return $0.handle(key, on: overlay) }
@@ -245,11 +245,11 @@ extension AppState {
                 fetching = nil
                 waitingForRemote = nil
                 message = StatusMessage("Stopped downloading \((fetch.path as NSString).lastPathComponent); it resumes next time")
-                return [.cancelFetch]
+                return [.sync(.cancelFetch)]
             }
             if syncing != nil, searchText.isEmpty {
                 message = StatusMessage("Stopping the sync…")
-                return [.cancelFetch]
+                return [.sync(.cancelSync)]
             }
         }
         guard let action = keymap.action(for: key, in: .browse) else {
@@ -265,12 +265,12 @@ extension AppState {
         switch action {
         case .quit:
             isQuitting = true
-            return [.saveSession, .quit]
+            return [.app(.saveSession), .app(.quit)]
         case .help:
             screen.show(.help(scroll: 0))
             return []
         case .redraw:
-            return [.redrawAll]
+            return [.app(.redrawAll)]
         default:
             break
         }
@@ -320,11 +320,11 @@ extension AppState {
             let isBuiltIn = groupRows.first { $0.path == activeGroup }?.kind == .builtin || AppState.transientGroups.contains(activeGroup)
             let group = isBuiltIn ? nil : activeGroup
             message = StatusMessage(group.map { "Syncing the library and the PDFs of \($0)…" } ?? "Syncing the library…")
-            return [.syncLibrary(group: group, shownGroup: activeGroup)]
+            return [.sync(.syncLibrary(group: group, shownGroup: activeGroup))]
         case .reverseSort:
             sortDescending.toggle()
             refreshVisible()
-            return [.saveSession]
+            return [.app(.saveSession)]
         case .reloadLibrary:
             screen.show(.reloadQuestion)
         case .showBookmarks:
@@ -345,7 +345,7 @@ extension AppState {
         sortDescending = descending
         sortRank = nil
         message = StatusMessage("Sorted by \(key.label)")
-        return [.computeSort(key), .saveSession]
+        return [.library(.computeSort(key)), .app(.saveSession)]
     }
 
     private func pageRows(_ pane: Pane) -> Int {
@@ -451,7 +451,7 @@ extension AppState {
         expandedGroups.insert(path)
         rebuildGroupRows()
         let children = groupRows.filter { $0.path.hasPrefix(path + "/") && groupCounts[$0.path] == nil }.map(\.path)
-        return children.isEmpty ? [] : [.countGroups(children)]
+        return children.isEmpty ? [] : [.library(.countGroups(children))]
     }
 
     private mutating func collapseOrGoToParent() {
@@ -486,11 +486,11 @@ extension AppState {
         if path == "All", let library {
             groupMembers = Array(library.entries.indices)
             refreshVisible()
-            return [.saveSession]
+            return [.app(.saveSession)]
         }
         if path == AppState.recentlyRead {
             refreshRecentlyRead()
-            return [.saveSession]
+            return [.app(.saveSession)]
         }
         if path == AppState.fromLink {
             refreshLinkGroup()
@@ -498,7 +498,7 @@ extension AppState {
         }
         groupMembers = nil
         refreshVisible()
-        return [.computeGroupMembers(path: path), .saveSession]
+        return [.library(.computeGroupMembers(path: path)), .app(.saveSession)]
     }
 
     // MARK: - Opening
@@ -533,7 +533,7 @@ extension AppState {
         if files.contains(where: { fileLocations[$0.path] == nil }) {
             // Not looked for yet (the marks are still being worked out): ask, then open.
             openingOnceLocated = (entry.address, page)
-            return [.locateFiles(files, opening: entry.address)]
+            return [.library(.locateFiles(files, opening: entry.address))]
         }
         let local = files.compactMap { file -> LinkedFile? in
             fileLocations[file.path]?.path.map { LinkedFile(path: $0, label: file.label, fileType: file.fileType, field: file.field) }
@@ -546,7 +546,7 @@ extension AppState {
                     return []
                 }
                 fetching = FetchState(path: remote.path, key: entry.address, title: entry.title.isEmpty ? entry.address : entry.title, page: page)
-                return [.fetchFile(path: remote.path)]
+                return [.sync(.fetchFile(path: remote.path))]
             } else if let missing = files.first {
                 message = StatusMessage("The PDF of \(entry.address) is not on this machine: \(missing.path)", isError: true)
             } else {
@@ -565,7 +565,7 @@ extension AppState {
         var view = ReadingState(path: file.path, key: entry.address, title: entry.title.isEmpty ? entry.address : entry.title)
         view.requestedPage = page
         screen.reading = view
-        return [.openDocument(path: file.path, password: nil), .recordReading(key: entry.address), .loadNotes(key: entry.key)]
+        return [.document(.openDocument(path: file.path, password: nil)), .reading(.recordReading(key: entry.address)), .bookmarks(.loadNotes(key: entry.key))]
     }
 
     private mutating func handleChooser(_ key: Key) -> [Effect] {
@@ -606,7 +606,7 @@ extension AppState {
             screen.close(.reloadQuestion)
             reloadAsked = true
             message = StatusMessage("Reading the library again from disk…")
-            return [.reloadLibrary]
+            return [.app(.reloadLibrary)]
         case .no, .cancel:
             screen.close(.reloadQuestion)
         default:
@@ -700,7 +700,7 @@ extension AppState {
             fullTextPending = nil
         } else if fullText?.terms != terms && fullTextPending != terms {
             fullTextPending = terms
-            effects.append(.searchFullText(terms))
+            effects.append(.fullText(.searchFullText(terms)))
         }
         guard let searchIndex else { return effects }
         // Until the index answers, text: terms use the last answer (or match nothing).

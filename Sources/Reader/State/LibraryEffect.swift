@@ -1,0 +1,14 @@
+import BibModel
+
+/// Work over the whole library, whose results are events about groups, the sort and marks.
+public enum LibraryEffect: Sendable, Equatable {
+    case loadFieldGroups
+    case countGroups([String])
+    case computeGroupMembers(path: String)
+    case buildSearchIndex
+    case computeSort(SortKey)
+    /// Work out the list marks, and where every linked file is (`filesLocated`).
+    case computeMarks
+    /// Find where these files are, to open the reference at `opening` once they are located.
+    case locateFiles([LinkedFile], opening: String)
+}

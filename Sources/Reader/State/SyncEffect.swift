@@ -1,0 +1,14 @@
+/// Transfers from the library's remote: a download and a sync are jobs of their own, each
+/// stopped by its own cancel.
+public enum SyncEffect: Sendable, Equatable {
+    /// Download a linked file that only the library's remote has.
+    case fetchFile(path: String)
+    /// Stop the download under way (it resumes next time from its `.part`).
+    /// Stop the download under way (it resumes next time from its `.part`).
+    case cancelFetch
+    /// Sync the library's remote in the background: the .bib, and the PDFs of `group` (nil:
+    /// none, since `shownGroup`, the group on screen, is a built-in one).
+    case syncLibrary(group: String?, shownGroup: String)
+    /// Stop the sync under way.
+    case cancelSync
+}
