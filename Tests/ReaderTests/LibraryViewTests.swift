@@ -163,7 +163,7 @@ struct LibraryViewTests {
         let (library, root) = try syncedLibrary()
         defer { try? FileManager.default.removeItem(at: root) }
         var harness = ReaderHarness(library: library, width: 120, height: 30)
-        let groups = Dictionary(uniqueKeysWithValues: harness.state.groupRows.map { ($0.path, harness.state.groupCounts[$0.path]) })
+        let groups = Dictionary(uniqueKeysWithValues: harness.state.groupRows.compactMap(\.id).map { ($0.path, harness.state.groupCounts[$0]) })
         #expect(groups["With PDF"] == 1)
         #expect(groups["On the remote only"] == 1, "\(groups)")
         #expect(groups["Without PDF"] == 2, "no PDF anywhere: nowhere2022 and nofile2023")
@@ -172,7 +172,7 @@ struct LibraryViewTests {
         let here = try #require(harness.screen.split(separator: "\n").first { $0.contains("Here ") && $0.contains("2020") })
         #expect(here.contains("●") && !here.contains("○"))
         harness.press("h")
-        while harness.state.selectedGroupRow?.path != "On the remote only", harness.state.groupCursor.selected < harness.state.groupRows.count - 1 {
+        while harness.state.selectedGroupRow?.id != .builtIn(.remoteOnly), harness.state.groupCursor.selected < harness.state.groupRows.count - 1 {
             harness.press("j")
         }
         harness.press("Enter")
@@ -181,7 +181,7 @@ struct LibraryViewTests {
 
     @Test func aLibraryThatIsNotSyncedHasNoRemoteGroup() {
         let harness = ReaderHarness.samples()
-        #expect(!harness.state.groupRows.contains { $0.path == "On the remote only" })
+        #expect(!harness.state.groupRows.contains { $0.id == .builtIn(.remoteOnly) })
     }
 
     // MARK: - Several files
@@ -231,7 +231,7 @@ struct LibraryViewTests {
         harness.press("h")
         for _ in 0..<40 where harness.state.selectedGroupRow?.name != "other.bib" { harness.press("j") }
         harness.press("Enter")
-        #expect(harness.state.activeGroup == "All")
+        #expect(harness.state.activeGroup == .all)
         #expect(harness.state.visible.count == 26)
     }
 
@@ -239,16 +239,16 @@ struct LibraryViewTests {
         let (library, paths, root) = try twoFiles()
         defer { try? FileManager.default.removeItem(at: root) }
         var harness = ReaderHarness(library: library, paths: paths, width: 120, height: 40)
-        func members(of path: String) -> [String] {
-            _ = harness.state.activateGroup(path)
-            harness.run(harness.state.activateGroup(path))
+        func members(of group: GroupID) -> [String] {
+            _ = harness.state.activateGroup(group)
+            harness.run(harness.state.activateGroup(group))
             return harness.state.visible.map { library.entries[$0].key }.sorted()
         }
-        let toReadRows = harness.state.groupRows.filter { $0.path.hasPrefix("To read") }
-        #expect(toReadRows.count == 2, "\(toReadRows.map(\.path))")
-        #expect(Set(toReadRows.map(\.path)).count == 2, "each has a path of its own")
-        #expect(members(of: "To read") == ["geisberger2008contraction", "heyl2023understanding", "muller2015fundamentals", "turing1936computable"])
-        let other = try #require(toReadRows.last?.path)
+        let toReadRows = harness.state.groupRows.filter { $0.id?.path.hasPrefix("To read") == true }
+        #expect(toReadRows.count == 2, "\(toReadRows.map(\.id))")
+        #expect(Set(toReadRows.compactMap(\.id)).count == 2, "each has a path of its own")
+        #expect(members(of: GroupID(path: "To read")) == ["geisberger2008contraction", "heyl2023understanding", "muller2015fundamentals", "turing1936computable"])
+        let other = try #require(toReadRows.last?.id)
         #expect(members(of: other) == ["other2020book"])
         #expect(harness.state.groupCounts[other] == 1)
     }

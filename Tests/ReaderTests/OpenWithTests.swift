@@ -77,7 +77,7 @@ struct ReaderOpenWithTests {
         #expect(harness.state.reading?.page == 5)
         #expect(harness.state.reading?.key == "goedel1931formal")
         harness.press("q")
-        #expect(harness.state.activeGroup == AppState.fromLink)
+        #expect(harness.state.activeGroup == .builtIn(.fromLink))
         #expect(harness.state.visible.map { harness.state.library!.entries[$0].key } == ["goedel1931formal", "knuth1984texbook"])
         #expect(harness.screen.contains("From link"))
         harness.press("j", "Enter")

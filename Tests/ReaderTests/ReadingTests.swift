@@ -131,7 +131,7 @@ struct ReadingTests {
         // Reading times feed the Recently read group.
         #expect(try store.lastRead(of: again.state.library!, localPath: LinkedFileLocator.shared.localPath(of:), fingerprint: { try? PDFFingerprint.of(path: $0) })["goedel1931formal"] != nil)
         again.press("q", "Esc", "S-Tab")
-        while again.state.groupRows[again.state.groupCursor.selected].name != AppState.recentlyRead { again.press("j") }
+        while again.state.groupRows[again.state.groupCursor.selected].name != BuiltInGroup.recentlyRead.name { again.press("j") }
         again.press("Enter")
         #expect(again.state.visible.map { again.state.library!.entries[$0].key } == ["goedel1931formal"])
     }

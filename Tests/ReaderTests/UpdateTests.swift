@@ -90,7 +90,7 @@ struct UpdateTests {
         harness.press("S-Tab")
         while harness.state.groupRows[harness.state.groupCursor.selected].name != "Classics" { harness.press("j") }
         harness.press("Enter")
-        #expect(harness.state.activeGroup == "Classics")
+        #expect(harness.state.activeGroup == GroupID(path: "Classics"))
         #expect(harness.state.visible.count == 3)
         #expect(harness.state.focus == .list)
         #expect(harness.screen.contains("3 of 25 · Classics"))
@@ -154,7 +154,7 @@ struct UpdateTests {
         let groups = layout.groups!
         let classics = harness.state.groupRows.firstIndex { $0.name == "Classics" }!
         harness.send(.mouse(MouseEvent(.click, x: groups.x + 3, y: groups.y + 1 + classics)))
-        #expect(harness.state.activeGroup == "Classics")
+        #expect(harness.state.activeGroup == GroupID(path: "Classics"))
     }
 
     @Test func resizeKeepsTheSelectionOnScreen() {
@@ -204,7 +204,7 @@ struct UpdateTests {
         var harness = ReaderHarness(library: library, width: 100, height: 30)
         harness.state = state
         harness.run(harness.state.start())
-        #expect(harness.state.activeGroup == "All")
+        #expect(harness.state.activeGroup == .all)
         #expect(harness.state.visible.count == 25)
         #expect(harness.state.selectedEntry?.key == "turing1936computable")
     }
@@ -217,7 +217,7 @@ struct UpdateTests {
         ReaderApp.restore(LibrarySession(group: "Years/1959", sort: "title", descending: false), into: &state)
         harness.state = state
         harness.run(harness.state.start())
-        #expect(harness.state.activeGroup == "Years/1959")
+        #expect(harness.state.activeGroup == GroupID(path: "Years/1959"))
         #expect(harness.state.visible.count == 2)
         #expect(harness.state.sort == .title)
     }
@@ -249,10 +249,10 @@ struct UpdateTests {
         var harness = ReaderHarness(library: library, width: 120, height: 40)
         var state = AppState(library: library, paths: [], width: 120, height: 40)
         state.groups = GroupCatalog.savedGroups(of: library, synced: LinkedFileLocator.shared.isSynced(library))
-        ReaderApp.restore(LibrarySession(group: AppState.fromLink, selection: "turing1936computable"), into: &state)
+        ReaderApp.restore(LibrarySession(group: BuiltInGroup.fromLink.name, selection: "turing1936computable"), into: &state)
         harness.state = state
         harness.run(harness.state.start())
-        #expect(harness.state.activeGroup == "All")
+        #expect(harness.state.activeGroup == .all)
         #expect(harness.state.visible.count == 25)
         #expect(harness.state.message?.text.contains("showing All") == true)
         #expect(harness.screen.contains("25 of 25") || harness.state.message != nil)
@@ -262,14 +262,14 @@ struct UpdateTests {
         var harness = ReaderHarness.samples(width: 120, height: 30)
         harness.press("h", "j", "j", "j", "Enter")
         let chosen = harness.state.activeGroup
-        #expect(chosen != "All")
+        #expect(chosen != .all)
         let link = try ReferenceLink.parse("bibread://open?refs=[goedel1931formal:5],[knuth1984texbook]")
         harness.run(harness.state.openLink(link))
         harness.press("q")
-        #expect(harness.state.activeGroup == AppState.fromLink)
-        let saved = harness.state.sessionToSave(previous: LibrarySession(group: chosen))
-        #expect(saved.group == chosen, "the group before the link stays the one to come back to")
-        #expect(harness.state.sessionToSave(previous: LibrarySession(group: AppState.fromLink)).group == nil)
+        #expect(harness.state.activeGroup == .builtIn(.fromLink))
+        let saved = harness.state.sessionToSave(previous: LibrarySession(group: chosen.path))
+        #expect(saved.group == chosen.path, "the group before the link stays the one to come back to")
+        #expect(harness.state.sessionToSave(previous: LibrarySession(group: BuiltInGroup.fromLink.name)).group == nil)
     }
 
     @Test func aReloadedLibraryKeepsShowingTheLinkGroup() throws {
@@ -279,7 +279,7 @@ struct UpdateTests {
         harness.press("q")
         let reloaded = Fixtures.library(at: Fixtures.samples.appendingPathComponent("library.bib"))
         harness.send(.libraryReloaded(reloaded))
-        #expect(harness.state.activeGroup == AppState.fromLink)
+        #expect(harness.state.activeGroup == .builtIn(.fromLink))
         #expect(harness.state.visible.count == 2, "not stuck working out the members of From link")
     }
 }

@@ -21,17 +21,17 @@ enum GroupsPane {
                 screen.write(DisplayWidth.truncate(row.name, to: max(0, rect.width - 2)), x: rect.x + 1, y: y, style: style)
                 continue
             }
-            let isActive = row.path == state.activeGroup
+            let isActive = row.id == state.activeGroup
             var style = Style(row.unavailableReason == nil ? .normal : .dim, bold: isActive)
             let count: String
             if row.unavailableReason != nil {
                 count = "–"
-            } else if row.path == "All" {
+            } else if row.id == .all {
                 count = Count.format(state.totalCount)
             } else {
-                count = state.groupCounts[row.path].map(Count.format) ?? "…"
+                count = row.id.flatMap { state.groupCounts[$0] }.map(Count.format) ?? "…"
             }
-            let marker = row.hasChildren ? (state.expandedGroups.contains(row.path) ? "▾ " : "▸ ") : "  "
+            let marker = row.hasChildren ? (row.id.map(state.expandedGroups.contains) == true ? "▾ " : "▸ ") : "  "
             let indent = String(repeating: "  ", count: min(row.depth, 6))
             let countWidth = DisplayWidth.of(count)
             let nameRoom = rect.width - 2 - countWidth - 1

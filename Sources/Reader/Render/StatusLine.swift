@@ -38,7 +38,7 @@ enum StatusLine {
             leftStyle = Style(message.isError ? .error : .message, bold: message.isError)
         } else {
             var parts = ["\(Count.format(state.visible.count)) of \(Count.format(state.totalCount))"]
-            parts.append(state.activeGroup)
+            parts.append(state.activeGroup.path)
             if !state.searchText.isEmpty { parts.append("search: \(state.searchText)") }
             if state.fullTextPending != nil { parts.append("searching the PDFs…") }
             if let indexing = state.indexing {

@@ -16,7 +16,7 @@ extension BackgroundWork {
         case .cancelFetch:
             jobs.cancel(.download)
         case .syncLibrary(let group, let shownGroup):
-            syncLibrary(group: group, shownGroup: shownGroup, token: token, post: post)
+            syncLibrary(group: group?.path, shownGroup: shownGroup.path, token: token, post: post)
         case .cancelSync:
             jobs.cancel(.sync)
         }

@@ -13,7 +13,7 @@ public final class BackgroundWork: @unchecked Sendable {
     public let library: Library
     private let context: GroupContext
     let lock = NSLock()
-    private var groupsByPath: [String: Group] = [:]
+    private var groupsByID: [GroupID: Group] = [:]
     private var lastRead: [String: Double]
     private var documents: [String: OpenDocument] = [:]
     private let pages = PageTextCache(capacity: 256)
@@ -51,16 +51,16 @@ public final class BackgroundWork: @unchecked Sendable {
         register(groups)
     }
 
-    /// Makes groups findable by the paths the groups pane uses (`Parent/Child`).
+    /// Makes groups findable by the identifiers the groups pane uses.
     public func register(_ groups: [Group]) {
-        var paths: [String: Group] = [:]
-        func add(_ group: Group, parent: String?) {
-            let path = parent.map { "\($0)/\(group.name)" } ?? group.name
-            if paths[path] == nil { paths[path] = group }
-            for child in group.children { add(child, parent: path) }
+        var byID: [GroupID: Group] = [:]
+        func add(_ group: Group, parent: GroupID?) {
+            let id = AppState.id(of: group, in: parent)
+            if byID[id] == nil { byID[id] = group }
+            for child in group.children { add(child, parent: id) }
         }
         for group in groups { add(group, parent: nil) }
-        lock.withLock { groupsByPath.merge(paths) { old, _ in old } }
+        lock.withLock { groupsByID.merge(byID) { old, _ in old } }
     }
 
     /// Performs work over the library, posting its results (several for long work such as counting).
@@ -70,12 +70,12 @@ public final class BackgroundWork: @unchecked Sendable {
             let fieldGroups = GroupCatalog.fieldGroups(of: library)
             register(fieldGroups)
             post(.groupsReady(GroupCatalog.savedGroups(of: library, synced: locator.isSynced(library)) + fieldGroups))
-        case .countGroups(let paths):
-            var batch: [String: Int] = [:]
+        case .countGroups(let ids):
+            var batch: [GroupID: Int] = [:]
             var lastPost = Date()
-            for path in paths {
-                guard let group = group(at: path), group.unavailableReason == nil else { continue }
-                batch[path] = group.members(in: library, context: context).count
+            for id in ids {
+                guard let group = group(id), group.unavailableReason == nil else { continue }
+                batch[id] = group.members(in: library, context: context).count
                 if Date().timeIntervalSince(lastPost) > 0.1 {
                     post(.groupCounts(batch))
                     batch = [:]
@@ -83,10 +83,10 @@ public final class BackgroundWork: @unchecked Sendable {
                 }
             }
             if !batch.isEmpty { post(.groupCounts(batch)) }
-        case .computeGroupMembers(let path):
+        case .computeGroupMembers(let id):
             // An unknown path may be a field group that is not loaded yet: `groupsReady` asks again.
-            guard let group = group(at: path) else { return }
-            post(.groupMembers(path: path, members: group.members(in: library, context: context)))
+            guard let group = group(id) else { return }
+            post(.groupMembers(id, members: group.members(in: library, context: context)))
         case .buildSearchIndex:
             post(.searchIndexReady(SearchIndex(entries: library.entries)))
         case .computeSort(let key):
@@ -218,8 +218,8 @@ public final class BackgroundWork: @unchecked Sendable {
         return nil
     }
 
-    private func group(at path: String) -> Group? {
-        lock.withLock { groupsByPath[path] }
+    private func group(_ id: GroupID) -> Group? {
+        lock.withLock { groupsByID[id] }
     }
 
     /// The list marks of one reference whose linked files are at `locations` (by path).

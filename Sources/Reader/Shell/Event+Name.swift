@@ -7,7 +7,7 @@ extension Event {
         case .resize: return "resize"
         case .groupsReady: return "field groups ready"
         case .groupCounts: return "group counts"
-        case .groupMembers(let path, _): return "members of \(path)"
+        case .groupMembers(let group, _): return "members of \(group)"
         case .searchIndexReady: return "search index ready"
         case .sortReady(let key, _): return "sort by \(key.rawValue) ready"
         case .marksReady: return "marks ready"

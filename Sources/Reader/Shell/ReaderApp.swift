@@ -156,7 +156,7 @@ public enum ReaderApp {
             state.sort = sort
             state.sortDescending = session.descending ?? sort.startsDescending
         }
-        if let group = session.group, group != "All" {
+        if let group = session.group.map(GroupID.init(path:)), group != .all {
             state.activeGroup = group
             state.groupMembers = nil
             state.visible = []

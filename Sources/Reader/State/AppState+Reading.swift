@@ -4,9 +4,6 @@ import Foundation
 /// The reading view in the app: its keys, the overlays over it (prompts, the contents, the
 /// note editor), and what reaches beyond it. The view's own update is `ReadingState`'s.
 extension AppState {
-    /// The built-in group of references by last reading time.
-    public static let recentlyRead = "Recently read"
-
     /// The reading view's size.
     var readingGeometry: ReadingGeometry { ReadingGeometry(width: width, height: height) }
 

@@ -20,11 +20,11 @@ public struct AppState: Sendable {
 
     // Groups
     public var groups: [Group] = []
-    public var expandedGroups: Set<String> = []
+    public var expandedGroups: Set<GroupID> = []
     public var groupRows: [GroupRow] = []
     public var groupCursor = ListCursor()
-    public var groupCounts: [String: Int] = [:]
-    public var activeGroup = "All"
+    public var groupCounts: [GroupID: Int] = [:]
+    public var activeGroup = GroupID.all
     /// Members of the active group (positions in `library.entries`); nil while they are worked out.
     public var groupMembers: [Int]?
 

@@ -10,8 +10,8 @@ public enum Event: Sendable {
     case resize(width: Int, height: Int)
     /// Field groups and counts arrive after the first screen (they read every reference).
     case groupsReady([Group])
-    case groupCounts([String: Int])
-    case groupMembers(path: String, members: [Int])
+    case groupCounts([GroupID: Int])
+    case groupMembers(GroupID, members: [Int])
     case searchIndexReady(SearchIndex)
     case sortReady(SortKey, rank: [Int32])
     case marksReady([ReferenceMarks])

@@ -3,8 +3,8 @@ import BibModel
 /// Work over the whole library, whose results are events about groups, the sort and marks.
 public enum LibraryEffect: Sendable, Equatable {
     case loadFieldGroups
-    case countGroups([String])
-    case computeGroupMembers(path: String)
+    case countGroups([GroupID])
+    case computeGroupMembers(GroupID)
     case buildSearchIndex
     case computeSort(SortKey)
     /// Work out the list marks, and where every linked file is (`filesLocated`).

@@ -2,19 +2,12 @@ import BibModel
 import BibreadServices
 
 extension AppState {
-    /// The built-in group of the references a link named, in the link's order.
-    public static let fromLink = "From link"
-
-    /// Groups that exist only in the session that made them (the references of a link): they
-    /// are never saved as the group to come back to.
-    public static let transientGroups: Set<String> = [fromLink]
-
     /// The session to save: the group, selection and sort shown. A transient group is not
     /// saved; the group saved before it (`previous`) stays the one to come back to.
     public func sessionToSave(previous: LibrarySession) -> LibrarySession {
-        let group = AppState.transientGroups.contains(activeGroup)
-            ? previous.group.flatMap { AppState.transientGroups.contains($0) ? nil : $0 }
-            : activeGroup
+        let group = activeGroup.builtIn?.isTransient == true
+            ? previous.group.flatMap { GroupID(path: $0).builtIn?.isTransient == true ? nil : $0 }
+            : activeGroup.path
         return LibrarySession(group: group, selection: selectedEntry?.address ?? pendingSelection,
                               sort: sort.rawValue, descending: sortDescending)
     }
@@ -27,7 +20,7 @@ extension AppState {
         linkTargets = link.papers
         linkIntention = link.intention
         rebuildGroupRows()
-        var effects = activateGroup(AppState.fromLink)
+        var effects = activateGroup(.builtIn(.fromLink))
         groupCursor.selected = 0
         let missing = link.papers.filter { library.entries(withKey: $0.key).isEmpty }.map(\.key)
         if !missing.isEmpty {
@@ -62,7 +55,7 @@ extension AppState {
         groupMembers = targets.compactMap { paper in
             library.positions(ofKey: paper.key).first.flatMap { seen.insert($0).inserted ? $0 : nil }
         }
-        groupCounts[AppState.fromLink] = groupMembers?.count
+        groupCounts[.builtIn(.fromLink)] = groupMembers?.count
         refreshVisible()
     }
 

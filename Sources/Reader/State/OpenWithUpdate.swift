@@ -39,7 +39,7 @@ extension AppState {
             values[.file] = file
             // Not open, so its labels are unknown: apps get the link's number as the page of the
             // file (the same in a PDF without labels), the link keeps what the link said.
-            if activeGroup == AppState.fromLink, let target = linkTargets?.first(where: { $0.key.lowercased() == entry.key.lowercased() }),
+            if activeGroup == .builtIn(.fromLink), let target = linkTargets?.first(where: { $0.key.lowercased() == entry.key.lowercased() }),
                let first = target.firstPage {
                 linked = PaperReference(key: entry.key, pages: [first...first], numbering: target.numbering)
                 page = first

@@ -1,3 +1,5 @@
+import BibModel
+
 /// Transfers from the library's remote: a download and a sync are jobs of their own, each
 /// stopped by its own cancel.
 public enum SyncEffect: Sendable, Equatable {
@@ -8,7 +10,7 @@ public enum SyncEffect: Sendable, Equatable {
     case cancelFetch
     /// Sync the library's remote in the background: the .bib, and the PDFs of `group` (nil:
     /// none, since `shownGroup`, the group on screen, is a built-in one).
-    case syncLibrary(group: String?, shownGroup: String)
+    case syncLibrary(group: GroupID?, shownGroup: GroupID)
     /// Stop the sync under way.
     case cancelSync
 }

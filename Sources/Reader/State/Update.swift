@@ -8,18 +8,18 @@ extension AppState {
         rebuildGroupRows()
         var effects: [Effect] = [.library(.loadFieldGroups), .library(.buildSearchIndex), .library(.computeMarks), .library(.computeSort(sort)), .bookmarks(.loadBookmarks),
                                  .fullText(.updateFullTextIndex)]
-        effects.append(.library(.countGroups(countableGroupPaths)))
-        groupCounts[AppState.recentlyRead] = lastRead.count
-        if AppState.transientGroups.contains(activeGroup) && linkTargets == nil {
+        effects.append(.library(.countGroups(countableGroups)))
+        groupCounts[.builtIn(.recentlyRead)] = lastRead.count
+        if activeGroup.builtIn?.isTransient == true && linkTargets == nil {
             // Restored from a session that saved it before they were never saved: it is gone.
             message = StatusMessage("The group \(activeGroup) was only for the session that opened its link; showing All")
-            effects += activateGroup("All")
-        } else if activeGroup == AppState.fromLink {
+            effects += activateGroup(.all)
+        } else if activeGroup == .builtIn(.fromLink) {
             refreshLinkGroup()
-        } else if activeGroup == AppState.recentlyRead {
+        } else if activeGroup == .builtIn(.recentlyRead) {
             refreshRecentlyRead()
-        } else if activeGroup != "All" {
-            effects.append(.library(.computeGroupMembers(path: activeGroup)))
+        } else if activeGroup != .all {
+            effects.append(.library(.computeGroupMembers(activeGroup)))
         }
         return effects
     }
@@ -47,23 +47,23 @@ extension AppState {
         case .groupsReady(let loaded):
             groups = loaded
             rebuildGroupRows()
-            let uncounted = countableGroupPaths.filter { groupCounts[$0] == nil }
+            let uncounted = countableGroups.filter { groupCounts[$0] == nil }
             var effects: [Effect] = uncounted.isEmpty ? [] : [.library(.countGroups(uncounted))]
             // A group restored from the last session may only exist now, or not at all.
-            if groupMembers == nil && activeGroup != "All" && activeGroup != AppState.recentlyRead && !AppState.transientGroups.contains(activeGroup) {
+            if groupMembers == nil && activeGroup != .all && activeGroup.builtIn?.isTheReaders != true {
                 if AppState.groupExists(activeGroup, in: groups) {
-                    effects.append(.library(.computeGroupMembers(path: activeGroup)))
+                    effects.append(.library(.computeGroupMembers(activeGroup)))
                 } else {
                     message = StatusMessage("The group \(activeGroup) is gone; showing All")
-                    effects += activateGroup("All")
+                    effects += activateGroup(.all)
                 }
             }
             return effects
         case .groupCounts(let counts):
             groupCounts.merge(counts) { _, new in new }
             return []
-        case .groupMembers(let path, let members):
-            guard path == activeGroup else { return [] }
+        case .groupMembers(let group, let members):
+            guard group == activeGroup else { return [] }
             groupMembers = members
             refreshVisible()
             return []
@@ -165,8 +165,8 @@ extension AppState {
             return [.fullText(.searchFullText(terms))]
         case .readingRecorded(let key, let time):
             lastRead[key] = time
-            groupCounts[AppState.recentlyRead] = lastRead.count
-            if activeGroup == AppState.recentlyRead { refreshRecentlyRead() }
+            groupCounts[.builtIn(.recentlyRead)] = lastRead.count
+            if activeGroup == .builtIn(.recentlyRead) { refreshRecentlyRead() }
             return []
         case .tick:
             // Cheap: one query, and the tree is read again only when another bibread changed it.
@@ -191,7 +191,7 @@ extension AppState {
         sortRank = nil
         marks = nil
         screen.chooser = nil
-        if activeGroup == "All" {
+        if activeGroup == .all {
             groupMembers = Array(reloaded.entries.indices)
         } else {
             groupMembers = nil
@@ -293,8 +293,8 @@ extension AppState {
                 focus = focus == .details ? .list : .groups
             }
         case .right:
-            if focus == .groups, let row = selectedGroupRow, row.hasChildren, !expandedGroups.contains(row.path) {
-                return expand(row.path)
+            if focus == .groups, let row = selectedGroupRow, let id = row.id, row.hasChildren, !expandedGroups.contains(id) {
+                return expand(id)
             }
             focus = focus == .groups ? .list : .details
         case .open:
@@ -317,8 +317,7 @@ extension AppState {
                 return []
             }
             syncing = (0, 0, "")
-            let isBuiltIn = groupRows.first { $0.path == activeGroup }?.kind == .builtin || AppState.transientGroups.contains(activeGroup)
-            let group = isBuiltIn ? nil : activeGroup
+            let group = activeGroup.builtIn == nil ? activeGroup : nil
             message = StatusMessage(group.map { "Syncing the library and the PDFs of \($0)…" } ?? "Syncing the library…")
             return [.sync(.syncLibrary(group: group, shownGroup: activeGroup))]
         case .reverseSort:
@@ -393,14 +392,14 @@ extension AppState {
 
     /// Flattens the group tree by what is expanded.
     mutating func rebuildGroupRows() {
-        let selectedPath = selectedGroupRow?.path
+        let selectedRow = selectedGroupRow
         var rows: [GroupRow] = []
-        func add(_ group: Group, parent: String?, depth: Int) {
-            let path = parent.map { "\($0)/\(group.name)" } ?? group.name
-            rows.append(GroupRow(path: path, name: group.name, depth: depth, kind: group.kind,
+        func add(_ group: Group, parent: GroupID?, depth: Int) {
+            let id = AppState.id(of: group, in: parent)
+            rows.append(GroupRow(id: id, name: group.name, depth: depth, kind: group.kind,
                                  hasChildren: !group.children.isEmpty, unavailableReason: group.unavailableReason))
-            if expandedGroups.contains(path) {
-                for child in group.children { add(child, parent: path, depth: depth + 1) }
+            if expandedGroups.contains(id) {
+                for child in group.children { add(child, parent: id, depth: depth + 1) }
             }
         }
         // With several files open, the groups each file keeps come together under its name,
@@ -416,48 +415,58 @@ extension AppState {
             guard !filesShown else { continue }
             filesShown = true
             for file in files where groups.contains(where: { $0.sourceFile == file }) {
-                rows.append(GroupRow(path: AppState.headingPrefix + file, name: (file as NSString).lastPathComponent, depth: 0,
-                                     kind: .builtin, hasChildren: false, unavailableReason: nil, isHeading: true))
+                rows.append(GroupRow(id: nil, name: (file as NSString).lastPathComponent, depth: 0,
+                                     kind: .builtin, hasChildren: false, unavailableReason: nil))
                 for kept in groups where kept.sourceFile == file { add(kept, parent: nil, depth: 0) }
             }
         }
         // bibread's own "Recently read" goes after the other built-in groups.
         let afterBuiltIns = rows.lastIndex { $0.kind == .builtin && $0.depth == 0 && !$0.isHeading }.map { $0 + 1 } ?? 0
-        rows.insert(GroupRow(path: AppState.recentlyRead, name: AppState.recentlyRead, depth: 0, kind: .builtin,
+        rows.insert(GroupRow(id: .builtIn(.recentlyRead), name: BuiltInGroup.recentlyRead.name, depth: 0, kind: .builtin,
                              hasChildren: false, unavailableReason: nil), at: afterBuiltIns)
         if linkTargets != nil {
             // The references of the link bibread was opened with, first.
-            rows.insert(GroupRow(path: AppState.fromLink, name: AppState.fromLink, depth: 0, kind: .builtin,
+            rows.insert(GroupRow(id: .builtIn(.fromLink), name: BuiltInGroup.fromLink.name, depth: 0, kind: .builtin,
                                  hasChildren: false, unavailableReason: nil), at: 0)
         }
         groupRows = rows
-        if let selectedPath, let index = rows.firstIndex(where: { $0.path == selectedPath }) {
+        if let selectedRow, let index = rows.firstIndex(where: { $0.id == selectedRow.id && $0.name == selectedRow.name }) {
             groupCursor.selected = index
-        } else if let index = rows.firstIndex(where: { $0.path == activeGroup }) {
+        } else if let index = rows.firstIndex(where: { $0.id == activeGroup }) {
             groupCursor.selected = index
         }
         groupCursor.clamp(count: rows.count, rows: pageRows(.groups))
     }
 
     /// Whether a group path (`Parent/Child`) names a group of the tree.
-    static func groupExists(_ path: String, in groups: [Group], parent: String? = nil) -> Bool {
+    /// The identifier of a group of the tree, inside `parent` (nil: at the top): a built-in
+    /// group's is its case, another's the path of names to it (never parsed from its name, so
+    /// that a library's own group named like a built-in one stays its own).
+    static func id(of group: Group, in parent: GroupID?) -> GroupID {
+        if let parent { return parent.child(named: group.name) }
+        if group.kind == .builtin, let builtIn = BuiltInGroup(named: group.name) { return .builtIn(builtIn) }
+        return .path([group.name])
+    }
+
+    /// Whether the tree has the group `id` names (exactly: its names, in their case).
+    static func groupExists(_ id: GroupID, in groups: [Group], parent: GroupID? = nil) -> Bool {
         groups.contains { group in
-            let own = parent.map { "\($0)/\(group.name)" } ?? group.name
-            return own == path || (path.hasPrefix(own + "/") && groupExists(path, in: group.children, parent: own))
+            let own = AppState.id(of: group, in: parent)
+            return own == id || (id.isInside(own) && groupExists(id, in: group.children, parent: own))
         }
     }
 
-    private mutating func expand(_ path: String) -> [Effect] {
-        expandedGroups.insert(path)
+    private mutating func expand(_ group: GroupID) -> [Effect] {
+        expandedGroups.insert(group)
         rebuildGroupRows()
-        let children = groupRows.filter { $0.path.hasPrefix(path + "/") && groupCounts[$0.path] == nil }.map(\.path)
+        let children = groupRows.compactMap(\.id).filter { $0.isInside(group) && groupCounts[$0] == nil }
         return children.isEmpty ? [] : [.library(.countGroups(children))]
     }
 
     private mutating func collapseOrGoToParent() {
         guard let row = selectedGroupRow else { return }
-        if row.hasChildren && expandedGroups.contains(row.path) {
-            expandedGroups.remove(row.path)
+        if let id = row.id, row.hasChildren && expandedGroups.contains(id) {
+            expandedGroups.remove(id)
             rebuildGroupRows()
         } else if row.depth > 0, let parent = groupRows[..<groupCursor.selected].lastIndex(where: { $0.depth < row.depth }) {
             groupCursor.selected = parent
@@ -465,40 +474,36 @@ extension AppState {
         }
     }
 
-    /// The start of the path of a file's heading in the groups pane (no group's path starts so).
-    static let headingPrefix = "\u{1}file:"
-
-    /// The paths of the rows that are groups (to count), leaving out the files' headings.
-    var countableGroupPaths: [String] {
-        groupRows.filter { !$0.isHeading }.map(\.path)
+    /// The groups of the rows (to count), leaving out the files' headings.
+    var countableGroups: [GroupID] {
+        groupRows.compactMap(\.id)
     }
 
-    /// Shows the members of the group at `path` in the list.
-    mutating func activateGroup(_ path: String) -> [Effect] {
-        if path.hasPrefix(AppState.headingPrefix) { return [] }
-        if let row = groupRows.first(where: { $0.path == path }), let reason = row.unavailableReason {
+    /// Shows the members of `group` in the list.
+    mutating func activateGroup(_ group: GroupID) -> [Effect] {
+        if let row = groupRows.first(where: { $0.id == group }), let reason = row.unavailableReason {
             message = StatusMessage(reason, isError: true)
             return []
         }
-        activeGroup = path
+        activeGroup = group
         listCursor = ListCursor()
         detailsScroll = 0
-        if path == "All", let library {
+        if group == .all, let library {
             groupMembers = Array(library.entries.indices)
             refreshVisible()
             return [.app(.saveSession)]
         }
-        if path == AppState.recentlyRead {
+        if group == .builtIn(.recentlyRead) {
             refreshRecentlyRead()
             return [.app(.saveSession)]
         }
-        if path == AppState.fromLink {
+        if group == .builtIn(.fromLink) {
             refreshLinkGroup()
             return []
         }
         groupMembers = nil
         refreshVisible()
-        return [.library(.computeGroupMembers(path: path)), .app(.saveSession)]
+        return [.library(.computeGroupMembers(group)), .app(.saveSession)]
     }
 
     // MARK: - Opening
@@ -506,11 +511,11 @@ extension AppState {
     private mutating func open() -> [Effect] {
         switch focus {
         case .groups:
-            guard let row = selectedGroupRow, !row.isHeading else { return [] }
-            var effects = activateGroup(row.path)
+            guard let row = selectedGroupRow, let id = row.id else { return [] }
+            var effects = activateGroup(id)
             if row.unavailableReason == nil {
                 focus = .list
-                if row.hasChildren && !expandedGroups.contains(row.path) { effects += expand(row.path) }
+                if row.hasChildren && !expandedGroups.contains(id) { effects += expand(id) }
             }
             return effects
         case .list, .details:
@@ -522,7 +527,7 @@ extension AppState {
                 screen.reading?.showMatches(of: words)
                 return effects
             }
-            return openEntry(entry, atPage: activeGroup == AppState.fromLink ? linkPage(of: entry) : nil)
+            return openEntry(entry, atPage: activeGroup == .builtIn(.fromLink) ? linkPage(of: entry) : nil)
         }
     }
 
@@ -719,7 +724,7 @@ extension AppState {
         if let matches = searchMatches {
             rows = AppState.intersect(rows, matches)
         }
-        if activeGroup == AppState.recentlyRead || activeGroup == AppState.fromLink {
+        if activeGroup.builtIn?.keepsItsOwnOrder == true {
             // This group's order is its point: the most recently read first.
         } else if let rank = sortRank {
             let descending = sortDescending
@@ -815,7 +820,8 @@ extension AppState {
                     guard index < groupRows.count else { return [] }
                     groupCursor.selected = index
                     groupCursor.clamp(count: groupRows.count, rows: pageRows(.groups))
-                    return mouse.kind == .doubleClick ? open() : activateGroup(groupRows[index].path)
+                    guard let id = groupRows[index].id else { return mouse.kind == .doubleClick ? open() : [] }
+                    return mouse.kind == .doubleClick ? open() : activateGroup(id)
                 case .list:
                     let index = listCursor.top + offset
                     guard index < visible.count else { return [] }
