@@ -118,6 +118,44 @@ struct BookmarkTests {
         #expect(again.state.reading?.notes[2] == "Lemma 2 is the key\nsee also p. 7")
     }
 
+    /// Notes and bookmarks are kept by cite key, and the reading view knows the paper by its
+    /// address: for the second of two references with one key (`twice#2`) the view showed none
+    /// of its notes (they arrived under `twice`, compared with `twice#2`), and `m` on a page it
+    /// had bookmarked added a second bookmark instead of removing the first (it looked for
+    /// bookmarks of `twice#2`). Typed keys make the compiler tell the two apart.
+    @Test func theNotesAndBookmarksOfTheSecondReferenceOfAKeyAreItsOwn() throws {
+        let (store, folder) = try makeStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let papers = Fixtures.samples.appendingPathComponent("papers").path
+        let library = Fixtures.library("""
+        @article{twice, title = {First of the key}, file = {:\(papers)/tex-tour.pdf:PDF}}
+        @article{twice, title = {Second of the key}, file = {:\(papers)/incompleteness.pdf:PDF}}
+        """)
+        func openSecond(_ harness: inout ReaderHarness) {
+            harness.press("/")
+            harness.type("Second")
+            harness.press("Enter", "Enter")
+        }
+        var harness = ReaderHarness(library: library, width: 130, height: 30, store: store)
+        openSecond(&harness)
+        #expect(harness.state.reading?.title == "Second of the key")
+        harness.press("n")
+        harness.type("kept with the second")
+        harness.press("C-s")
+        #expect(try store.note(citeKey: "twice", page: 1) == "kept with the second")
+        // m bookmarks the page; m again finds that bookmark (under the cite key) and removes it.
+        harness.press("m")
+        #expect(try store.savedBookmarks().nodes.map(\.reference) == [PageReference(citeKey: "twice", library: "library.bib", page: 1)])
+        harness.press("m")
+        #expect(harness.state.message?.text.hasPrefix("Removed the bookmark") == true, "\(String(describing: harness.state.message))")
+        #expect(try store.savedBookmarks().nodes.isEmpty)
+
+        var again = ReaderHarness(library: library, width: 130, height: 30, store: store)
+        openSecond(&again)
+        #expect(again.state.reading?.title == "Second of the key")
+        #expect(again.state.reading?.notes[1] == "kept with the second")
+    }
+
     @Test func aNarrowWindowShowsTheNoteOnTheMessageLine() throws {
         let (store, folder) = try makeStore()
         defer { try? FileManager.default.removeItem(at: folder) }

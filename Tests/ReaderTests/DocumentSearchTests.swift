@@ -25,7 +25,7 @@ struct DocumentSearchTests {
         let document = try PDFDocument(path: manual.path)
         let state = AppState(library: nil, paths: [], width: width, height: height)
         return try (1...document.pageCount).filter { page in
-            var view = ReadingState(path: manual.path, key: "rintro", title: "")
+            var view = ReadingState(path: manual.path, address: "rintro", title: "")
             view.pageText = try document.text(ofPage: page)
             return state.readingLines(view).contains { !ReadingText.matches(of: word, in: $0).isEmpty }
         }

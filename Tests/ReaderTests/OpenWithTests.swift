@@ -75,13 +75,13 @@ struct ReaderOpenWithTests {
         let link = try ReferenceLink.parse("bibread://open?refs=[goedel1931formal:5-6],[knuth1984texbook:2],[nobody99]")
         harness.run(harness.state.openLink(link))
         #expect(harness.state.reading?.page == 5)
-        #expect(harness.state.reading?.key == "goedel1931formal")
+        #expect(harness.state.reading?.address == "goedel1931formal")
         harness.press("q")
         #expect(harness.state.activeGroup == .builtIn(.fromLink))
         #expect(harness.state.visible.map { harness.state.library!.entries[$0].key } == ["goedel1931formal", "knuth1984texbook"])
         #expect(harness.screen.contains("From link"))
         harness.press("j", "Enter")
-        #expect(harness.state.reading?.key == "knuth1984texbook")
+        #expect(harness.state.reading?.address == "knuth1984texbook")
         // The TeXbook's pages are printed i, ii, 1, 2, 3: the link's page 2 is the fourth of the file.
         #expect(harness.state.reading?.page == 4, "a reference of the link opens at the link's printed page")
     }

@@ -14,4 +14,13 @@ public struct EntryAddress: Hashable, Sendable, CustomStringConvertible, Express
     }
 
     public var description: String { text }
+
+    /// The cite key the address names a reference of: the text before `#N` (a library knows
+    /// better when a key itself holds `#`: `Library.entry(at:)`).
+    public var citeKey: CiteKey {
+        if let hash = text.lastIndex(of: "#"), let occurrence = Int(text[text.index(after: hash)...]), occurrence >= 1 {
+            return CiteKey(String(text[..<hash]))
+        }
+        return CiteKey(text)
+    }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// Which of several PDFs to open.
 enum ChooserOverlay {
     static func draw(_ chooser: FileChooser, state: AppState, into screen: inout ScreenBuffer) {
-        let inner = Box.draw(title: "\(chooser.key) has \(chooser.files.count) PDFs — Enter opens, Esc cancels",
+        let inner = Box.draw(title: "\(chooser.address) has \(chooser.files.count) PDFs — Enter opens, Esc cancels",
                              width: 90, height: chooser.files.count + 2, into: &screen)
         for (index, file) in chooser.files.enumerated() where index < inner.height {
             let name = file.label.map { "\($0): " } ?? ""

@@ -7,7 +7,7 @@ enum NoteEditorOverlay {
         let footer = editor.confirmingQuit ? "C-c again quits · C-s saves and quits · Esc back to the note"
             : editor.confirmingDiscard ? "Esc again discards · C-s saves · Enter back to the note"
             : "C-s save · Esc cancel · Enter new line"
-        let inner = Box.draw(title: "Note on \(pageName) of \(editor.key)", width: boxWidth, height: boxHeight, footer: footer,
+        let inner = Box.draw(title: "Note on \(pageName) of \(editor.citeKey)", width: boxWidth, height: boxHeight, footer: footer,
                              into: &screen)
         guard inner.width > 0, inner.height > 0 else { return }
         // Lay the text out in rows of the box's width, tracking where the cursor falls.

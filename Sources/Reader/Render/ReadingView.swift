@@ -135,7 +135,7 @@ enum ReadingView {
         screen.fill(x: 0, y: y, width: width, height: 1, style: status)
         // The printed page first: `p. 1000 (1031 of 2415)`, or `p. 7 / 11` where they are the same.
         var left = AppState.pageName(view.page, info: view.info)
-        if !state.bookmarks.bookmarks(citeKey: state.citeKey(of: view), page: view.page).isEmpty { left = "★ " + left }
+        if !state.bookmarks.bookmarks(citeKey: state.citeKey(of: view).text, page: view.page).isEmpty { left = "★ " + left }
         if view.pageNote != nil { left = "✎ " + left }
         if let count = view.pageCount, count > 0 {
             if view.info?.distinctLabel(ofPage: view.page) == nil { left += " / \(count)" }

@@ -39,10 +39,10 @@ extension BackgroundWork {
                 try store.delete(node: id)
                 post(.bookmarksLoaded(try store.savedBookmarks(), message: confirmation, select: nil))
             case .loadNotes(let key):
-                post(.notesLoaded(key: key, notes: try store.notes(citeKey: key), message: nil))
+                post(.notesLoaded(key, notes: try store.notes(citeKey: key.text), message: nil))
             case .saveNote(let key, let page, let text, let confirmation):
-                try store.setNote(citeKey: key, page: page, text: text, at: clock())
-                post(.notesLoaded(key: key, notes: try store.notes(citeKey: key), message: confirmation))
+                try store.setNote(citeKey: key.text, page: page, text: text, at: clock())
+                post(.notesLoaded(key, notes: try store.notes(citeKey: key.text), message: confirmation))
             }
         }
     }

@@ -135,19 +135,19 @@ public final class BackgroundWork: @unchecked Sendable {
         case .saveReadingMode(let path, let mode):
             guard let store, let fingerprint = lock.withLock({ documents[path]?.fingerprint }) else { return }
             try? store.saveMode(mode, fingerprint: fingerprint, path: path, at: clock())
-        case .recordReading(let key):
+        case .recordReading(let address):
             let time = clock()
-            lock.withLock { lastRead[key] = time }
+            lock.withLock { lastRead[address.text] = time }
             // Kept per document (its content and path), so that it counts whatever set of
             // .bib files is open next time.
-            if let store, let entry = library.entry(addressedBy: key) {
+            if let store, let entry = library.entry(at: address) {
                 for file in entry.links.files where file.isPDF {
                     guard let local = locator.localPath(of: file) else { continue }
                     let fingerprint = (try? PDFFingerprint.of(path: local)) ?? "path:" + local
                     try? store.recordReading(fingerprint: fingerprint, path: local, key: entry.key, at: time)
                 }
             }
-            post(.readingRecorded(key: key, time: time))
+            post(.readingRecorded(address, time: time))
         }
     }
 

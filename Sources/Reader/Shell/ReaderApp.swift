@@ -101,7 +101,7 @@ public enum ReaderApp {
             (try? readingStore?.lastRead(of: library, localPath: LinkedFileLocator.shared.localPath(of:),
                                          fingerprint: { try? PDFFingerprint.of(path: $0) })) ?? [:]
         }
-        state.lastRead = library.map(lastRead(in:)) ?? [:]
+        state.lastRead = Dictionary(uniqueKeysWithValues: (library.map(lastRead(in:)) ?? [:]).map { (EntryAddress($0.key), $0.value) })
         func makeWork(for library: Library, groups: [Group]) -> BackgroundWork {
             BackgroundWork(library: library, groups: groups, store: readingStore, lastRead: lastRead(in: library), remotes: config.remotes)
         }
@@ -161,7 +161,7 @@ public enum ReaderApp {
             state.groupMembers = nil
             state.visible = []
         }
-        state.pendingSelection = session.selection
+        state.pendingSelection = session.selection.map { EntryAddress($0) }
     }
 
     /// Writes a line to standard error, cleaned of control characters (`TerminalText`).

@@ -217,7 +217,7 @@ extension AppState {
         guard let library else { return }
         var members: [(Int, Double)] = []
         for (position, entry) in library.entries.enumerated() {
-            if let time = lastRead[entry.address] { members.append((position, time)) }
+            if let time = lastRead[entry.entryAddress] { members.append((position, time)) }
         }
         members.sort { $0.1 > $1.1 }
         groupMembers = members.map(\.0)

@@ -46,7 +46,7 @@ public struct AppState: Sendable {
     public var sortDescending = false
     /// Rank of each entry in the current sort (ascending); nil while it is worked out.
     public var sortRank: [Int32]?
-    public var lastRead: [String: Double] = [:]
+    public var lastRead: [EntryAddress: Double] = [:]
     /// Until the first sort arrives the list is in file order; then the top row is selected.
     var awaitingFirstSort = true
 
@@ -54,7 +54,7 @@ public struct AppState: Sendable {
     public var visible: [Int] = []
     public var listCursor = ListCursor()
     /// The reference to select once the list is known (restored from the last session).
-    public var pendingSelection: String?
+    public var pendingSelection: EntryAddress?
     public var marks: [ReferenceMarks]?
 
     // Details
@@ -97,7 +97,7 @@ public struct AppState: Sendable {
     /// render never look at the disk. A file not in it has not been looked for yet.
     public var fileLocations: [String: FileLocation] = [:]
     /// A reference to open once its files are located (its address), at the page asked for.
-    var openingOnceLocated: (address: String, page: PageRequest?)?
+    var openingOnceLocated: (address: EntryAddress, page: PageRequest?)?
 
     /// A state for `library` (nil: nothing to open; the screen says how to open one).
     public init(library: Library?, paths: [String], width: Int, height: Int, keymap: Keymap = Keymap()) {

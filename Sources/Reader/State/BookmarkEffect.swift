@@ -1,3 +1,4 @@
+import BibModel
 import ReadingList
 
 /// Reads and writes of the bookmark tree and the page notes.
@@ -15,7 +16,7 @@ public enum BookmarkEffect: Sendable, Equatable {
     case moveBookmarkNode(id: Int64, folder: Int64?)
     /// Read the bookmark tree again if another program changed the store since it was read.
     case checkBookmarks
-    case loadNotes(key: String)
+    case loadNotes(CiteKey)
     /// Set a page's note (empty text deletes it); `confirmation` is shown once it is committed.
-    case saveNote(key: String, page: Int, text: String, confirmation: String)
+    case saveNote(CiteKey, page: Int, text: String, confirmation: String)
 }

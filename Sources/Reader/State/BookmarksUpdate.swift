@@ -20,7 +20,7 @@ extension AppState {
             return []
         case .notesLoaded(let key, let notes, let text):
             if let text { message = StatusMessage(text) }
-            guard screen.reading?.key == key else { return [] }
+            guard let view = screen.reading, citeKey(of: view) == key else { return [] }
             screen.reading?.notes = notes
             return []
         case .readingListProgress(let bytes):
@@ -254,7 +254,7 @@ extension AppState {
     /// `m`: bookmarks the page shown, or removes its own one-page bookmark.
     mutating func toggleBookmark() -> [Effect] {
         guard let view = reading, view.info != nil else { return [] }
-        let existing = bookmarks.bookmarks(citeKey: view.key, page: view.page).first {
+        let existing = bookmarks.bookmarks(citeKey: citeKey(of: view).text, page: view.page).first {
             $0.reference?.page == view.page && ($0.reference?.lastPage ?? view.page) == view.page
         }
         if let existing {
@@ -272,7 +272,7 @@ extension AppState {
     /// Bookmarks the page shown in `folder`; the message comes when the bookmark is written.
     mutating func addBookmark(in folder: BookmarkFolderChoice) -> [Effect] {
         guard let view = reading else { return [] }
-        let key = citeKey(of: view)
+        let key = citeKey(of: view).text
         let libraryName = libraryPaths.count == 1 ? (libraryPaths[0] as NSString).lastPathComponent : nil
         let place = folder.id.map { " in \(bookmarks.path(of: $0))" } ?? ""
         return [.bookmarks(.addBookmark(PageReference(citeKey: key, library: libraryName, page: view.page,
@@ -288,19 +288,19 @@ extension AppState {
         screen.reading?.notes[editor.page] = text.isEmpty ? nil : text
         guard editor.isChanged else { return [] }
         let page = AppState.pageName(editor.page, info: screen.reading?.info)
-        return [.bookmarks(.saveNote(key: editor.key, page: editor.page, text: text,
+        return [.bookmarks(.saveNote(editor.citeKey, page: editor.page, text: text,
                           confirmation: text.isEmpty ? "Deleted the note on \(page)" : "Saved the note on \(page)"))]
     }
 
     /// The cite key of the paper read (the view holds its address, `key#2` for a duplicate).
-    func citeKey(of view: ReadingState) -> String {
-        library?.entry(addressedBy: view.key)?.key ?? view.key
+    func citeKey(of view: ReadingState) -> CiteKey {
+        library?.entry(at: view.address)?.citeKey ?? view.address.citeKey
     }
 
     /// `n`: opens the page's note in the editor.
     mutating func openNoteEditor() {
         guard let view = screen.reading, view.info != nil else { return }
-        screen.noteEditor = NoteEditor(key: citeKey(of: view), page: view.page, text: view.notes[view.page] ?? "")
+        screen.noteEditor = NoteEditor(citeKey: citeKey(of: view), page: view.page, text: view.notes[view.page] ?? "")
     }
 
     /// The question the note editor asks before its changes are lost.

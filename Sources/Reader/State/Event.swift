@@ -17,7 +17,7 @@ public enum Event: Sendable {
     case marksReady([ReferenceMarks])
     /// Where linked files are (by path); `opening`: the reference whose files were asked for, to
     /// open it now.
-    case filesLocated([String: FileLocation], opening: String?)
+    case filesLocated([String: FileLocation], opening: EntryAddress?)
     /// A document is open; `resumePage` and `resumeScroll` say where it was last read.
     /// `mode`: how this document was last shown (`t`), nil when never chosen.
     case documentOpened(path: String, info: DocumentInfo, resumePage: Int?, resumeScroll: Double, mode: ReadingMode? = nil)
@@ -29,7 +29,7 @@ public enum Event: Sendable {
     case searchResult(path: String, query: String, page: Int?, wrapped: Bool)
     /// The loop's periodic wake-up, when nothing else happened for a while.
     case tick
-    case readingRecorded(key: String, time: Double)
+    case readingRecorded(EntryAddress, time: Double)
     /// A PDF only the remote had is downloading (bytes so far, of total).
     case fetchProgress(path: String, bytes: Int64, total: Int64?)
     /// It is in the cache now, at `local`.
@@ -47,7 +47,7 @@ public enum Event: Sendable {
     case bookmarksLoaded(SavedBookmarks, message: String?, select: Int64?)
     case bookmarkFailed(message: String)
     /// The page notes of a paper, by page; `message` confirms a note written.
-    case notesLoaded(key: String, notes: [Int: String], message: String?)
+    case notesLoaded(CiteKey, notes: [Int: String], message: String?)
     /// A reading list to import was read and checked (`source` as the user gave it).
     case readingListLoaded(source: String, fallbackName: String, DecodedReadingList)
     case readingListProgress(bytes: Int64)

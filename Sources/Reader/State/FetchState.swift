@@ -6,7 +6,8 @@ import ReadingList
 /// A PDF downloading from the library's remote, to be opened when it arrives.
 public struct FetchState: Sendable, Equatable {
     public let path: String
-    public let key: String
+    /// The reference to open.
+    public let address: EntryAddress
     public let title: String
     /// The page to open it at (a bookmark's, a link's); nil resumes where it was read.
     public var page: PageRequest? = nil

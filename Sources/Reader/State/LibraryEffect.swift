@@ -10,5 +10,5 @@ public enum LibraryEffect: Sendable, Equatable {
     /// Work out the list marks, and where every linked file is (`filesLocated`).
     case computeMarks
     /// Find where these files are, to open the reference at `opening` once they are located.
-    case locateFiles([LinkedFile], opening: String)
+    case locateFiles([LinkedFile], opening: EntryAddress)
 }

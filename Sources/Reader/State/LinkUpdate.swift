@@ -8,7 +8,7 @@ extension AppState {
         let group = activeGroup.builtIn?.isTransient == true
             ? previous.group.flatMap { GroupID(path: $0).builtIn?.isTransient == true ? nil : $0 }
             : activeGroup.path
-        return LibrarySession(group: group, selection: selectedEntry?.address ?? pendingSelection,
+        return LibrarySession(group: group, selection: (selectedEntry?.entryAddress ?? pendingSelection)?.text,
                               sort: sort.rawValue, descending: sortDescending)
     }
 

@@ -1,8 +1,10 @@
+import BibModel
 import ReadingList
 
 /// The page-note editor of the reading view (`n`), an overlay over it.
 public struct NoteEditor: Sendable, Equatable {
-    public let key: String
+    /// The paper whose page note this is (notes are kept by cite key).
+    public let citeKey: CiteKey
     public let page: Int
     /// The text as it was when the editor opened.
     public let original: String
@@ -14,8 +16,8 @@ public struct NoteEditor: Sendable, Equatable {
     /// Ctrl-C was pressed with unsaved changes: a second Ctrl-C quits without them.
     public var confirmingQuit = false
 
-    public init(key: String, page: Int, text: String) {
-        self.key = key
+    public init(citeKey: CiteKey, page: Int, text: String) {
+        self.citeKey = citeKey
         self.page = page
         original = text
         field = TextField(text)

@@ -7,7 +7,7 @@ extension AppState {
     func handlerValues() -> (values: HandlerValues, subject: String)? {
         let entry: Entry?
         if let view = reading {
-            entry = library?.entry(addressedBy: view.key)
+            entry = library?.entry(at: view.address)
         } else {
             entry = selectedEntry
         }

@@ -1,3 +1,4 @@
+import BibModel
 import BibreadServices
 
 /// Writes of where the reader is and what was read.
@@ -6,5 +7,5 @@ public enum ReadingEffect: Sendable, Equatable {
     case savePosition(path: String, page: Int, scroll: Double)
     /// Remember how a document is shown (`t`), for the next time it is opened.
     case saveReadingMode(path: String, mode: ReadingMode)
-    case recordReading(key: String)
+    case recordReading(EntryAddress)
 }

@@ -1,10 +1,12 @@
+import BibModel
 import BibreadServices
 
 
 /// The PDF reading view: one page of text at a time.
 public struct ReadingState: Sendable, Equatable {
     public let path: String
-    public let key: String
+    /// The reference read (its address: `key#2` for the second of a duplicate key).
+    public let address: EntryAddress
     public var title: String
     public var info: DocumentInfo?
     public var page: Int
@@ -36,9 +38,9 @@ public struct ReadingState: Sendable, Equatable {
     /// The paper's page notes, by page.
     public var notes: [Int: String] = [:]
 
-    public init(path: String, key: String, title: String, page: Int = 1) {
+    public init(path: String, address: EntryAddress, title: String, page: Int = 1) {
         self.path = path
-        self.key = key
+        self.address = address
         self.title = title
         self.page = page
     }

@@ -83,7 +83,7 @@ extension AppState {
         case .filesLocated(let located, let opening):
             fileLocations.merge(located) { _, new in new }
             guard let opening, let pending = openingOnceLocated, pending.address == opening,
-                  let entry = library?.entry(addressedBy: opening) else { return [] }
+                  let entry = library?.entry(at: opening) else { return [] }
             openingOnceLocated = nil
             return openEntry(entry, atPage: pending.page)
         case .documentOpened, .documentNeedsPassword, .pageText, .documentFailed, .searchResult:
@@ -102,11 +102,11 @@ extension AppState {
                 message = StatusMessage("\((path as NSString).lastPathComponent) is in the cache now")
                 return []
             }
-            var view = ReadingState(path: local, key: fetch.key, title: fetch.title)
+            var view = ReadingState(path: local, address: fetch.address, title: fetch.title)
             view.requestedPage = fetch.page
             screen.reading = view
-            let citeKey = library?.entry(addressedBy: fetch.key)?.key ?? fetch.key
-            return [.document(.openDocument(path: local, password: nil)), .reading(.recordReading(key: fetch.key)), .library(.computeMarks), .bookmarks(.loadNotes(key: citeKey))]
+            return [.document(.openDocument(path: local, password: nil)), .reading(.recordReading(fetch.address)), .library(.computeMarks),
+                    .bookmarks(.loadNotes(citeKey(of: view)))]
         case .fetchFailed(let path, let text):
             guard fetching?.path == path else { return [] }
             fetching = nil
@@ -180,7 +180,7 @@ extension AppState {
     /// Takes a library read again, keeping the group, the selected reference, the sort and the
     /// search; everything worked out from the old one is worked out anew.
     mutating func reload(_ reloaded: Library) -> [Effect] {
-        pendingSelection = selectedEntry?.address ?? pendingSelection
+        pendingSelection = selectedEntry?.entryAddress ?? pendingSelection
         library = reloaded
         groups = GroupCatalog.savedGroups(of: reloaded, synced: librarySynced)
         groupCounts = [:]
@@ -537,8 +537,8 @@ extension AppState {
         let files = entry.links.files.filter(\.isPDF)
         if files.contains(where: { fileLocations[$0.path] == nil }) {
             // Not looked for yet (the marks are still being worked out): ask, then open.
-            openingOnceLocated = (entry.address, page)
-            return [.library(.locateFiles(files, opening: entry.address))]
+            openingOnceLocated = (entry.entryAddress, page)
+            return [.library(.locateFiles(files, opening: entry.entryAddress))]
         }
         let local = files.compactMap { file -> LinkedFile? in
             fileLocations[file.path]?.path.map { LinkedFile(path: $0, label: file.label, fileType: file.fileType, field: file.field) }
@@ -550,7 +550,7 @@ extension AppState {
                     message = StatusMessage("A download is already running; Esc cancels it")
                     return []
                 }
-                fetching = FetchState(path: remote.path, key: entry.address, title: entry.title.isEmpty ? entry.address : entry.title, page: page)
+                fetching = FetchState(path: remote.path, address: entry.entryAddress, title: entry.title.isEmpty ? entry.address : entry.title, page: page)
                 return [.sync(.fetchFile(path: remote.path))]
             } else if let missing = files.first {
                 message = StatusMessage("The PDF of \(entry.address) is not on this machine: \(missing.path)", isError: true)
@@ -560,17 +560,17 @@ extension AppState {
             return []
         }
         if local.count > 1 {
-            screen.chooser = FileChooser(key: entry.address, files: local, page: page)
+            screen.chooser = FileChooser(address: entry.entryAddress, files: local, page: page)
             return []
         }
         return openDocument(local[0], entry: entry, page: page)
     }
 
     private mutating func openDocument(_ file: LinkedFile, entry: Entry, page: PageRequest?) -> [Effect] {
-        var view = ReadingState(path: file.path, key: entry.address, title: entry.title.isEmpty ? entry.address : entry.title)
+        var view = ReadingState(path: file.path, address: entry.entryAddress, title: entry.title.isEmpty ? entry.address : entry.title)
         view.requestedPage = page
         screen.reading = view
-        return [.document(.openDocument(path: file.path, password: nil)), .reading(.recordReading(key: entry.address)), .bookmarks(.loadNotes(key: entry.key))]
+        return [.document(.openDocument(path: file.path, password: nil)), .reading(.recordReading(entry.entryAddress)), .bookmarks(.loadNotes(entry.citeKey))]
     }
 
     private mutating func handleChooser(_ key: Key) -> [Effect] {
@@ -597,7 +597,7 @@ extension AppState {
     private mutating func openChosen(_ index: Int) -> [Effect] {
         guard let chooser = screen.chooser else { return [] }
         screen.chooser = nil
-        guard let entry = library?.entry(addressedBy: chooser.key), index < chooser.files.count else { return [] }
+        guard let entry = library?.entry(at: chooser.address), index < chooser.files.count else { return [] }
         return openDocument(chooser.files[index], entry: entry, page: chooser.page)
     }
 
@@ -734,7 +734,7 @@ extension AppState {
         }
         visible = rows
         if let pending = pendingSelection, let library, groupMembers != nil {
-            if let index = rows.firstIndex(where: { library.entries[$0].address == pending }) {
+            if let index = rows.firstIndex(where: { library.entries[$0].entryAddress == pending }) {
                 listCursor.selected = index
                 listCursor.top = max(0, index - pageRows(.list) / 2)
                 pendingSelection = nil
