@@ -189,28 +189,28 @@ public struct GroupContext: Sendable {
     /// True for `read` and every field whose values are all yes/no words (worked out once, when
     /// a smart condition first asks).
     func isBoolean(_ field: String) -> Bool {
-        columns.remember("boolean fields") { GroupContext.booleanFields(in: entries) }.contains(field)
+        columns.remember(\.fieldSets, "boolean fields") { GroupContext.booleanFields(in: entries) }.contains(field)
     }
 
     /// A number per reference (in library order), worked out for all of them the first time it
     /// is asked for under `name` and remembered for every later evaluation with this context.
     func numbers(_ name: String, compute: (Entry) -> Double) -> [Double] {
-        columns.column(name, entries: entries, compute: compute)
+        columns.remember(\.numbers, name) { entries.map(compute) }
     }
 
     /// Text per reference, worked out once for all of them (see `numbers`).
     func texts(_ name: String, compute: (Entry) -> String) -> [String] {
-        columns.column(name, entries: entries, compute: compute)
+        columns.remember(\.texts, name) { entries.map(compute) }
     }
 
     /// UTF-8 bytes per reference, worked out once for all of them (see `numbers`).
     func bytes(_ name: String, compute: (Entry) -> [UInt8]) -> [[UInt8]] {
-        columns.column(name, entries: entries, compute: compute)
+        columns.remember(\.bytes, name) { entries.map(compute) }
     }
 
     /// For each value `extract` gives, the positions of the references that have it (built once).
     func valueIndex(_ name: String, extract: (Entry) -> [String]) -> [String: [Int]] {
-        columns.remember("index " + name) {
+        columns.remember(\.indexes, name) {
             var index: [String: [Int]] = [:]
             for (position, entry) in entries.enumerated() {
                 for value in Set(extract(entry)) { index[value, default: []].append(position) }
@@ -455,21 +455,27 @@ enum BibDeskGroups {
 /// Columns of facts about references that cost something to work out (values decoded and
 /// lowered, dates parsed, files checked on disk), computed for the whole library the first time
 /// they are needed and kept for the life of a `GroupContext`.
+///
+/// Each kind of column has a table of its own, so that one name asked for as numbers and as text
+/// (`numbers("read")`, `texts("read")`) gives two columns, never one that replaces the other.
 final class ColumnCache: @unchecked Sendable {
-    private var columns: [String: Any] = [:]
+    var numbers: [String: [Double]] = [:]
+    var texts: [String: [String]] = [:]
+    var bytes: [String: [[UInt8]]] = [:]
+    /// Value indexes: for each value, the positions of the references that have it.
+    var indexes: [String: [String: [Int]]] = [:]
+    /// Sets of field names (the yes/no fields).
+    var fieldSets: [String: Set<String>] = [:]
     private let lock = NSLock()
 
-    func column<Value>(_ name: String, entries: [Entry], compute: (Entry) -> Value) -> [Value] {
-        remember(name) { entries.map(compute) }
-    }
-
-    /// Anything worked out once under `name`.
-    func remember<Value>(_ name: String, compute: () -> Value) -> Value {
+    /// The value kept under `name` in `table`, worked out by `compute` the first time.
+    func remember<Value>(_ table: ReferenceWritableKeyPath<ColumnCache, [String: Value]>, _ name: String,
+                         compute: () -> Value) -> Value {
         lock.lock()
         defer { lock.unlock() }
-        if let known = columns[name] as? Value { return known }
+        if let known = self[keyPath: table][name] { return known }
         let value = compute()
-        columns[name] = value
+        self[keyPath: table][name] = value
         return value
     }
 }
