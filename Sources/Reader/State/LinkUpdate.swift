@@ -1,5 +1,6 @@
 import BibModel
 import BibreadServices
+import BibreadValues
 
 extension AppState {
     /// The built-in group of the references a link named, in the link's order.

@@ -1,4 +1,5 @@
 import BibreadServices
+import BibreadValues
 
 /// Writes of where the reader is and what was read.
 public enum ReadingEffect: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import BibreadServices
+import BibreadValues
 
 
 /// The PDF reading view: one page of text at a time.
