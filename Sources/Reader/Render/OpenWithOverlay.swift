@@ -1,6 +1,5 @@
 import BibModel
 import BibreadValues
-import OpenWith
 
 /// The "open with" menu: the apps for the reference, by intention, with install hints for the
 /// missing ones that are always shown.

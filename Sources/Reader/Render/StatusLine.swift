@@ -1,5 +1,4 @@
 import BibModel
-import BibreadServices
 import BibreadValues
 import Foundation
 

@@ -1,4 +1,3 @@
-import BibreadServices
 import BibreadValues
 import ReadingList
 

@@ -1,4 +1,3 @@
-import BibreadServices
 import BibreadValues
 
 /// Work on a PDF being read.

@@ -1,7 +1,5 @@
 import BibModel
-import BibreadServices
 import BibreadValues
-import OpenWith
 import ReadingList
 
 /// Something that happened: input from the terminal, or the result of background work.

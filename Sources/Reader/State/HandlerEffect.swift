@@ -1,6 +1,5 @@
 import BibModel
 import BibreadValues
-import OpenWith
 
 /// The apps of the "open with" menu, reading aloud and the clipboard.
 public enum HandlerEffect: Sendable, Equatable {

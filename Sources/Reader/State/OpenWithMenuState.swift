@@ -1,6 +1,5 @@
 import BibModel
 import BibreadValues
-import OpenWith
 
 /// The "open with" menu (`o`): the apps that can take the current reference, for an intention.
 public struct OpenWithMenuState: Sendable, Equatable {

@@ -1,4 +1,3 @@
-import BibreadServices
 import BibreadValues
 
 /// Writes of where the reader is and what was read.
