@@ -64,10 +64,14 @@ let package = Package(
         ]),
         // Reading lists: the bookmark tree, its plist/JSON formats and bibread://bookmarks links.
         .target(name: "ReadingList", dependencies: ["PropertyList", "CZlib"]),
+        // Value types the reader's core shares with the modules that do the work: the open-with
+        // menu's entries and values, the saved bookmark tree, the library session, the reading
+        // mode, byte counts. No I/O, no C, no GRDB.
+        .target(name: "BibreadValues", dependencies: ["BibModel", "ReadingList"]),
         // "Open with": the registry of installed apps, safe argv substitution, the clipboard,
         // desktop integration of bibread:// links.
         .target(name: "OpenWith", dependencies: [
-            "BibModel", "DiskIO", .product(name: "TOMLKit", package: "TOMLKit"),
+            "BibModel", "BibreadValues", "DiskIO", .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         .target(name: "SyncEngine", dependencies: [
             "CCurl", "CSQLiteConfig", "BibModel", "Checksums", "DiskIO",
@@ -76,17 +80,17 @@ let package = Package(
         // What the commands and the reader share: configuration, XDG locations, the state
         // stores, which library to open.
         .target(name: "BibreadServices", dependencies: [
-            "BibModel", "SyncEngine", "DiskIO", "ReadingList",
+            "BibModel", "BibreadValues", "SyncEngine", "DiskIO", "ReadingList",
             .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "Reader", dependencies: [
-            "CCurses", "BibModel", "BibreadServices", "PDFText", "SyncEngine", "DiskIO", "ReadingList", "OpenWith", "FullText",
+            "CCurses", "BibModel", "BibreadValues", "BibreadServices", "PDFText", "SyncEngine", "DiskIO", "ReadingList", "OpenWith", "FullText",
             .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "BibreadCLI", dependencies: [
-            "BibModel", "BibreadServices", "Reader", "PDFText", "SyncEngine", "DiskIO", "ReadingList", "OpenWith", "FullText",
+            "BibModel", "BibreadValues", "BibreadServices", "Reader", "PDFText", "SyncEngine", "DiskIO", "ReadingList", "OpenWith", "FullText",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "bibread", dependencies: ["BibreadCLI"]),
@@ -94,7 +98,7 @@ let package = Package(
         // Development tools kept out of bibread (docs/ARCHITECTURE.md): the reader with the test
         // hooks, the crash-safety writer and the benchmarks, all through the modules' public API.
         .target(name: "DevTools", dependencies: [
-            "BibModel", "BibreadServices", "Reader", "PDFText", "SyncEngine", "DiskIO", "ReadingList", "FullText",
+            "BibModel", "BibreadValues", "BibreadServices", "Reader", "PDFText", "SyncEngine", "DiskIO", "ReadingList", "FullText",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "bibread-dev", dependencies: ["DevTools"], path: "Sources/BibreadDev"),
@@ -108,11 +112,11 @@ let package = Package(
         .target(name: "BibreadTestSupport", dependencies: ["BibModel"], path: "Tests/BibreadTestSupport"),
         .testTarget(name: "BibModelTests", dependencies: ["BibModel", "BibreadTestSupport"]),
         .testTarget(name: "FullTextTests", dependencies: ["FullText", "PDFText", "DevTools", "BibreadTestSupport"]),
-        .testTarget(name: "OpenWithTests", dependencies: ["OpenWith", "BibModel", "BibreadTestSupport"]),
+        .testTarget(name: "OpenWithTests", dependencies: ["OpenWith", "BibreadValues", "BibModel", "BibreadTestSupport"]),
         .testTarget(name: "ReadingListTests", dependencies: ["ReadingList", "BibreadTestSupport"]),
         .testTarget(name: "PDFTextTests", dependencies: ["PDFText", "Checksums", "DiskIO", "BibreadTestSupport"]),
         .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "BibreadTestSupport"]),
-        .testTarget(name: "ReaderTests", dependencies: ["Reader", "BibreadServices", "PDFText", "DiskIO", "ReadingList", "OpenWith", "FullText", "SyncEngine", "BibreadTestSupport"], exclude: ["Screens"]),
+        .testTarget(name: "ReaderTests", dependencies: ["Reader", "BibreadValues", "BibreadServices", "PDFText", "DiskIO", "ReadingList", "OpenWith", "FullText", "SyncEngine", "BibreadTestSupport"], exclude: ["Screens"]),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList", "BibreadTestSupport"]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets", "BibreadTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["BibreadTestSupport"]),

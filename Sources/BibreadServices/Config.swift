@@ -1,3 +1,4 @@
+import BibreadValues
 import DiskIO
 import Foundation
 import SyncEngine

@@ -1,3 +1,4 @@
+import BibreadValues
 import Foundation
 import GRDB
 import ReadingList

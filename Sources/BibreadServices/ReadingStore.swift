@@ -1,4 +1,5 @@
 import BibModel
+import BibreadValues
 import Foundation
 import GRDB
 import Synchronization

@@ -1,3 +1,5 @@
+import BibreadValues
+
 /// Builds the argv and standard input of a handler from its templates, safely.
 ///
 /// Nothing is ever given to a shell, so `;`, `$(…)`, backticks and spaces in a value are plain

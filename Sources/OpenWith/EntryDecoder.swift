@@ -1,4 +1,5 @@
 import BibModel
+import BibreadValues
 import TOMLKit
 
 /// Reads one `[[handler]]` table into an entry, on top of the entry it overrides (if any).

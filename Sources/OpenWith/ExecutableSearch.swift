@@ -1,3 +1,4 @@
+import BibreadValues
 import Glibc
 
 extension Launcher {

@@ -1,4 +1,5 @@
 import BibModel
+import BibreadValues
 
 extension HandlerEntry {
     /// Why the entry cannot be used, one sentence each; empty when it is valid.

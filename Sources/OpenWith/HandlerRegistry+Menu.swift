@@ -1,4 +1,5 @@
 import BibModel
+import BibreadValues
 import Foundation
 
 extension HandlerRegistry {

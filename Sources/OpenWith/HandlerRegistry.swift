@@ -1,4 +1,5 @@
 import BibModel
+import BibreadValues
 import TOMLKit
 
 /// The "open with" registry: the shipped handlers, extended and overridden by the user's.

@@ -1,4 +1,5 @@
 import BibModel
+import BibreadValues
 import TOMLKit
 
 /// Applies TOML sources one after the other.

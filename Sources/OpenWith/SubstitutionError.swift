@@ -1,3 +1,5 @@
+import BibreadValues
+
 /// Why a handler's command could not be built from the values given.
 public enum SubstitutionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The template uses a placeholder that has no value (no DOI for this reference).

@@ -1,4 +1,4 @@
-
+import BibreadValues
 
 /// A parsed argv element or standard-input template: `--page={page}` is the literal
 /// `--page=` then the placeholder `page`. `{{` and `}}` are literal braces; `{text}` is read as

@@ -1,3 +1,5 @@
+import BibreadValues
+
 /// Why a template cannot be used.
 public enum TemplateError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `{name}` names no placeholder.

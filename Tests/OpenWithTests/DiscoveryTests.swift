@@ -1,5 +1,6 @@
 import BibModel
 import BibreadTestSupport
+import BibreadValues
 import Foundation
 import Glibc
 import OpenWith

@@ -1,4 +1,5 @@
 import BibreadTestSupport
+import BibreadValues
 import Foundation
 import Glibc
 import OpenWith

@@ -1,4 +1,5 @@
 import BibModel
+import BibreadValues
 import OpenWith
 import Testing
 

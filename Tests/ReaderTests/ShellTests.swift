@@ -1,5 +1,6 @@
 import BibreadServices
 import BibreadTestSupport
+import BibreadValues
 import DiskIO
 import Foundation
 import Testing

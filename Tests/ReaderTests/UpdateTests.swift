@@ -1,6 +1,7 @@
 import BibModel
 import BibreadServices
 import BibreadTestSupport
+import BibreadValues
 import SyncEngine
 import Testing
 @testable import Reader

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BibreadServices
+import BibreadValues
 import DiskIO
 import Foundation
 import ReadingList

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BibModel
 import BibreadServices
+import BibreadValues
 import Foundation
 import ReadingList
 

@@ -1,4 +1,5 @@
 import BibreadServices
+import BibreadValues
 import Foundation
 import SyncEngine
 

@@ -1,5 +1,5 @@
 import BibModel
-import BibreadServices
+import BibreadValues
 import ReadingList
 
 /// The bookmarks view: a title bar, the tree, a preview of the selected node, a prompt or

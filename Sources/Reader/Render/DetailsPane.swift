@@ -1,5 +1,5 @@
 import BibModel
-import BibreadServices
+import BibreadValues
 import Foundation
 
 /// Every field of the selected reference, its files and their state, its abstract.

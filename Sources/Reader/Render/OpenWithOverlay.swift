@@ -1,5 +1,5 @@
 import BibModel
-import OpenWith
+import BibreadValues
 
 /// The "open with" menu: the apps for the reference, by intention, with install hints for the
 /// missing ones that are always shown.

@@ -1,5 +1,5 @@
 import BibModel
-import BibreadServices
+import BibreadValues
 import Foundation
 
 /// Page text made readable in a terminal: a page's reflow text (`PDFDocument.reflowText`: a

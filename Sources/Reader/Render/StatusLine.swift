@@ -1,5 +1,5 @@
 import BibModel
-import BibreadServices
+import BibreadValues
 import Foundation
 
 /// The bottom line: counts, group and search, messages, key hints.

@@ -1,5 +1,6 @@
 import BibModel
 import BibreadServices
+import BibreadValues
 import Foundation
 import FullText
 import PDFText

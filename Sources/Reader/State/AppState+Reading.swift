@@ -1,4 +1,4 @@
-import BibreadServices
+import BibreadValues
 import Foundation
 
 /// The reading view in the app: its keys, the overlays over it (prompts, the contents, the

@@ -1,7 +1,6 @@
 import BibModel
-import BibreadServices
+import BibreadValues
 import Foundation
-import OpenWith
 import ReadingList
 
 /// Everything the screen shows, as a value: `update` changes it, `render` draws it.

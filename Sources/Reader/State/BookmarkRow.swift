@@ -1,4 +1,4 @@
-import BibreadServices
+import BibreadValues
 import ReadingList
 
 /// One visible row of the bookmarks view (the tree flattened by what is expanded).

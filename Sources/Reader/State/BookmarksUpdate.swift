@@ -1,5 +1,5 @@
 import BibModel
-import BibreadServices
+import BibreadValues
 import Foundation
 import ReadingList
 

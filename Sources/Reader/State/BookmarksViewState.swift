@@ -1,4 +1,4 @@
-import BibreadServices
+import BibreadValues
 import ReadingList
 
 /// The bookmarks view: the user's tree of folders, bookmarks and notemarks.

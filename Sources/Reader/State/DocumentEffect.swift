@@ -1,4 +1,4 @@
-import BibreadServices
+import BibreadValues
 
 /// Work on a PDF being read.
 public enum DocumentEffect: Sendable, Equatable {

@@ -1,6 +1,5 @@
 import BibModel
-import BibreadServices
-import OpenWith
+import BibreadValues
 import ReadingList
 
 /// Something that happened: input from the terminal, or the result of background work.

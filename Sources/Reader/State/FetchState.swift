@@ -1,6 +1,5 @@
 import BibModel
 import Foundation
-import OpenWith
 import ReadingList
 
 /// A PDF downloading from the library's remote, to be opened when it arrives.

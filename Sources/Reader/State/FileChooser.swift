@@ -1,6 +1,5 @@
 import BibModel
 import Foundation
-import OpenWith
 import ReadingList
 
 /// The file chooser shown when a reference has several PDFs.

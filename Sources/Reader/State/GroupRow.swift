@@ -1,6 +1,5 @@
 import BibModel
 import Foundation
-import OpenWith
 import ReadingList
 
 /// One visible row of the groups pane (the tree flattened by what is expanded).

@@ -1,5 +1,5 @@
 import BibModel
-import OpenWith
+import BibreadValues
 
 /// The apps of the "open with" menu, reading aloud and the clipboard.
 public enum HandlerEffect: Sendable, Equatable {

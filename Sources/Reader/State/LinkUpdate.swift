@@ -1,5 +1,5 @@
 import BibModel
-import BibreadServices
+import BibreadValues
 
 extension AppState {
     /// The session to save: the group, selection and sort shown. A transient group is not

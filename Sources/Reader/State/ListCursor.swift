@@ -1,6 +1,5 @@
 import BibModel
 import Foundation
-import OpenWith
 import ReadingList
 
 /// A list position: the selected row and the first row shown.

@@ -1,5 +1,5 @@
 import BibModel
-import OpenWith
+import BibreadValues
 
 /// The "open with" menu (`o`): the apps that can take the current reference, for an intention.
 public struct OpenWithMenuState: Sendable, Equatable {

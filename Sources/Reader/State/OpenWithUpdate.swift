@@ -1,6 +1,6 @@
 import BibModel
+import BibreadValues
 import Foundation
-import OpenWith
 
 extension AppState {
     /// The values apps get for the reference shown (the one read, else the one selected).

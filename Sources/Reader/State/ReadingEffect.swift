@@ -1,5 +1,5 @@
 import BibModel
-import BibreadServices
+import BibreadValues
 
 /// Writes of where the reader is and what was read.
 public enum ReadingEffect: Sendable, Equatable {

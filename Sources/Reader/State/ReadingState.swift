@@ -1,5 +1,5 @@
 import BibModel
-import BibreadServices
+import BibreadValues
 
 
 /// The PDF reading view: one page of text at a time.

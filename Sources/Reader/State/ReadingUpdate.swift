@@ -1,4 +1,4 @@
-import BibreadServices
+import BibreadValues
 import Foundation
 
 /// The reading view's own update: events about its document and the actions on the view

@@ -1,4 +1,4 @@
-import BibreadServices
+import BibreadValues
 import ReadingList
 
 extension SavedBookmarks {

@@ -1,6 +1,5 @@
 import BibModel
 import Foundation
-import OpenWith
 import ReadingList
 
 /// The orders the reference list can be sorted in (`s` cycles through them).

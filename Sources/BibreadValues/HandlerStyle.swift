@@ -1,5 +1,3 @@
-import BibModel
-
 /// How bibread runs a handler.
 public enum HandlerStyle: String, CaseIterable, Sendable, Equatable {
     /// A program with its own window (a PDF viewer, a browser): started detached, not waited for.

@@ -1,5 +1,3 @@
-import Foundation
-
 /// What comes back on the next start, per library: the group, the selected reference and the
 /// sort (reading positions and times live in the SQLite `ReadingStore`).
 public struct LibrarySession: Codable, Sendable, Equatable {

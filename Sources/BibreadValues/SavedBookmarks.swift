@@ -1,3 +1,4 @@
+import Foundation
 import ReadingList
 
 /// The user's bookmark tree: the top-level nodes of an implicit root folder.

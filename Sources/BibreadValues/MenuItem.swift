@@ -1,6 +1,3 @@
-import BibModel
-import Foundation
-
 /// One line of the "open with" menu (and of `bibread handlers`).
 public struct MenuItem: Sendable, Equatable {
     /// The registry entry.

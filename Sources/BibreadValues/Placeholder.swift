@@ -1,5 +1,3 @@
-import BibModel
-
 /// The values a handler's command may use, each named by a placeholder in its template.
 public enum Placeholder: String, CaseIterable, Sendable {
     /// The PDF's absolute path.
