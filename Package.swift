@@ -80,17 +80,20 @@ let package = Package(
         // What the commands and the reader share: configuration, XDG locations, the state
         // stores, which library to open.
         .target(name: "BibreadServices", dependencies: [
-            "BibModel", "BibreadValues", "SyncEngine", "DiskIO", "ReadingList",
+            "BibModel", "BibreadValues", "SyncEngine", "FullText", "DiskIO", "ReadingList",
             .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // The reader's pure core (state, update, render, keys, the screen buffer): values in,
+        // values out, no I/O; its shell (`Reader`) runs the loop, the effects and curses.
+        .target(name: "ReaderCore", dependencies: ["BibModel", "BibreadValues", "ReadingList"]),
         .target(name: "Reader", dependencies: [
-            "CCurses", "BibModel", "BibreadValues", "BibreadServices", "PDFText", "SyncEngine", "DiskIO", "ReadingList", "OpenWith", "FullText",
+            "ReaderCore", "CCurses", "BibModel", "BibreadValues", "BibreadServices", "PDFText", "SyncEngine", "DiskIO", "ReadingList", "OpenWith", "FullText",
             .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "BibreadCLI", dependencies: [
-            "BibModel", "BibreadValues", "BibreadServices", "Reader", "PDFText", "SyncEngine", "DiskIO", "ReadingList", "OpenWith", "FullText",
+            "BibModel", "BibreadValues", "BibreadServices", "Reader", "ReaderCore", "PDFText", "SyncEngine", "DiskIO", "ReadingList", "OpenWith", "FullText",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "bibread", dependencies: ["BibreadCLI"]),
@@ -98,7 +101,7 @@ let package = Package(
         // Development tools kept out of bibread (docs/ARCHITECTURE.md): the reader with the test
         // hooks, the crash-safety writer and the benchmarks, all through the modules' public API.
         .target(name: "DevTools", dependencies: [
-            "BibModel", "BibreadValues", "BibreadServices", "Reader", "PDFText", "SyncEngine", "DiskIO", "ReadingList", "FullText",
+            "BibModel", "BibreadValues", "BibreadServices", "Reader", "ReaderCore", "PDFText", "SyncEngine", "DiskIO", "ReadingList", "FullText",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "bibread-dev", dependencies: ["DevTools"], path: "Sources/BibreadDev"),
@@ -116,7 +119,7 @@ let package = Package(
         .testTarget(name: "ReadingListTests", dependencies: ["ReadingList", "BibreadTestSupport"]),
         .testTarget(name: "PDFTextTests", dependencies: ["PDFText", "Checksums", "DiskIO", "BibreadTestSupport"]),
         .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "BibreadTestSupport"]),
-        .testTarget(name: "ReaderTests", dependencies: ["Reader", "BibreadValues", "BibreadServices", "PDFText", "DiskIO", "ReadingList", "OpenWith", "FullText", "SyncEngine", "BibreadTestSupport"], exclude: ["Screens"]),
+        .testTarget(name: "ReaderTests", dependencies: ["Reader", "ReaderCore", "BibreadValues", "BibreadServices", "PDFText", "DiskIO", "ReadingList", "OpenWith", "FullText", "SyncEngine", "BibreadTestSupport"], exclude: ["Screens"]),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList", "BibreadTestSupport"]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets", "BibreadTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["BibreadTestSupport"]),

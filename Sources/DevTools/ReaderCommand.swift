@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Reader
+import ReaderCore
 
 /// `bibread-dev reader [--exit-after-first-screen] [LIB.bib…]`: bibread's full-screen reader
 /// (`ReaderApp.run`, as `bibread LIB.bib…` runs it) with the hooks the tests and benchmarks use

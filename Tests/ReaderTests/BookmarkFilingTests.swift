@@ -6,6 +6,7 @@ import Foundation
 import ReadingList
 import Testing
 @testable import Reader
+@testable import ReaderCore
 
 /// Filing bookmarks into folders from the reader, and a bookmarks view that follows changes
 /// made by another bibread (the command line) while it is open. A real state store.

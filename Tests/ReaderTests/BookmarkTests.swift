@@ -5,6 +5,7 @@ import Foundation
 import ReadingList
 import Testing
 @testable import Reader
+@testable import ReaderCore
 
 /// Bookmarks and page notes in the reader, driven through update with a real state store and
 /// real PDFs.

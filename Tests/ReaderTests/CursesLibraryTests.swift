@@ -1,4 +1,5 @@
 import Reader
+import ReaderCore
 import Testing
 
 @Suite("ncursesw through CCurses")

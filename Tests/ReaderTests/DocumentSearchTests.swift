@@ -4,6 +4,7 @@ import Foundation
 import PDFText
 import Testing
 @testable import Reader
+@testable import ReaderCore
 
 /// `/` then `>`/`<` in the reading view, on a real manual of the corpora: every page that holds
 /// the word is reached in order, the search wraps round as vim's does, and the status line says

@@ -4,6 +4,7 @@ import Foundation
 import FullText
 import Testing
 @testable import Reader
+@testable import ReaderCore
 
 /// Full-text search in the reader: the sample PDFs indexed into a test's own index, then
 /// `text:` terms typed in the search bar, with real poppler extraction and SQLite FTS5.

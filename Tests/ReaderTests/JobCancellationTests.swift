@@ -4,6 +4,7 @@ import BibreadTestSupport
 import Foundation
 import ReadingList
 @testable import Reader
+@testable import ReaderCore
 import Testing
 
 /// Each background job (a download, a sync, a reading-list load, indexing) has its own

@@ -3,6 +3,7 @@ import BibreadTestSupport
 import Foundation
 import Testing
 @testable import Reader
+@testable import ReaderCore
 
 /// Every key the reader handles is in the action table: no key is handled outside it, and no
 /// key is bound twice where it is looked up.

@@ -6,6 +6,7 @@ import PDFText
 import SyncEngine
 import Testing
 @testable import Reader
+@testable import ReaderCore
 
 /// The library view as a user sees it: the list's marks and columns, the details pane's links,
 /// the help overlay, search while a phrase is typed, PDFs only the remote has, several files.

@@ -3,6 +3,7 @@ import BibreadTestSupport
 import Foundation
 import Testing
 @testable import Reader
+@testable import ReaderCore
 
 /// Values without spaces of up to 10 MB (a base64 blob, a pasted list of URLs): wrapping measures
 /// each character once, and the details pane lays out only the first screens of a huge value

@@ -4,6 +4,7 @@ import Foundation
 import OpenWith
 import Testing
 @testable import Reader
+@testable import ReaderCore
 
 /// Links and "open with" in the reader, driven through update: the menu is worked out against
 /// a folder of stand-in programs, and the effects the state asks for are checked.

@@ -4,6 +4,7 @@ import BibreadTestSupport
 import Foundation
 import Testing
 @testable import Reader
+@testable import ReaderCore
 
 /// One rule for page numbers: what a person reads, types or cites is the printed page (its
 /// label); `#N` is the Nth page of the file; a number that is no label falls back to the page of

@@ -5,6 +5,7 @@ import Foundation
 import OpenWith
 import SyncEngine
 @testable import Reader
+@testable import ReaderCore
 
 /// Drives the reader's real loop (`ReaderLoop`: its dispatch, its effect routes) with scripted
 /// input, its background queues run inline: every effect is performed at once and its events

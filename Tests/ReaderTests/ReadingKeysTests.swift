@@ -5,6 +5,7 @@ import Foundation
 import ReadingList
 import Testing
 @testable import Reader
+@testable import ReaderCore
 
 /// Keys that must act the same wherever they are pressed (Ctrl-C), questions that take only
 /// their answers, and the table of contents' current entry.

@@ -5,6 +5,7 @@ import Foundation
 import PDFText
 import Testing
 @testable import Reader
+@testable import ReaderCore
 import SyncEngine
 
 /// The reading view on the sample PDFs, driven through update with real poppler extraction.

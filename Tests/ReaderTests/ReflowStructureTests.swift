@@ -1,6 +1,7 @@
 import Foundation
 @testable import PDFText
 import Reader
+import ReaderCore
 import Testing
 import BibreadTestSupport
 

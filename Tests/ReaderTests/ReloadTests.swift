@@ -3,6 +3,7 @@ import BibreadTestSupport
 import Foundation
 import Testing
 @testable import Reader
+@testable import ReaderCore
 
 /// `R`: read the library again from disk, after a question, keeping what is shown.
 @Suite("reloading the library")

@@ -1,6 +1,7 @@
 import BibreadTestSupport
 import Foundation
 @testable import Reader
+@testable import ReaderCore
 import Testing
 
 /// Rendered screens compared with files in `Tests/ReaderTests/Screens/`, as ratatui's buffer

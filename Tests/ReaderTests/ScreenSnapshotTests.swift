@@ -1,5 +1,6 @@
 import Testing
 @testable import Reader
+@testable import ReaderCore
 
 /// The style layer of screen snapshots catches what the text cannot: a selection bar, a focus
 /// highlight or an error drawn in the wrong style with the same characters.

@@ -2,6 +2,7 @@ import BibModel
 import BibreadTestSupport
 import Testing
 @testable import Reader
+@testable import ReaderCore
 
 /// The reader's screens rendered from state, compared as text at 80×24 and 120×40.
 @Suite("rendered screens")

@@ -5,6 +5,7 @@ import DiskIO
 import Foundation
 import Testing
 @testable import Reader
+@testable import ReaderCore
 
 @Suite("keys and config")
 struct KeymapAndConfigTests {

@@ -2,6 +2,7 @@ import BibModel
 import BibreadTestSupport
 import Testing
 @testable import Reader
+@testable import ReaderCore
 
 /// The order of the reference list.
 @Suite("Sort order")

@@ -2,6 +2,7 @@ import BibModel
 import BibreadTestSupport
 import Testing
 @testable import Reader
+@testable import ReaderCore
 
 /// The reader shows a hostile .bib as `bibread show` prints it: each control character in a
 /// field is `�` (issue 26, item 7; it showed a space, so an escape sequence read as text).

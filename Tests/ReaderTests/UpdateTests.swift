@@ -5,6 +5,7 @@ import BibreadValues
 import SyncEngine
 import Testing
 @testable import Reader
+@testable import ReaderCore
 
 /// What keys, mouse and background results do to the state.
 @Suite("update")

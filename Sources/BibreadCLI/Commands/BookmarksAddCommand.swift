@@ -2,7 +2,7 @@ import ArgumentParser
 import BibModel
 import BibreadServices
 import Foundation
-import Reader
+import ReaderCore
 import ReadingList
 
 struct BookmarksAddCommand: ParsableCommand {

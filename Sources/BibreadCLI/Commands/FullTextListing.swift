@@ -1,8 +1,9 @@
 import ArgumentParser
 import BibModel
+import BibreadServices
+import BibreadValues
 import Foundation
 import FullText
-import Reader
 import SyncEngine
 
 /// `text:` terms for `bibread list`, from the full-text index.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import BibModel
-import Reader
+import ReaderCore
 import SyncEngine
 
 /// `bibread groups`: the group tree with member counts.

@@ -3,7 +3,6 @@ import BibModel
 import BibreadServices
 import Foundation
 import FullText
-import Reader
 import SyncEngine
 
 /// `bibread index [LIB…]`: reads the text of the library's PDFs into the full-text index.

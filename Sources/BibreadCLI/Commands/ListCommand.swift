@@ -1,6 +1,7 @@
 import ArgumentParser
 import BibModel
-import Reader
+import BibreadValues
+import ReaderCore
 import SyncEngine
 
 /// `bibread list`: every reference, one per line, or as JSON.

@@ -3,6 +3,7 @@ import BibModel
 import BibreadServices
 import Foundation
 import Reader
+import ReaderCore
 import SyncEngine
 
 /// `bibread open LINK`: the reader at the link's first target, or (`--print`) its targets.

@@ -1,6 +1,6 @@
 import BibModel
 import PDFText
-import Reader
+import ReaderCore
 import SyncEngine
 
 /// The page numbering of a reference's PDF, for commands that take pages (`bookmarks add`,

@@ -3,7 +3,7 @@ import BibModel
 import BibreadServices
 import Foundation
 import PDFText
-import Reader
+import ReaderCore
 import SyncEngine
 
 /// `bibread read`: one page of a reference's PDF as text, without the full-screen reader.

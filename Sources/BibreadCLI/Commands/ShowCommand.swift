@@ -1,6 +1,6 @@
 import ArgumentParser
 import BibModel
-import Reader
+import ReaderCore
 import SyncEngine
 
 /// `bibread show`: one reference with every field decoded and its linked files resolved.

@@ -1,6 +1,7 @@
 import BibModel
 import BibreadServices
 import OpenWith
+import ReaderCore
 
 /// The loop's own effects in the app: the session in `state.json`, the apps run by
 /// `HandlerRunner` (a pager in the terminal, the screen left meanwhile), the library read again.

@@ -1,5 +1,6 @@
 import BibModel
 import BibreadServices
+import ReaderCore
 import ReadingList
 import SyncEngine
 

@@ -1,7 +1,9 @@
 import BibModel
 import BibreadServices
+import BibreadValues
 import Foundation
 import FullText
+import ReaderCore
 import SyncEngine
 
 /// The full-text index of the library's PDFs.

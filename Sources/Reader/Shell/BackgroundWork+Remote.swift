@@ -2,6 +2,7 @@ import BibModel
 import BibreadServices
 import Foundation
 import PDFText
+import ReaderCore
 import SyncEngine
 
 /// The transfers: downloading a linked file, syncing the library's remote, loading a reading

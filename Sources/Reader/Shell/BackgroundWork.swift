@@ -4,6 +4,7 @@ import BibreadValues
 import Foundation
 import FullText
 import PDFText
+import ReaderCore
 import ReadingList
 import SyncEngine
 

@@ -1,3 +1,5 @@
+import BibreadValues
+import ReaderCore
 /// Where a background effect runs. Every case of every family names its route (no `default:`),
 /// so a new effect cannot run anywhere by accident. The loop's own effects (`AppEffect`,
 /// `HandlerEffect`) have none: `ReaderLoop` performs them.

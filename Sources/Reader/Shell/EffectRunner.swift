@@ -1,3 +1,4 @@
+import ReaderCore
 import Synchronization
 
 /// Runs background effects where their route says (a queue, or at once) with the work for the

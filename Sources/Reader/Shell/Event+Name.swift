@@ -1,3 +1,4 @@
+import ReaderCore
 extension Event {
     /// A short name for logs.
     var name: String {

@@ -2,6 +2,7 @@ import BibModel
 import BibreadValues
 import Foundation
 import OpenWith
+import ReaderCore
 
 /// Runs the apps of the "open with" menu and the clipboard: argv only, never a shell; the app
 /// reading aloud is kept so that it can be stopped.

@@ -1,4 +1,5 @@
 import BibModel
+import ReaderCore
 
 /// What the loop's own effects reach outside the state: the session file, the apps of the
 /// "open with" menu, the library's files. `AppLoopEffects` in the app; tests record them.

@@ -1,4 +1,5 @@
 import Foundation
+import ReaderCore
 
 /// With `BIBREAD_TIMINGS` set, writes to standard error (the state folder's stderr.log while the
 /// screen is up) when background results arrive and how long each input took to show.

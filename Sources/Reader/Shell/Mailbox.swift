@@ -1,4 +1,5 @@
 import Foundation
+import ReaderCore
 import Synchronization
 
 /// Events posted from background work, waiting for the event loop.

@@ -4,6 +4,7 @@ import BibreadValues
 import Foundation
 import OpenWith
 import PDFText
+import ReaderCore
 import SyncEngine
 import Synchronization
 

@@ -1,3 +1,4 @@
+import ReaderCore
 /// The event loop: hands terminal input and background results to `update`, performs the
 /// effects it returns (its own at once, the rest through `EffectRunner`, where their routes
 /// say) and draws. The app runs it with curses and `poll`; tests step the same loop with a

@@ -1,3 +1,4 @@
+import ReaderCore
 /// The screen the loop draws on and reads input from: curses in the app (`CursesScreen`).
 protocol ReaderTerminal: AnyObject {
     var size: (width: Int, height: Int) { get }

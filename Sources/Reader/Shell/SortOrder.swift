@@ -2,6 +2,7 @@ import BibModel
 import Foundation
 import FullText
 import PDFText
+import ReaderCore
 import ReadingList
 import SyncEngine
 

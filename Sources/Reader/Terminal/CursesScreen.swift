@@ -1,5 +1,6 @@
 import CCurses
 import Foundation
+import ReaderCore
 
 /// The curses backend: draws screen buffers (only the cells that changed) and reads keys.
 /// Everything else lives in the pure state, update and render.

@@ -1,6 +1,7 @@
 import BibModel
 import Foundation
 import FullText
+import BibreadValues
 
 /// Answers `text:` terms for a library from the full-text index.
 public enum FullTextSearch {

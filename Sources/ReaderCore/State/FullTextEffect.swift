@@ -1,4 +1,5 @@
 import BibModel
+import BibreadValues
 
 /// The full-text index of the library's PDFs.
 public enum FullTextEffect: Sendable, Equatable {

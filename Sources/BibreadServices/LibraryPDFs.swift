@@ -1,6 +1,7 @@
 import BibModel
 import Foundation
 import FullText
+import BibreadValues
 import SyncEngine
 
 /// The PDFs of a library that are on this machine (here or in the sync cache), and which

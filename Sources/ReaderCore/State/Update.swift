@@ -1,4 +1,5 @@
 import BibModel
+import BibreadValues
 import Foundation
 
 extension AppState {
@@ -442,7 +443,7 @@ extension AppState {
     /// The identifier of a group of the tree, inside `parent` (nil: at the top): a built-in
     /// group's is its case, another's the path of names to it (never parsed from its name, so
     /// that a library's own group named like a built-in one stays its own).
-    static func id(of group: Group, in parent: GroupID?) -> GroupID {
+    public static func id(of group: Group, in parent: GroupID?) -> GroupID {
         if let parent { return parent.child(named: group.name) }
         if group.kind == .builtin, let builtIn = BuiltInGroup(named: group.name) { return .builtIn(builtIn) }
         return .path([group.name])
