@@ -33,7 +33,7 @@ extension AppState {
         return effects
     }
 
-    private mutating func apply(_ event: Event) -> [Effect] {
+    mutating func apply(_ event: Event) -> [Effect] {
         switch event {
         case .key(let key):
             message = nil
@@ -206,7 +206,7 @@ extension AppState {
     /// A key goes to what is on top: Ctrl-C (quit from anywhere) first, then the help or the
     /// "open with" menu, then (Esc) the app reading aloud unless a text field has the keys,
     /// then the top overlay of the view, else the view.
-    private mutating func handle(_ key: Key) -> [Effect] {
+    mutating func handle(_ key: Key) -> [Effect] {
         // The terminal is raw: Ctrl-C is a key, not SIGINT.
         if keymap.action(for: key, in: .everywhere) == .forceQuit { return quitFromAnywhere() }
         if let overlay = screen.top, overlay.isGlobal { return handle(key, on: overlay) }
@@ -225,7 +225,7 @@ extension AppState {
     }
 
     /// A key for an overlay: each kind has its scope of keys and its one function.
-    private mutating func handle(_ key: Key, on overlay: Overlay) -> [Effect] {
+    mutating func handle(_ key: Key, on overlay: Overlay) -> [Effect] {
         switch overlay {
         case .help: return handleHelp(key)
         case .openWith: return handleOpenWith(key)
@@ -239,7 +239,7 @@ extension AppState {
         }
     }
 
-    private mutating func handleLibrary(_ key: Key) -> [Effect] {
+    mutating func handleLibrary(_ key: Key) -> [Effect] {
         if searchFocused { return handleSearchInput(key) }
         if keymap.action(for: key, in: .transfer) == .cancelTransfer {
             if let fetch = fetching {
@@ -262,7 +262,7 @@ extension AppState {
         return perform(action)
     }
 
-    private mutating func perform(_ action: Action) -> [Effect] {
+    mutating func perform(_ action: Action) -> [Effect] {
         switch action {
         case .quit:
             isQuitting = true
@@ -348,11 +348,11 @@ extension AppState {
         return [.library(.computeSort(key)), .app(.saveSession)]
     }
 
-    private func pageRows(_ pane: Pane) -> Int {
+    func pageRows(_ pane: Pane) -> Int {
         Layout(width: width, height: height, focus: focus).contentRows(of: pane)
     }
 
-    private mutating func move(by delta: Int) -> [Effect] {
+    mutating func move(by delta: Int) -> [Effect] {
         switch focus {
         case .groups:
             groupCursor.selected = clampedAdd(groupCursor.selected, delta)
@@ -369,12 +369,12 @@ extension AppState {
         return []
     }
 
-    private func clampedAdd(_ value: Int, _ delta: Int) -> Int {
+    func clampedAdd(_ value: Int, _ delta: Int) -> Int {
         let (sum, overflow) = value.addingReportingOverflow(delta)
         return overflow ? (delta > 0 ? Int.max / 2 : 0) : max(0, sum)
     }
 
-    private mutating func cyclePane(by step: Int) {
+    mutating func cyclePane(by step: Int) {
         let order: [Pane] = Pane.allCases.filter { pane in
             Layout(width: width, height: height, focus: pane).rect(of: pane) != nil
         }
@@ -383,458 +383,5 @@ extension AppState {
             return
         }
         focus = order[(index + step + order.count) % order.count]
-    }
-
-    // MARK: - Groups
-
-    var selectedGroupRow: GroupRow? {
-        groupCursor.selected < groupRows.count ? groupRows[groupCursor.selected] : nil
-    }
-
-    /// Flattens the group tree by what is expanded.
-    mutating func rebuildGroupRows() {
-        let selectedRow = selectedGroupRow
-        var rows: [GroupRow] = []
-        func add(_ group: Group, parent: GroupID?, depth: Int) {
-            let id = AppState.id(of: group, in: parent)
-            rows.append(GroupRow(id: id, name: group.name, depth: depth, kind: group.kind,
-                                 hasChildren: !group.children.isEmpty, unavailableReason: group.unavailableReason))
-            if expandedGroups.contains(id) {
-                for child in group.children { add(child, parent: id, depth: depth + 1) }
-            }
-        }
-        // With several files open, the groups each file keeps come together under its name,
-        // where the first of them would be.
-        let openFiles = library?.files.map(\.source.path) ?? []
-        let files = openFiles.count > 1 ? openFiles : []
-        var filesShown = false
-        for group in groups {
-            guard group.sourceFile != nil, !files.isEmpty else {
-                add(group, parent: nil, depth: 0)
-                continue
-            }
-            guard !filesShown else { continue }
-            filesShown = true
-            for file in files where groups.contains(where: { $0.sourceFile == file }) {
-                rows.append(GroupRow(id: nil, name: (file as NSString).lastPathComponent, depth: 0,
-                                     kind: .builtin, hasChildren: false, unavailableReason: nil))
-                for kept in groups where kept.sourceFile == file { add(kept, parent: nil, depth: 0) }
-            }
-        }
-        // bibread's own "Recently read" goes after the other built-in groups.
-        let afterBuiltIns = rows.lastIndex { $0.kind == .builtin && $0.depth == 0 && !$0.isHeading }.map { $0 + 1 } ?? 0
-        rows.insert(GroupRow(id: .builtIn(.recentlyRead), name: BuiltInGroup.recentlyRead.name, depth: 0, kind: .builtin,
-                             hasChildren: false, unavailableReason: nil), at: afterBuiltIns)
-        if linkTargets != nil {
-            // The references of the link bibread was opened with, first.
-            rows.insert(GroupRow(id: .builtIn(.fromLink), name: BuiltInGroup.fromLink.name, depth: 0, kind: .builtin,
-                                 hasChildren: false, unavailableReason: nil), at: 0)
-        }
-        groupRows = rows
-        if let selectedRow, let index = rows.firstIndex(where: { $0.id == selectedRow.id && $0.name == selectedRow.name }) {
-            groupCursor.selected = index
-        } else if let index = rows.firstIndex(where: { $0.id == activeGroup }) {
-            groupCursor.selected = index
-        }
-        groupCursor.clamp(count: rows.count, rows: pageRows(.groups))
-    }
-
-    /// Whether a group path (`Parent/Child`) names a group of the tree.
-    /// The identifier of a group of the tree, inside `parent` (nil: at the top): a built-in
-    /// group's is its case, another's the path of names to it (never parsed from its name, so
-    /// that a library's own group named like a built-in one stays its own).
-    public static func id(of group: Group, in parent: GroupID?) -> GroupID {
-        if let parent { return parent.child(named: group.name) }
-        if group.kind == .builtin, let builtIn = BuiltInGroup(named: group.name) { return .builtIn(builtIn) }
-        return .path([group.name])
-    }
-
-    /// Whether the tree has the group `id` names (exactly: its names, in their case).
-    static func groupExists(_ id: GroupID, in groups: [Group], parent: GroupID? = nil) -> Bool {
-        groups.contains { group in
-            let own = AppState.id(of: group, in: parent)
-            return own == id || (id.isInside(own) && groupExists(id, in: group.children, parent: own))
-        }
-    }
-
-    private mutating func expand(_ group: GroupID) -> [Effect] {
-        expandedGroups.insert(group)
-        rebuildGroupRows()
-        let children = groupRows.compactMap(\.id).filter { $0.isInside(group) && groupCounts[$0] == nil }
-        return children.isEmpty ? [] : [.library(.countGroups(children))]
-    }
-
-    private mutating func collapseOrGoToParent() {
-        guard let row = selectedGroupRow else { return }
-        if let id = row.id, row.hasChildren && expandedGroups.contains(id) {
-            expandedGroups.remove(id)
-            rebuildGroupRows()
-        } else if row.depth > 0, let parent = groupRows[..<groupCursor.selected].lastIndex(where: { $0.depth < row.depth }) {
-            groupCursor.selected = parent
-            groupCursor.clamp(count: groupRows.count, rows: pageRows(.groups))
-        }
-    }
-
-    /// The groups of the rows (to count), leaving out the files' headings.
-    var countableGroups: [GroupID] {
-        groupRows.compactMap(\.id)
-    }
-
-    /// Shows the members of `group` in the list.
-    mutating func activateGroup(_ group: GroupID) -> [Effect] {
-        if let row = groupRows.first(where: { $0.id == group }), let reason = row.unavailableReason {
-            message = StatusMessage(reason, isError: true)
-            return []
-        }
-        activeGroup = group
-        listCursor = ListCursor()
-        detailsScroll = 0
-        if group == .all, let library {
-            groupMembers = Array(library.entries.indices)
-            refreshVisible()
-            return [.app(.saveSession)]
-        }
-        if group == .builtIn(.recentlyRead) {
-            refreshRecentlyRead()
-            return [.app(.saveSession)]
-        }
-        if group == .builtIn(.fromLink) {
-            refreshLinkGroup()
-            return []
-        }
-        groupMembers = nil
-        refreshVisible()
-        return [.library(.computeGroupMembers(group)), .app(.saveSession)]
-    }
-
-    // MARK: - Opening
-
-    private mutating func open() -> [Effect] {
-        switch focus {
-        case .groups:
-            guard let row = selectedGroupRow, let id = row.id else { return [] }
-            var effects = activateGroup(id)
-            if row.unavailableReason == nil {
-                focus = .list
-                if row.hasChildren && !expandedGroups.contains(id) { effects += expand(id) }
-            }
-            return effects
-        case .list, .details:
-            guard let entry = selectedEntry else { return [] }
-            if let position = selectedEntryPosition, let best = fullText?.pages[position]?.first {
-                // Found in the PDF's text: open at the best page, the words highlighted.
-                let effects = openEntry(entry, atPage: .physical(best.page))
-                let words = fullText?.highlightWords.first
-                screen.reading?.showMatches(of: words)
-                return effects
-            }
-            return openEntry(entry, atPage: activeGroup == .builtIn(.fromLink) ? linkPage(of: entry) : nil)
-        }
-    }
-
-    /// Opens a reference's PDF (downloading it first when only the remote has it), at `page`
-    /// or where it was last read.
-    mutating func openEntry(_ entry: Entry, atPage page: PageRequest?) -> [Effect] {
-        let files = entry.links.files.filter(\.isPDF)
-        if files.contains(where: { fileLocations[$0.path] == nil }) {
-            // Not looked for yet (the marks are still being worked out): ask, then open.
-            openingOnceLocated = (entry.entryAddress, page)
-            return [.library(.locateFiles(files, opening: entry.entryAddress))]
-        }
-        let local = files.compactMap { file -> LinkedFile? in
-            fileLocations[file.path]?.path.map { LinkedFile(path: $0, label: file.label, fileType: file.fileType, field: file.field) }
-        }
-        if local.isEmpty {
-            if let remote = files.first(where: { fileLocations[$0.path] == .remoteOnly }) {
-                // Only the remote has it: download just this file, then open it.
-                guard fetching == nil else {
-                    message = StatusMessage("A download is already running; Esc cancels it")
-                    return []
-                }
-                fetching = FetchState(path: remote.path, address: entry.entryAddress, title: entry.title.isEmpty ? entry.address : entry.title, page: page)
-                return [.sync(.fetchFile(path: remote.path))]
-            } else if let missing = files.first {
-                message = StatusMessage("The PDF of \(entry.address) is not on this machine: \(missing.path)", isError: true)
-            } else {
-                message = StatusMessage("\(entry.address) has no linked PDF", isError: true)
-            }
-            return []
-        }
-        if local.count > 1 {
-            screen.chooser = FileChooser(address: entry.entryAddress, files: local, page: page)
-            return []
-        }
-        return openDocument(local[0], entry: entry, page: page)
-    }
-
-    private mutating func openDocument(_ file: LinkedFile, entry: Entry, page: PageRequest?) -> [Effect] {
-        var view = ReadingState(path: file.path, address: entry.entryAddress, title: entry.title.isEmpty ? entry.address : entry.title)
-        view.requestedPage = page
-        screen.reading = view
-        return [.document(.openDocument(path: file.path, password: nil)), .reading(.recordReading(entry.entryAddress)), .bookmarks(.loadNotes(entry.citeKey))]
-    }
-
-    private mutating func handleChooser(_ key: Key) -> [Effect] {
-        guard let chooser = screen.chooser else { return [] }
-        let action = keymap.action(for: key, in: .chooser)
-        switch action {
-        case .close:
-            screen.chooser = nil
-        case .choose:
-            return openChosen(chooser.selected)
-        case .chooseNumbered:
-            if let number = keymap.number(of: key, for: .chooseNumbered), number <= chooser.files.count { return openChosen(number - 1) }
-        case .moveDown:
-            screen.chooser?.selected = min(chooser.files.count - 1, chooser.selected + 1)
-        case .moveUp:
-            screen.chooser?.selected = max(0, chooser.selected - 1)
-        default:
-            break
-        }
-        return []
-    }
-
-    /// Opens the chooser's file at `index`, closing the chooser.
-    private mutating func openChosen(_ index: Int) -> [Effect] {
-        guard let chooser = screen.chooser else { return [] }
-        screen.chooser = nil
-        guard let entry = library?.entry(at: chooser.address), index < chooser.files.count else { return [] }
-        return openDocument(chooser.files[index], entry: entry, page: chooser.page)
-    }
-
-    // MARK: - Reloading
-
-    /// `R` asked: y reads the library's files again (keeping the group, the selection, the
-    /// sort and the search); n or Esc leaves it as it is.
-    private mutating func handleReloadQuestion(_ key: Key) -> [Effect] {
-        switch keymap.action(for: key, in: .question) {
-        case .yes:
-            screen.close(.reloadQuestion)
-            reloadAsked = true
-            message = StatusMessage("Reading the library again from disk…")
-            return [.app(.reloadLibrary)]
-        case .no, .cancel:
-            screen.close(.reloadQuestion)
-        default:
-            break
-        }
-        return []
-    }
-
-    // MARK: - Help
-
-    private mutating func handleHelp(_ key: Key) -> [Effect] {
-        let scroll = screen.helpScroll ?? 0
-        // The help's last line at the bottom of the box is as far as it scrolls.
-        let rows = max(1, height - 4)
-        let lastTop = max(0, HelpOverlay.lines(self, width: max(1, min(width, HelpOverlay.widestBox) - 4)).count - rows)
-        switch keymap.action(for: key, in: .help) {
-        case .moveDown: screen.helpScroll = min(lastTop, scroll + 1)
-        case .moveUp: screen.helpScroll = max(0, min(lastTop, scroll) - 1)
-        case .pageDown: screen.helpScroll = min(lastTop, scroll + rows)
-        case .pageUp: screen.helpScroll = max(0, min(lastTop, scroll) - rows)
-        default: screen.close(.help)
-        }
-        return []
-    }
-
-    // MARK: - Search
-
-    private mutating func handleSearchInput(_ key: Key) -> [Effect] {
-        let action = keymap.action(for: key, in: .searchBar)
-        var field = TextField(searchText)
-        if field.apply(action, key: key) {
-            guard field.text != searchText else { return [] }
-            searchText = field.text
-            return applySearch()
-        }
-        switch action {
-        case .clearSearch:
-            searchFocused = false
-            if !searchText.isEmpty {
-                searchText = ""
-                return applySearch()
-            }
-        case .keepSearch:
-            searchFocused = false
-            focus = .list
-        case .listDown, .listUp, .listPageDown, .listPageUp:
-            let saved = focus
-            focus = .list
-            let moves: [Action: Action] = [.listDown: .moveDown, .listUp: .moveUp, .listPageDown: .pageDown, .listPageUp: .pageUp]
-            _ = perform(moves[action ?? .listDown] ?? .moveDown)
-            focus = saved
-        default:
-            break
-        }
-        return []
-    }
-
-    /// Filters the list by the search text (when the index is ready; it applies on arrival).
-    /// `text:` terms are asked of the full-text index in the background; the list follows
-    /// when its answer arrives.
-    @discardableResult
-    mutating func applySearch() -> [Effect] {
-        let trimmed = searchText.trimmingCharacters(in: .whitespaces)
-        searchError = nil
-        if trimmed.isEmpty {
-            searchMatches = nil
-            fullText = nil
-            fullTextPending = nil
-            refreshVisible()
-            return []
-        }
-        let query: Query
-        do {
-            query = try Query(parsing: searchText)
-        } catch let error as QueryError {
-            searchError = error.description
-            // A phrase being typed: its quote is still open. Filter by the phrase so far, as if
-            // closed; any other problem keeps the last good filter.
-            let typedSoFar = searchText.split(separator: "\"", omittingEmptySubsequences: false).last ?? ""
-            guard error.message == QueryError.unclosedQuote, !typedSoFar.allSatisfy(\.isWhitespace),
-                  let phraseSoFar = try? Query(parsing: searchText + "\"") else { return [] }
-            query = phraseSoFar
-        } catch {
-            searchError = "\(error)"
-            return []
-        }
-        var effects: [Effect] = []
-        let terms = query.fullTextTerms
-        if terms.isEmpty {
-            fullText = nil
-            fullTextPending = nil
-        } else if fullText?.terms != terms && fullTextPending != terms {
-            fullTextPending = terms
-            effects.append(.fullText(.searchFullText(terms)))
-        }
-        guard let searchIndex else { return effects }
-        // Until the index answers, text: terms use the last answer (or match nothing).
-        searchMatches = searchIndex.search(query, fullText: fullText)
-        refreshVisible()
-        return effects
-    }
-
-    // MARK: - The visible list
-
-    /// Recomputes the list from the group, the search and the sort, keeping the selected
-    /// reference selected when it is still shown.
-    mutating func refreshVisible() {
-        let previous = selectedEntryPosition
-        var rows = groupMembers ?? []
-        if let matches = searchMatches {
-            rows = AppState.intersect(rows, matches)
-        }
-        if activeGroup.builtIn?.keepsItsOwnOrder == true {
-            // This group's order is its point: the most recently read first.
-        } else if let rank = sortRank {
-            let descending = sortDescending
-            rows.sort { descending ? rank[$0] > rank[$1] : rank[$0] < rank[$1] }
-        } else if sortDescending && sort.startsDescending == false {
-            rows.reverse()
-        }
-        visible = rows
-        if let pending = pendingSelection, let library, groupMembers != nil {
-            if let index = rows.firstIndex(where: { library.entries[$0].entryAddress == pending }) {
-                listCursor.selected = index
-                listCursor.top = max(0, index - pageRows(.list) / 2)
-                pendingSelection = nil
-                awaitingFirstSort = false
-            } else if sortRank != nil {
-                pendingSelection = nil
-            }
-        } else if let previous, let index = rows.firstIndex(of: previous) {
-            listCursor.selected = index
-        } else {
-            listCursor = ListCursor()
-        }
-        listCursor.clamp(count: rows.count, rows: pageRows(.list))
-    }
-
-    private var selectedEntryPosition: Int? {
-        listCursor.selected < visible.count ? visible[listCursor.selected] : nil
-    }
-
-    /// The common elements of two ascending position lists.
-    static func intersect(_ first: [Int], _ second: [Int]) -> [Int] {
-        var result: [Int] = []
-        result.reserveCapacity(min(first.count, second.count))
-        var i = 0, j = 0
-        while i < first.count && j < second.count {
-            if first[i] == second[j] {
-                result.append(first[i])
-                i += 1
-                j += 1
-            } else if first[i] < second[j] {
-                i += 1
-            } else {
-                j += 1
-            }
-        }
-        return result
-    }
-
-    mutating func clampCursors() {
-        listCursor.clamp(count: visible.count, rows: pageRows(.list))
-        groupCursor.clamp(count: groupRows.count, rows: pageRows(.groups))
-        if Layout(width: width, height: height, focus: focus).rect(of: focus) == nil { focus = .list }
-    }
-
-    // MARK: - Mouse
-
-    /// The mouse: in the reading view the wheel scrolls (as Down and Up would, whatever is
-    /// over it); elsewhere a click closes the help, a chooser takes none, the bookmarks view
-    /// has its own, and the library's panes select, open and scroll.
-    private mutating func handle(_ mouse: MouseEvent) -> [Effect] {
-        if case .reading = screen.mode {
-            switch mouse.kind {
-            case .wheelDown: return keepingReadingPosition { $0.handleReadingLayers(.down) }
-            case .wheelUp: return keepingReadingPosition { $0.handleReadingLayers(.up) }
-            default: return []
-            }
-        }
-        guard library != nil, screen.chooser == nil else { return [] }
-        if showingHelp {
-            screen.close(.help)
-            return []
-        }
-        if case .bookmarks = screen.mode { return handleBookmarks(mouse) }
-        let layout = Layout(width: width, height: height, focus: focus)
-        if layout.searchBar.contains(x: mouse.x, y: mouse.y) {
-            searchFocused = true
-            return []
-        }
-        for pane in layout.visiblePanes {
-            guard let rect = layout.rect(of: pane), rect.contains(x: mouse.x, y: mouse.y) else { continue }
-            searchFocused = false
-            focus = pane
-            switch mouse.kind {
-            case .wheelDown: return move(by: 3)
-            case .wheelUp: return move(by: -3)
-            case .click, .doubleClick:
-                let firstRow = rect.y + (pane == .list ? 2 : 1)
-                let offset = mouse.y - firstRow
-                guard offset >= 0 else { return [] }
-                switch pane {
-                case .groups:
-                    let index = groupCursor.top + offset
-                    guard index < groupRows.count else { return [] }
-                    groupCursor.selected = index
-                    groupCursor.clamp(count: groupRows.count, rows: pageRows(.groups))
-                    guard let id = groupRows[index].id else { return mouse.kind == .doubleClick ? open() : [] }
-                    return mouse.kind == .doubleClick ? open() : activateGroup(id)
-                case .list:
-                    let index = listCursor.top + offset
-                    guard index < visible.count else { return [] }
-                    if listCursor.selected != index { detailsScroll = 0 }
-                    listCursor.selected = index
-                    listCursor.clamp(count: visible.count, rows: pageRows(.list))
-                    return mouse.kind == .doubleClick ? open() : []
-                case .details:
-                    return []
-                }
-            }
-        }
-        return []
     }
 }
