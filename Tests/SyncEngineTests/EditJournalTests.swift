@@ -1,0 +1,50 @@
+import BibModel
+import BibreadTestSupport
+import Foundation
+import SyncEngine
+import Testing
+
+/// The journal of edits a synced library's remote does not have yet, and of merge conflicts.
+@Suite("edit journal")
+struct EditJournalTests {
+    @Test func editsStayPendingUntilAPushPutsThemOnTheRemoteAcrossReopening() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("journal.sqlite")
+        var journal = try EditJournal(url: url)
+        let read = try journal.record(file: "library.bib", address: "knuth1984", changes: [FieldChange(field: "read", before: nil, after: "1")],
+                                      at: 100)
+        let tagged = try journal.record(file: "library.bib", address: "turing1936", changes: [
+            FieldChange(field: "keywords", before: "logic", after: "logic, machines"),
+            FieldChange(field: "rating", before: nil, after: "4"),
+        ], at: 101)
+        try journal.record(file: "other.bib", address: "x", changes: [FieldChange(field: "note", before: "a", after: nil)], at: 102)
+        #expect(read.count == 1 && tagged.count == 2)
+
+        journal = try EditJournal(url: url)
+        #expect(try journal.pending().map(\.change.field) == ["read", "keywords", "rating", "note"])
+        #expect(try journal.pending(file: "library.bib").map(\.address) == ["knuth1984", "turing1936", "turing1936"])
+        #expect(try journal.pending(file: "other.bib").first?.change == FieldChange(field: "note", before: "a", after: nil))
+
+        let conflict = MergeConflict(kind: .field, address: "turing1936", field: "keywords", base: "logic",
+                                     mine: "logic, machines", theirs: "logic, computability")
+        try journal.finishPush(of: read + tagged, conflicts: [conflict], file: "library.bib", at: 200)
+        journal = try EditJournal(url: url)
+        #expect(try journal.pending().map(\.file) == ["other.bib"])
+        let open = try journal.openConflicts()
+        #expect(open.map(\.conflict) == [conflict])
+        #expect(open.first?.file == "library.bib")
+
+        try journal.resolve(conflict: try #require(open.first?.id), at: 300)
+        #expect(try journal.openConflicts().isEmpty)
+    }
+
+    @Test func aReferenceDeletedAndEditedIsKeptAsSuch() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let journal = try EditJournal(url: folder.appendingPathComponent("journal.sqlite"))
+        let kept = MergeConflict(kind: .deletedAndEdited, address: "gone#2", field: nil, base: nil, mine: nil, theirs: nil)
+        try journal.finishPush(of: [], conflicts: [kept], file: "library.bib", at: 1)
+        #expect(try journal.openConflicts().map(\.conflict) == [kept])
+    }
+}
