@@ -92,6 +92,33 @@ struct CommandTests {
         #expect(result.standardError == "1 error, 1 warning in 2 references from 1 file\n")
     }
 
+    /// Sync clients keep both versions when two machines change a file at once, and the copy's
+    /// changes are easy to miss: `check` names every such copy beside the library.
+    @Test func checkNamesTheConflictedCopiesBesideTheLibrary() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = folder.appendingPathComponent("papers.bib")
+        try "@article{a, title = {A}}\n".write(to: library, atomically: true, encoding: .utf8)
+        let copies = [
+            "papers (Jane's conflicted copy 2024-03-01).bib",                 // Dropbox
+            "papers (conflicted copy 2024-03-01 101530).bib",                 // Nextcloud
+            "papers (còpia en conflicte 2018-04-10 093612).bib",              // Nextcloud, in Catalan
+            "papers_conflict-20240301-101530.bib",                            // ownCloud
+            "papers.sync-conflict-20240301-101530-ABCDEFG.bib",               // Syncthing
+        ]
+        let others = ["papers (2).bib", "papers-old.bib", "other (conflicted copy 2024-03-01).bib", "papers (conflicted copy).pdf"]
+        for name in copies + others { try "@article{a, title = {B}}\n".write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+
+        let result = try ProcessRunner.bibread(["check", library.path])
+        #expect(result.status == 0, "warnings only")
+        let named = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(named.count == copies.count, "\(result.standardOutput)")
+        for name in copies {
+            #expect(named.contains { $0.hasPrefix("\(library.path):1:1: warning: '\(name)' beside it is a conflicted copy") }, "\(name)")
+        }
+        #expect(result.standardError == "0 errors, 5 warnings in 1 reference from 1 file\n")
+    }
+
     @Test func checkOfACleanLibraryExitsZero() throws {
         let result = try ProcessRunner.bibread(["check", sample])
         #expect(result.status == 0)

@@ -1,5 +1,7 @@
 import ArgumentParser
 import BibModel
+import BibreadServices
+import Foundation
 
 /// `bibread check`: every problem as `file:line:col: error|warning: message`.
 struct CheckCommand: ParsableCommand {
@@ -19,7 +21,7 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try library.load(preparingLineNumbers: true)
-        let diagnostics = Self.allDiagnostics(of: loaded.library)
+        let diagnostics = Self.allDiagnostics(of: loaded.library) + Self.conflictedCopies(of: loaded.library)
         for diagnostic in diagnostics {
             Console.print(diagnostic.description)
         }
@@ -29,6 +31,18 @@ struct CheckCommand: ParsableCommand {
         Console.error("\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s") in \(entries) reference\(entries == 1 ? "" : "s") from \(loaded.library.files.count) file\(loaded.library.files.count == 1 ? "" : "s")")
         try loaded.exitIfSomeFilesFailed()
         if errors > 0 { throw ExitStatus.problems }
+    }
+
+    /// A warning at the top of each library file for each conflicted copy a sync client left
+    /// beside it (Dropbox, Nextcloud, ownCloud, Syncthing): changes made there are not in it.
+    static func conflictedCopies(of library: Library) -> [Diagnostic] {
+        library.files.flatMap { file in
+            ConflictedCopy.beside(file.source.path).map { copy in
+                Diagnostic(.warning, path: file.source.path, location: SourceLocation(line: 1, column: 1),
+                           message: "'\((copy.path as NSString).lastPathComponent)' beside it is a conflicted copy (\(copy.client.rawValue)): "
+                               + "two machines changed the library at once, and the changes made in the copy are not in this file")
+            }
+        }
     }
 
     /// Parse diagnostics plus link problems (undecodable `Bdsk-File`), in file and line order.
