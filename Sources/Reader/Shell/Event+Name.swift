@@ -25,6 +25,7 @@ extension Event {
         case .syncFinished: return "sync finished"
         case .remoteBusy: return "remote busy"
         case .libraryReloaded: return "library reloaded"
+        case .libraryChangedOnDisk: return "library changed on disk"
         case .pageText(_, let page, _, _): return "page \(page) text"
         case .documentFailed: return "document failed"
         case .bookmarksLoaded: return "bookmarks loaded"

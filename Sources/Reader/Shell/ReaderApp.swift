@@ -130,6 +130,11 @@ public enum ReaderApp {
             }
         }
         let loop = ReaderLoop(state: state, runner: runner, mailbox: mailbox, effects: loopEffects, timing: timing)
+        // Another program's change to the library files is read at once, as R would.
+        let watcher = state.library.flatMap { library in
+            LibraryWatcher(paths: library.files.map(\.source.path)) { mailbox.post(.libraryChangedOnDisk($0)) }
+        }
+        defer { watcher?.stop() }
         loop.ask(effects)
         loop.run(on: screen, waiter: PollWaiter(input: 0, wake: pipeEnds[0]))
         let signal = TerminalGuard.pendingSignal

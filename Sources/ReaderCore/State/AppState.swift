@@ -76,6 +76,8 @@ public struct AppState: Sendable {
     public var listening: String?
     /// `R` asked for the library to be read again: the status line says so when it is.
     var reloadAsked = false
+    /// The library files another program changed, while they are read again.
+    var changedOnDisk: [String]?
 
     // Bookmarks
     /// The user's bookmark tree (empty until it is loaded).

@@ -42,6 +42,8 @@ public enum Event: Sendable {
     case remoteBusy(message: String)
     /// The library was read again (after a sync brought a new .bib).
     case libraryReloaded(Library)
+    /// Another program changed these library files on disk (the shell watches them).
+    case libraryChangedOnDisk([String])
     /// The bookmark tree as stored; `message` says what changed, `select` a node to show.
     case bookmarksLoaded(SavedBookmarks, message: String?, select: Int64?)
     case bookmarkFailed(message: String)

@@ -129,12 +129,20 @@ extension AppState {
             message = StatusMessage(summary + (libraryChanged ? " · the library was read again" : ""), isError: failed)
             return libraryChanged ? [.app(.reloadLibrary)] : [.library(.computeMarks)]
         case .libraryReloaded(let reloaded):
+            let count = "\(Count.format(reloaded.entries.count)) reference\(reloaded.entries.count == 1 ? "" : "s")"
             if reloadAsked {
                 reloadAsked = false
-                let count = reloaded.entries.count
-                message = StatusMessage("Read the library again from disk: \(Count.format(count)) reference\(count == 1 ? "" : "s")")
+                message = StatusMessage("Read the library again from disk: \(count)")
+            } else if let changed = changedOnDisk {
+                let names = changed.map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")
+                message = StatusMessage("\(names) changed on disk; read again: \(count)")
             }
+            changedOnDisk = nil
             return reload(reloaded)
+        case .libraryChangedOnDisk(let paths):
+            guard library != nil else { return [] }
+            changedOnDisk = (changedOnDisk ?? []) + paths.filter { !(changedOnDisk ?? []).contains($0) }
+            return [.app(.reloadLibrary)]
         case .bookmarksLoaded, .bookmarkFailed, .notesLoaded, .readingListLoaded, .readingListProgress, .readingListFailed:
             return updateBookmarks(event)
         case .openWithReady, .handlerStarted, .handlerFinished, .listeningStopped:

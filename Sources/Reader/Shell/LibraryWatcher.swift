@@ -1,0 +1,122 @@
+import Foundation
+
+/// Watches a library's files for changes other programs make (BibDesk or JabRef on a shared
+/// folder, `$EDITOR`, a sync client) and says which changed once they settle. It watches their
+/// folders with inotify, since editors and sync clients mostly write a new file and rename it
+/// over the old one (a watch on the file itself would follow the old, replaced file).
+final class LibraryWatcher: @unchecked Sendable {
+    private let descriptor: Int32
+    /// Each watched folder (by watch descriptor) and the names of the library files in it.
+    private let watched: [Int32: (folder: String, names: Set<String>)]
+    private let stopped = NSLock()
+    private var isStopped = false
+    private let thread: Thread
+
+    /// Starts watching `paths`; `changed` gets the paths that changed, after `settle` seconds
+    /// without a further change. Nil when inotify is not available (nothing is watched then).
+    init?(paths: [String], settle: TimeInterval = 0.3, changed: @escaping @Sendable ([String]) -> Void) {
+        let descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        guard descriptor >= 0 else { return nil }
+        var byFolder: [String: Set<String>] = [:]
+        for path in paths {
+            let url = URL(fileURLWithPath: path).standardizedFileURL
+            byFolder[url.deletingLastPathComponent().path, default: []].insert(url.lastPathComponent)
+        }
+        var watched: [Int32: (folder: String, names: Set<String>)] = [:]
+        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM)
+        for (folder, names) in byFolder {
+            let watch = inotify_add_watch(descriptor, folder, mask)
+            if watch >= 0 { watched[watch] = (folder, names) }
+        }
+        guard !watched.isEmpty else {
+            close(descriptor)
+            return nil
+        }
+        self.descriptor = descriptor
+        self.watched = watched
+        let box = WatchLoop(descriptor: descriptor, watched: watched, settle: settle, changed: changed)
+        thread = Thread { box.run() }
+        box.isStopped = { [weak self] in self?.stoppedNow ?? true }
+        thread.name = "bibread.library-watcher"
+        thread.start()
+    }
+
+    private var stoppedNow: Bool { stopped.withLock { isStopped } }
+
+    /// Stops watching (the thread ends within its next poll, a fifth of a second).
+    func stop() {
+        stopped.withLock { isStopped = true }
+    }
+
+    deinit {
+        stop()
+    }
+}
+
+/// The watcher's thread: polls the inotify descriptor, collects which library files changed,
+/// and reports them once nothing changed for `settle` seconds. It closes the descriptor when
+/// told to stop.
+private final class WatchLoop: @unchecked Sendable {
+    let descriptor: Int32
+    let watched: [Int32: (folder: String, names: Set<String>)]
+    let settle: TimeInterval
+    let changed: @Sendable ([String]) -> Void
+    var isStopped: () -> Bool = { false }
+
+    init(descriptor: Int32, watched: [Int32: (folder: String, names: Set<String>)], settle: TimeInterval,
+         changed: @escaping @Sendable ([String]) -> Void) {
+        self.descriptor = descriptor
+        self.watched = watched
+        self.settle = settle
+        self.changed = changed
+    }
+
+    func run() {
+        defer { close(descriptor) }
+        var pendingPaths = Set<String>()
+        var lastChange = Date.distantPast
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while !isStopped() {
+            var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&request, 1, 200)
+            if ready > 0 {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    let paths = changedPaths(in: buffer, count: count)
+                    if !paths.isEmpty {
+                        pendingPaths.formUnion(paths)
+                        lastChange = Date()
+                    }
+                }
+            } else if ready < 0 && errno != EINTR {
+                return
+            }
+            if !pendingPaths.isEmpty && Date().timeIntervalSince(lastChange) >= settle {
+                changed(pendingPaths.sorted())
+                pendingPaths = []
+            }
+        }
+    }
+
+    /// The library files named by the inotify events in the first `count` bytes of `buffer`.
+    private func changedPaths(in buffer: [UInt8], count: Int) -> Set<String> {
+        var paths = Set<String>()
+        var offset = 0
+        let header = MemoryLayout<inotify_event>.size
+        buffer.withUnsafeBytes { bytes in
+            while offset + header <= count {
+                let watch = bytes.loadUnaligned(fromByteOffset: offset, as: Int32.self)
+                let nameLength = Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+                let nameStart = offset + header
+                guard nameStart + nameLength <= count else { break }
+                let nameBytes = bytes[nameStart..<(nameStart + nameLength)].prefix { $0 != 0 }
+                let name = String(decoding: nameBytes, as: UTF8.self)
+                if let place = watched[watch], place.names.contains(name) {
+                    paths.insert(place.folder + "/" + name)
+                }
+                offset = nameStart + nameLength
+            }
+        }
+        return paths
+    }
+}
