@@ -16,7 +16,7 @@ public struct Bibread: ParsableCommand {
         """,
         version: BibreadVersion.string,
         subcommands: [BrowseCommand.self, ListCommand.self, ShowCommand.self, ReadCommand.self, CheckCommand.self, GroupsCommand.self,
-                      SyncCommand.self, CacheCommand.self, BookmarksCommand.self, LinkCommand.self, OpenCommand.self,
+                      SyncCommand.self, ConflictsCommand.self, CacheCommand.self, BookmarksCommand.self, LinkCommand.self, OpenCommand.self,
                       HandlersCommand.self, InstallHandlerCommand.self, IndexCommand.self],
         defaultSubcommand: BrowseCommand.self)
 
