@@ -34,7 +34,7 @@ struct ThreeWayMergeTests {
             return
         }
         #expect(entry.address == "x")
-        #expect(fields == [FieldChange(field: "read", before: nil, after: "1")])
+        #expect(fields == [FieldDifference(field: "read", before: nil, after: "1")])
     }
 
     @Test func theSameFieldChangedDifferentlyIsAConflictThatKeepsBothValues() {
@@ -122,7 +122,7 @@ struct ThreeWayMergeTests {
             Issue.record("expected mine-only fields added: \(plan.changes)")
             return
         }
-        #expect(fields == [FieldChange(field: "note", before: nil, after: "mine only")])
+        #expect(fields == [FieldDifference(field: "note", before: nil, after: "mine only")])
         #expect(plan.conflicts == [MergeConflict(kind: .field, address: "twin", field: "title", base: nil,
                                                  mine: "Twin", theirs: "Twin (2nd ed.)")])
     }

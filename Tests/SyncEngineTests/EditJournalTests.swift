@@ -12,19 +12,19 @@ struct EditJournalTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("journal.sqlite")
         var journal = try EditJournal(url: url)
-        let read = try journal.record(file: "library.bib", address: "knuth1984", changes: [FieldChange(field: "read", before: nil, after: "1")],
+        let read = try journal.record(file: "library.bib", address: "knuth1984", changes: [FieldDifference(field: "read", before: nil, after: "1")],
                                       at: 100)
         let tagged = try journal.record(file: "library.bib", address: "turing1936", changes: [
-            FieldChange(field: "keywords", before: "logic", after: "logic, machines"),
-            FieldChange(field: "rating", before: nil, after: "4"),
+            FieldDifference(field: "keywords", before: "logic", after: "logic, machines"),
+            FieldDifference(field: "rating", before: nil, after: "4"),
         ], at: 101)
-        try journal.record(file: "other.bib", address: "x", changes: [FieldChange(field: "note", before: "a", after: nil)], at: 102)
+        try journal.record(file: "other.bib", address: "x", changes: [FieldDifference(field: "note", before: "a", after: nil)], at: 102)
         #expect(read.count == 1 && tagged.count == 2)
 
         journal = try EditJournal(url: url)
         #expect(try journal.pending().map(\.change.field) == ["read", "keywords", "rating", "note"])
         #expect(try journal.pending(file: "library.bib").map(\.address) == ["knuth1984", "turing1936", "turing1936"])
-        #expect(try journal.pending(file: "other.bib").first?.change == FieldChange(field: "note", before: "a", after: nil))
+        #expect(try journal.pending(file: "other.bib").first?.change == FieldDifference(field: "note", before: "a", after: nil))
 
         let conflict = MergeConflict(kind: .field, address: "turing1936", field: "keywords", base: "logic",
                                      mine: "logic, machines", theirs: "logic, computability")

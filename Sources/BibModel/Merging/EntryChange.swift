@@ -6,7 +6,7 @@ public enum EntryChange: Sendable, Hashable {
     case removed(EntrySnapshot)
     /// In both, with these fields changed (in the order of the second version's fields, then
     /// the removed ones by name).
-    case changed(EntrySnapshot, [FieldChange])
+    case changed(EntrySnapshot, [FieldDifference])
 
     /// The reference's address in the version it comes from.
     public var address: EntryAddress {

@@ -28,14 +28,14 @@ public enum LibraryDiff {
     }
 
     /// The fields that differ between two versions of one reference (the type first).
-    static func fieldChanges(from old: EntrySnapshot, to new: EntrySnapshot) -> [FieldChange] {
-        var changes: [FieldChange] = []
-        if old.type != new.type { changes.append(FieldChange(field: FieldChange.entryType, before: old.type, after: new.type)) }
+    static func fieldChanges(from old: EntrySnapshot, to new: EntrySnapshot) -> [FieldDifference] {
+        var changes: [FieldDifference] = []
+        if old.type != new.type { changes.append(FieldDifference(field: FieldDifference.entryType, before: old.type, after: new.type)) }
         for name in new.fields.keys.sorted() where old.fields[name] != new.fields[name] {
-            changes.append(FieldChange(field: name, before: old.fields[name], after: new.fields[name]))
+            changes.append(FieldDifference(field: name, before: old.fields[name], after: new.fields[name]))
         }
         for name in old.fields.keys.sorted() where new.fields[name] == nil {
-            changes.append(FieldChange(field: name, before: old.fields[name], after: nil))
+            changes.append(FieldDifference(field: name, before: old.fields[name], after: nil))
         }
         return changes
     }

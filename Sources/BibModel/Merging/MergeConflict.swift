@@ -10,7 +10,7 @@ public struct MergeConflict: Sendable, Hashable {
 
     public let kind: Kind
     public let address: EntryAddress
-    /// The field (lower case; `FieldChange.entryType` for the type); nil for `deletedAndEdited`.
+    /// The field (lower case; `FieldDifference.entryType` for the type); nil for `deletedAndEdited`.
     public let field: String?
     /// The value in the last version both sides had (nil: absent or unknown).
     public let base: String?

@@ -50,9 +50,9 @@ public enum ThreeWayMerge {
     /// Takes this side's field changes of one reference onto theirs: a field they left as it was
     /// gets this side's value, one they changed the same way needs nothing, one they changed
     /// otherwise is a conflict.
-    private static func merge(_ fields: [FieldChange], of entry: EntrySnapshot, base: EntrySnapshot?, theirs: EntrySnapshot,
+    private static func merge(_ fields: [FieldDifference], of entry: EntrySnapshot, base: EntrySnapshot?, theirs: EntrySnapshot,
                               into plan: inout MergePlan) {
-        var toApply: [FieldChange] = []
+        var toApply: [FieldDifference] = []
         for change in fields {
             let theirValue = value(of: change.field, in: theirs)
             let baseValue = base.flatMap { value(of: change.field, in: $0) }
@@ -67,7 +67,7 @@ public enum ThreeWayMerge {
                 takeMine = theirValue == nil
             }
             if takeMine {
-                toApply.append(FieldChange(field: change.field, before: theirValue, after: change.after))
+                toApply.append(FieldDifference(field: change.field, before: theirValue, after: change.after))
             } else {
                 plan.conflicts.append(MergeConflict(kind: .field, address: theirs.address, field: change.field,
                                                     base: baseValue, mine: change.after, theirs: theirValue))
@@ -77,6 +77,6 @@ public enum ThreeWayMerge {
     }
 
     private static func value(of field: String, in entry: EntrySnapshot) -> String? {
-        field == FieldChange.entryType ? entry.type : entry.fields[field]
+        field == FieldDifference.entryType ? entry.type : entry.fields[field]
     }
 }

@@ -65,7 +65,7 @@ struct ConflictsCommand: ParsableCommand {
             return "\(conflict.address) was deleted on one machine and changed on the other; it was kept"
         case .field:
             func shown(_ value: String?) -> String { value.map { "'\($0)'" } ?? "none" }
-            let field = conflict.field == FieldChange.entryType ? "type" : conflict.field ?? "?"
+            let field = conflict.field == FieldDifference.entryType ? "type" : conflict.field ?? "?"
             return "\(conflict.address) \(field): yours \(shown(conflict.mine)) · in the library \(shown(conflict.theirs))"
         }
     }

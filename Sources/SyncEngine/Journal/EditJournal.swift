@@ -55,7 +55,7 @@ public final class EditJournal: Sendable {
     /// Records the changes of one edit to a reference of `file` (the library file's path on the
     /// remote), in one transaction; returns their ids.
     @discardableResult
-    public func record(file: String, address: EntryAddress, changes: [FieldChange], at time: Double) throws -> [Int64] {
+    public func record(file: String, address: EntryAddress, changes: [FieldDifference], at time: Double) throws -> [Int64] {
         try database.write { db in
             var ids: [Int64] = []
             for change in changes {

@@ -7,14 +7,14 @@ public struct JournalEdit: Sendable, Equatable {
     /// The library file's path on the remote.
     public let file: String
     public let address: EntryAddress
-    public let change: FieldChange
+    public let change: FieldDifference
     public let madeAt: Double
 
     init(row: Row) {
         id = row["id"]
         file = row["file"]
         address = EntryAddress(row["address"] as String)
-        change = FieldChange(field: row["field"], before: row["before"], after: row["after"])
+        change = FieldDifference(field: row["field"], before: row["before"], after: row["after"])
         madeAt = row["made_at"]
     }
 }

@@ -1,6 +1,6 @@
 /// A field of one reference that differs between two versions: its value before and after, as
-/// written (nil: the field is absent). The pseudo-field `FieldChange.entryType` is the entry type.
-public struct FieldChange: Sendable, Hashable {
+/// written (nil: the field is absent). The pseudo-field `FieldDifference.entryType` is the entry type.
+public struct FieldDifference: Sendable, Hashable {
     /// The name standing for the entry type (`@article` → `@book`).
     public static let entryType = "@type"
 
