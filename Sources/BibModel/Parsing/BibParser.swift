@@ -625,6 +625,13 @@ struct BibParser {
 
     /// Skips white space and, as biber does, `%` comments that run to the end of a line.
     @inline(__always) private mutating func skipWhitespace(_ text: UnsafeBufferPointer<UInt8>) {
+        position = BibParser.skippingWhitespace(text, from: position)
+    }
+
+    /// The offset of the first byte from `start` on that is neither white space nor in a `%`
+    /// comment (the editor's `EntryLayout` reads entries by the same rule).
+    @inline(__always) static func skippingWhitespace(_ text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var position = start
         while position < text.count {
             let byte = text[position]
             if isWhitespace(byte) {
@@ -632,9 +639,10 @@ struct BibParser {
             } else if byte == UInt8(ascii: "%") {
                 while position < text.count, text[position] != 0x0A { position += 1 }
             } else {
-                return
+                return position
             }
         }
+        return position
     }
 
     private mutating func skipBlanks(_ text: UnsafeBufferPointer<UInt8>) {
