@@ -1,7 +1,8 @@
-import BibreadServices
 import BibreadTestSupport
+import Checksums
 import Foundation
 import Testing
+@testable import BibreadServices
 
 #if canImport(Glibc)
 import Glibc
@@ -229,6 +230,30 @@ final class LibraryFileWriterTests {
         _ = try writer.undo(path: library.path)
         #expect(try contents() == Self.original)
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "papers/library.bib")
+    }
+
+    @Test("An edit kept in the history whose file never took the library's place (a writer killed before its rename) is dropped: undo goes to the edit before it, and the next edit follows that")
+    func editThatNeverLandedIsSettled() throws {
+        try edit("% one\n", command: "one")
+        let landed = Array((Self.original + "% one\n").utf8)
+        // What a writer killed between keeping the version before and its rename leaves: the
+        // history names an edit whose bytes the file never held.
+        let target = try resolved(library)
+        let history = writer.history(of: target)
+        let never = landed + Array("% never\n".utf8)
+        try history.record(WriteHistoryEntry(command: "never", date: 0, before: SHA256.hex(of: landed), beforeSize: Int64(landed.count),
+                                             after: SHA256.hex(of: never), afterSize: Int64(never.count)),
+                           before: landed, after: history.entries())
+        #expect(try writer.history(path: library.path).map(\.command) == ["one", "never"])
+        try edit("% two\n", command: "two")
+        #expect(try writer.history(path: library.path).map(\.command) == ["one", "two"])
+        #expect(try writer.undo(path: library.path).edit.command == "two")
+        // And an undo cut short after its rename leaves its edit the same way: settled too.
+        try history.record(WriteHistoryEntry(command: "undone", date: 0, before: SHA256.hex(of: landed), beforeSize: Int64(landed.count),
+                                             after: SHA256.hex(of: never), afterSize: Int64(never.count)),
+                           before: landed, after: history.entries())
+        #expect(try writer.undo(path: library.path).edit.command == "one")
+        #expect(try contents() == Self.original)
     }
 
     @Test("A missing library file is a clear error")
