@@ -256,6 +256,23 @@ final class LibraryFileWriterTests {
         #expect(try contents() == Self.original)
     }
 
+    @Test("A rename that fails (the file was replaced by a folder meanwhile) is an error naming the reason; the history does not keep the edit, nothing is left beside it")
+    func failedRenameKeepsNoEdit() throws {
+        try edit("% one\n", command: "one")
+        let (_, stamp) = try LoadedFileStamp.read(library.path)
+        let target = try resolved(library)
+        #expect(throws: LibraryWriteError.writeFailed(path: target, reason: "Is a directory")) {
+            try self.writer.write(path: self.library.path, loaded: stamp, command: "two", transform: Self.appending("% two\n")) { _, _ in
+                // Another program puts a folder where the file was, after the check.
+                try FileManager.default.removeItem(at: self.library)
+                try FileManager.default.createDirectory(at: self.library, withIntermediateDirectories: false)
+            }
+        }
+        #expect(try writer.history(path: library.path).map(\.command) == ["one"])
+        let strays = try strays()
+        #expect(strays.isEmpty, "left beside the library: \(strays)")
+    }
+
     @Test("A missing library file is a clear error")
     func missingFile() throws {
         let missing = folder.appendingPathComponent("gone.bib").path

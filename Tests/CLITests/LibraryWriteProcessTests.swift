@@ -150,11 +150,11 @@ struct LibraryWriteProcessTests {
               + "\(String(format: "%.1f", Date().timeIntervalSince(started))) s")
     }
 
-    @Test("Two writers at once take turns: 2 × 8 rounds make round 16, each round written once, none lost")
+    @Test("Two writers at once take turns: 2 × 12 rounds make round 24, each round written once, none lost")
     func twoWritersTakeTurns() throws {
         let sandbox = try Sandbox(entries: 200)
         let results = LockedResults()
-        let arguments = ["write-library", sandbox.library.path, "--entries", "200", "--rounds", "8", "--hold", "30", "--pause", "10"]
+        let arguments = ["write-library", sandbox.library.path, "--entries", "200", "--rounds", "12", "--hold", "50", "--pause", "20"]
         let environment = sandbox.environment
         DispatchQueue.concurrentPerform(iterations: 2) { index in
             results.set(index, Result { try ProcessRunner.development(arguments, environment: environment) })
@@ -170,10 +170,10 @@ struct LibraryWriteProcessTests {
                 if line.contains("someone else wrote the file") { reported += 1 }
             }
         }
-        #expect(rounds.sorted() == Array(1...16), "rounds written: \(rounds.sorted())")
-        #expect(Self.round(of: try sandbox.bytes()) == 16)
-        #expect(try sandbox.bytes() == Self.content(round: 16, entries: 200))
-        print("twoWritersTakeTurns: \(reported) of 16 writes found the other writer's round since they loaded")
+        #expect(rounds.sorted() == Array(1...24), "rounds written: \(rounds.sorted())")
+        #expect(Self.round(of: try sandbox.bytes()) == 24)
+        #expect(try sandbox.bytes() == Self.content(round: 24, entries: 200))
+        print("twoWritersTakeTurns: \(reported) of 24 writes found the other writer's round since they loaded")
     }
 
     @Test("A second writer waits for the first, says for whom, and applies its edit to what the first wrote")

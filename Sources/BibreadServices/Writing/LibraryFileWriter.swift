@@ -86,9 +86,9 @@ public struct LibraryFileWriter: Sendable {
                 recorded = true
             }
         } catch {
-            // The history names an edit that did not land: the next look settles it, but a
-            // history that can be put right now is.
-            if recorded { try? history.replace(with: kept) }
+            // The rename failed after the edit was recorded: the next look would settle the
+            // edit away, but a history that can be put right now is.
+            if recorded { try? history.removeLast(entry) }
             throw error
         }
         return LibraryWrite(path: target, externalChange: external, wrote: true, bytes: new, stamp: try Self.stamp(target, hash: entry.after))

@@ -61,6 +61,14 @@ struct WriteHistory {
         try save(entries)
     }
 
+    /// Takes `entry` away when it is the last (an edit recorded that did not land).
+    func removeLast(_ entry: WriteHistoryEntry) throws {
+        var entries = entries()
+        guard entries.last == entry else { return }
+        entries.removeLast()
+        try save(entries)
+    }
+
     /// The kept copy of the file before `entry`, checked against its hash.
     func keptCopy(before entry: WriteHistoryEntry) throws(LibraryWriteError) -> [UInt8] {
         let copy = copyURL(entry.before)
