@@ -11,13 +11,13 @@ public struct Bibread: ParsableCommand {
         Libraries are .bib files written by BibDesk, JabRef, Zotero (Better BibTeX) or by hand. \
         Several files given together form one library.
 
-        Exit status: 0 on success; 1 when 'check' finds errors or a key is not found; 2 when a \
-        file cannot be read; 64 on a usage error.
+        Exit status: 0 on success; 1 when 'check' finds errors, a key is not found or 'undo' \
+        finds nothing it may undo; 2 when a file cannot be read; 64 on a usage error.
         """,
         version: BibreadVersion.string,
         subcommands: [BrowseCommand.self, ListCommand.self, ShowCommand.self, ReadCommand.self, CheckCommand.self, GroupsCommand.self,
                       SyncCommand.self, ConflictsCommand.self, CacheCommand.self, BookmarksCommand.self, LinkCommand.self, OpenCommand.self,
-                      HandlersCommand.self, InstallHandlerCommand.self, IndexCommand.self],
+                      HandlersCommand.self, InstallHandlerCommand.self, IndexCommand.self, UndoCommand.self],
         defaultSubcommand: BrowseCommand.self)
 
     public init() {}
