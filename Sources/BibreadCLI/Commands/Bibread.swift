@@ -17,7 +17,8 @@ public struct Bibread: ParsableCommand {
         version: BibreadVersion.string,
         subcommands: [BrowseCommand.self, ListCommand.self, ShowCommand.self, ReadCommand.self, CheckCommand.self, GroupsCommand.self,
                       SyncCommand.self, ConflictsCommand.self, CacheCommand.self, BookmarksCommand.self, LinkCommand.self, OpenCommand.self,
-                      HandlersCommand.self, InstallHandlerCommand.self, IndexCommand.self, UndoCommand.self],
+                      HandlersCommand.self, InstallHandlerCommand.self, IndexCommand.self, MarkCommand.self, RateCommand.self, TagCommand.self, SetCommand.self,
+                      GroupEditCommand.self, UndoCommand.self],
         defaultSubcommand: BrowseCommand.self)
 
     public init() {}
