@@ -80,6 +80,15 @@ public final class EditJournal: Sendable {
         }
     }
 
+    /// How many edits not pushed yet there are to `file` (an edit changes one reference, at one
+    /// moment, in one or more fields).
+    public func pendingEditCount(file: String) throws -> Int {
+        try database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (SELECT DISTINCT address, made_at FROM edit WHERE pushed_at IS NULL AND file = ?)",
+                             arguments: [file]) ?? 0
+        }
+    }
+
     /// Notes that a push put these edits on the remote, and the conflicts its merge found
     /// (`file`'s), in one transaction: either all of it counts or none.
     public func finishPush(of ids: [Int64], conflicts: [MergeConflict], file: String, at time: Double) throws {

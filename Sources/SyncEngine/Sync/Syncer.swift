@@ -419,6 +419,12 @@ public final class Syncer: @unchecked Sendable {
                 try refuse("\(loss) (if that is right: bibread sync \(remote.name) --accept)")
                 continue
             }
+            // Edits made here that the remote does not have yet stay: the copy holding them is
+            // not replaced (the remote's version is kept aside, for the push that merges them).
+            if let journal = try? locations.existingJournal(), let edits = try? journal.pendingEditCount(file: file.path), edits > 0 {
+                try refuse("it holds \(edits) edit\(edits == 1 ? "" : "s") made here that the remote does not have yet")
+                continue
+            }
             if staging != nil {
                 fetched.staged[local.path] = download.path
                 fetched.libraries[local.path] = fresh
