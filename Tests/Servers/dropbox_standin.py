@@ -11,6 +11,8 @@ and content.dropboxapi.com):
 - /2/files/list_folder            JSON body {"path": "" | "/Sub", "recursive": bool, "limit": n}
 - /2/files/list_folder/continue   JSON body {"cursor": "..."}
 - /2/files/download               Dropbox-API-Arg header {"path": "/a/b.pdf" | "id:..."}, empty body
+- /2/files/upload                 Dropbox-API-Arg header {"path", "mode", "autorename", "strict_conflict",
+                                  "content_hash", "mute"}, the file's bytes as the body
 
 Protocol points followed (see Tests/Servers/README.md for the list):
 - `Authorization: Bearer TOKEN`; a well-formed wrong token is 401 `invalid_access_token`,
@@ -27,6 +29,14 @@ Protocol points followed (see Tests/Servers/README.md for the list):
   modified, `deleted` entries for removed paths) on /2/files/list_folder/continue.
 - Download answers the file bytes with `Dropbox-API-Result` (the file's metadata, JSON with
   non-ASCII escaped) and honours `Range` (206, `Content-Range`).
+- Upload (`Content-Type: application/octet-stream`) answers the new file's metadata (JSON). Its
+  `mode` (WriteMode) is "add" (the default), "overwrite" or {".tag": "update", "update": REV}:
+  add refuses an existing file with other contents, update one whose rev is not REV, both with
+  409 `path/conflict/file/...` (a folder in the way: `path/conflict/folder/...`); with
+  `strict_conflict` update also refuses when the file is gone. With `autorename` a conflict is
+  written beside it instead ("name (1).ext" for add, "name (conflicted copy).ext" for update).
+  A `content_hash` that does not match the body is 409 `content_hash_mismatch/...`. A body cut
+  short (the client gone) writes nothing; a whole one replaces the file atomically.
 
 Run: python3 -u dropbox_standin.py --root DIR --token TOKEN [--port 0] [--ready-file F]
      [--request-log F] [--parent-pid PID]
@@ -74,6 +84,7 @@ class Account:
         self.lock = threading.Lock()
         self.hash_cache = {}
         self.listings = {}  # listing id -> {"path", "recursive", "limit", "entries", "state"}
+        self.write_lock = threading.Lock()  # one upload's check and write at a time
 
     # Paths -------------------------------------------------------------------------------
 
@@ -284,12 +295,15 @@ class Handler(BaseHTTPRequestHandler):
         self.server.log_request_line(f"{self.command} {self.path.split('?', 1)[0]}")
 
     def read_body(self):
-        """Reads the whole request body (always, so that a keep-alive connection stays in step)."""
+        """Reads the whole request body (always, so that a keep-alive connection stays in step);
+        notes in `body_cut_short` when the client went away before sending all of it."""
         try:
             length = int(self.headers.get("Content-Length") or 0)
         except ValueError:
             length = 0
-        return self.rfile.read(length) if length > 0 else b""
+        body = self.rfile.read(length) if length > 0 else b""
+        self.body_cut_short = len(body) < length
+        return body
 
     def send_bytes(self, status, body, content_type, extra=None):
         self.send_response(status)
@@ -339,7 +353,8 @@ class Handler(BaseHTTPRequestHandler):
         route = self.path.split("?", 1)[0]
         handlers = {"/2/files/list_folder": self.list_folder,
                     "/2/files/list_folder/continue": self.list_folder_continue,
-                    "/2/files/download": self.download}
+                    "/2/files/download": self.download,
+                    "/2/files/upload": self.upload}
         handler = handlers.get(route)
         self.body = self.read_body()
         try:
@@ -405,21 +420,7 @@ class Handler(BaseHTTPRequestHandler):
             raise bad_request(function, f'Bad HTTP "Content-Type" header: "{content_type}".  Expecting one of '
                                         '"text/plain", "text/plain; charset=utf-8", "application/octet-stream", '
                                         '"application/octet-stream; charset=utf-8".')
-        raw = self.headers.get("Dropbox-API-Arg")
-        if raw is None:
-            raise bad_request(function, 'Must provide HTTP header "Dropbox-API-Arg" or URL parameter "arg".')
-        if any(ord(character) > 127 for character in raw):
-            raise bad_request(function, 'HTTP header "Dropbox-API-Arg": non-ASCII characters must be escaped (\\uXXXX).')
-        try:
-            argument = json.loads(raw)
-        except ValueError:
-            raise bad_request(function, 'HTTP header "Dropbox-API-Arg": could not decode input as JSON')
-        path = argument.get("path") if isinstance(argument, dict) else None
-        if not isinstance(path, str):
-            raise bad_request(function, 'HTTP header "Dropbox-API-Arg": missing required field "path"')
-        if PATH_PATTERN.fullmatch(path) is None or path in ("", "/"):
-            raise bad_request(function, f"HTTP header \"Dropbox-API-Arg\": path: '{path}' did not match pattern "
-                                        "'(/(.|[\\r\\n])*|id:.*)|(rev:[0-9a-f]{9,})|(ns:[0-9]+(/.*)?)'")
+        argument, path = self.api_argument(function)
         resolved = self.server.account.resolve(path)
         if resolved is None:
             raise path_error("not_found")
@@ -443,8 +444,116 @@ class Handler(BaseHTTPRequestHandler):
         headers["Content-Range"] = f"bytes {start}-{end}/{size}"
         self.send_bytes(206, data[start:end + 1], "application/octet-stream", headers)
 
+    def api_argument(self, function):
+        """The Dropbox-API-Arg header's object and its "path"."""
+        raw = self.headers.get("Dropbox-API-Arg")
+        if raw is None:
+            raise bad_request(function, 'Must provide HTTP header "Dropbox-API-Arg" or URL parameter "arg".')
+        if any(ord(character) > 127 for character in raw):
+            raise bad_request(function, 'HTTP header "Dropbox-API-Arg": non-ASCII characters must be escaped (\\uXXXX).')
+        try:
+            argument = json.loads(raw)
+        except ValueError:
+            raise bad_request(function, 'HTTP header "Dropbox-API-Arg": could not decode input as JSON')
+        path = argument.get("path") if isinstance(argument, dict) else None
+        if not isinstance(path, str):
+            raise bad_request(function, 'HTTP header "Dropbox-API-Arg": missing required field "path"')
+        if PATH_PATTERN.fullmatch(path) is None or path in ("", "/"):
+            raise bad_request(function, f"HTTP header \"Dropbox-API-Arg\": path: '{path}' did not match pattern "
+                                        "'(/(.|[\\r\\n])*|id:.*)|(rev:[0-9a-f]{9,})|(ns:[0-9]+(/.*)?)'")
+        return argument, path
+
+    def upload(self):
+        function = "files/upload"
+        self.check_authorization(function)
+        content_type = (self.headers.get("Content-Type") or "").strip()
+        if content_type.split(";")[0].strip().lower() != "application/octet-stream":
+            raise bad_request(function, f'Bad HTTP "Content-Type" header: "{content_type}".  Expecting one of '
+                                        '"application/octet-stream", "text/plain; charset=dropbox-cors-hack".')
+        argument, path = self.api_argument(function)
+        if self.body_cut_short:
+            self.close_connection = True
+            return  # the client is gone: nothing is written, nobody to answer
+        mode = argument.get("mode", "add")
+        tag = mode if isinstance(mode, str) else mode.get(".tag") if isinstance(mode, dict) else None
+        if tag not in ("add", "overwrite", "update") or (tag == "update" and not isinstance(mode.get("update"), str)):
+            raise bad_request(function, 'HTTP header "Dropbox-API-Arg": mode: expected "add", "overwrite" or {".tag": "update", "update": rev}')
+        expected_hash = argument.get("content_hash")
+        if expected_hash is not None and expected_hash != bytes_content_hash(self.body):
+            raise endpoint_error("content_hash_mismatch", {".tag": "content_hash_mismatch"})
+        if path.startswith("id:") or path.startswith("ns:"):
+            raise bad_request(function, "the stand-in uploads to paths only")
+        account = self.server.account
+        with account.write_lock:
+            parent, name = path.rstrip("/").rsplit("/", 1)
+            resolved_parent = account.resolve(parent) if parent else (account.root, "")
+            if resolved_parent is not None and not os.path.isdir(resolved_parent[0]):
+                raise upload_conflict("file_ancestor")
+            if resolved_parent is None:
+                local_parent = os.path.join(account.root, *parent.strip("/").split("/"))
+                display_parent = parent
+            else:
+                local_parent, display_parent = resolved_parent
+            existing = account.resolve(path)
+            conflict = None
+            if existing is not None and os.path.isdir(existing[0]):
+                conflict = "folder"
+            elif tag == "add" and existing is not None:
+                with open(existing[0], "rb") as handle:
+                    if handle.read() != self.body:
+                        conflict = "file"
+            elif tag == "update":
+                if existing is None:
+                    conflict = "file" if argument.get("strict_conflict", False) else None
+                elif account.metadata(*existing)["rev"] != mode["update"]:
+                    conflict = "file"
+            if conflict is not None and not argument.get("autorename", False):
+                raise upload_conflict(conflict)
+            if existing is not None and conflict is None:
+                local, display = existing
+                if tag == "add":
+                    self.send_json(account.metadata(local, display))  # the same contents: nothing to write
+                    return
+            else:
+                stem, dot, extension = name.rpartition(".")
+                if conflict is None:
+                    chosen = name
+                elif tag == "update":
+                    chosen = f"{stem} (conflicted copy).{extension}" if dot else f"{name} (conflicted copy)"
+                else:
+                    number = 1
+                    while account.resolve(f"{display_parent}/{stem} ({number}).{extension}" if dot else f"{display_parent}/{name} ({number})"):
+                        number += 1
+                    chosen = f"{stem} ({number}).{extension}" if dot else f"{name} ({number})"
+                local, display = os.path.join(local_parent, chosen), f"{display_parent}/{chosen}"
+            write_atomically(local, self.body)
+            self.send_json(account.metadata(local, display))
+
     def log_message(self, format, *args):
         sys.stderr.write("dropbox-standin: %s - %s\n" % (self.address_string(), format % args))
+
+
+def upload_conflict(kind):
+    return endpoint_error(f"path/conflict/{kind}", {".tag": "path", "reason": {".tag": "conflict", "conflict": {".tag": kind}},
+                                                    "upload_session_id": uuid.uuid4().hex})
+
+
+def bytes_content_hash(data):
+    overall = hashlib.sha256()
+    for start in range(0, len(data), BLOCK_SIZE):
+        overall.update(hashlib.sha256(data[start:start + BLOCK_SIZE]).digest())
+    return overall.hexdigest()
+
+
+def write_atomically(path, data):
+    """As Dropbox commits a file: whole or not at all (a temporary file, flushed, renamed)."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    temporary = os.path.join(os.path.dirname(path), f".standin-upload-{uuid.uuid4().hex}")
+    with open(temporary, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, path)
 
 
 def parse_range(header, size):

@@ -6,7 +6,9 @@ import Foundation
 /// - its .bib files: `$XDG_DATA_HOME/bibread/remotes/NAME/` (kept: they are the library);
 /// - its PDFs: `$XDG_CACHE_HOME/bibread/NAME/` (purgeable), with `.part` files while downloading;
 /// - .bib files refused after download: `…/remotes/NAME/.rejected/`, for inspection;
-/// - the copies of .bib files that syncs replaced: `…/remotes/NAME/.previous/`, to go back to.
+/// - the copies of .bib files that syncs replaced: `…/remotes/NAME/.previous/`, to go back to;
+/// - the last synced copy of each .bib, with its version: `…/remotes/NAME/.base/`, the base of a
+///   three-way merge (``BaseCopies``).
 public struct RemoteLocations: Sendable, Equatable {
     public let name: String
     public let library: URL
@@ -56,6 +58,15 @@ public struct RemoteLocations: Sendable, Equatable {
 
     /// Where the copies of .bib files that syncs replaced are kept (a few per file).
     public var previousCopies: URL { library.appendingPathComponent(".previous") }
+
+    /// The last synced copies of the remote's .bib files, with their versions.
+    public var baseCopies: BaseCopies { BaseCopies(folder: library.appendingPathComponent(".base")) }
+
+    /// The last synced copy of the remote's `remotePath` (a .bib), with the version the remote
+    /// gave it: what this machine last downloaded or uploaded; nil when there is none yet.
+    public func baseCopy(of remotePath: String) -> VersionedContents? {
+        baseCopies.copy(of: remotePath)
+    }
 
     /// The cache's own database.
     public var manifest: URL { cache.appendingPathComponent(".bibread-cache.sqlite") }

@@ -435,6 +435,9 @@ public final class Syncer: @unchecked Sendable {
             // durably: flushed, renamed, the folder flushed.
             let kept = PreviousCopies(folder: locations.previousCopies).keep(local, as: file.path)
             try AtomicFile.moveIntoPlace(download, to: local)
+            // Then, not before (a crash between must not leave a base newer than the copy in
+            // use), the last synced copy with its version, the base of a later merge.
+            keepBaseCopy(of: local, as: file, headers: headers, events: events)
             // A download of this file refused before is no longer the one waiting to be looked at.
             try? FileManager.default.removeItem(at: rejectedCopy(of: file))
             if let version = file.version { state.versions[file.path] = version }
@@ -503,6 +506,25 @@ public final class Syncer: @unchecked Sendable {
     }
 
     /// How to check a finished download.
+    /// Keeps the copy of `file` just put in place at `local` as its last synced copy, with the
+    /// version the remote gave it (remotes that can be written back only). One that cannot be
+    /// kept is removed, with a notice: a base older than the copy in use would only cost a merge
+    /// that finds both sides made the same changes, but a missing one says so plainly.
+    private func keepBaseCopy(of local: URL, as file: RemoteFile, headers: [String: String], events: (SyncEvent) -> Void) {
+        guard let transport = transport as? any UploadingTransport else { return }
+        let copies = locations.baseCopies
+        do {
+            guard let version = try transport.version(ofDownload: local, listed: file, headers: headers) else {
+                try? FileManager.default.removeItem(at: copies.file(for: file.path))
+                return
+            }
+            try copies.save(VersionedContents(contents: Array(try Data(contentsOf: local)), version: version), of: file.path)
+        } catch {
+            try? FileManager.default.removeItem(at: copies.file(for: file.path))
+            events(.notice("\(RemotePath.printable(file.path)): cannot keep the synced copy for merging later: \(ErrorText.plain(error))"))
+        }
+    }
+
     private func check(_ options: SyncOptions) -> DownloadCheck {
         DownloadCheck(transport: transport, documentCheck: options.documentCheck)
     }

@@ -16,4 +16,17 @@ public enum DropboxContentHash {
         }
         return SHA256.hex(of: digests)
     }
+
+    /// The content hash of bytes in memory.
+    public static func of(bytes: [UInt8]) -> String {
+        var digests: [UInt8] = []
+        var start = 0
+        while start < bytes.count {
+            var block = SHA256()
+            block.update(bytes[start..<min(bytes.count, start + blockSize)])
+            digests += block.finalize()
+            start += blockSize
+        }
+        return SHA256.hex(of: digests)
+    }
 }

@@ -88,24 +88,21 @@ public struct DropboxTransport: Transport {
 
     /// `Dropbox-API-Arg` takes JSON with every non-ASCII character escaped (HTTP headers are ASCII).
     static func apiArgument(_ object: [String: String]) -> String {
-        var text = "{"
-        for (index, (key, value)) in object.sorted(by: { $0.key < $1.key }).enumerated() {
-            if index > 0 { text += "," }
-            text += "\"\(escape(key))\":\"\(escape(value))\""
-        }
-        return text + "}"
+        // Strings only: nothing JSONSerialization can refuse.
+        (try? apiArgument(json: object)) ?? "{}"
     }
 
-    private static func escape(_ text: String) -> String {
-        var result = ""
-        for unit in text.utf16 {
-            switch unit {
-            case 0x22: result += "\\\""
-            case 0x5C: result += "\\\\"
-            case 0x20..<0x7F: result.unicodeScalars.append(Unicode.Scalar(UInt8(unit)))
-            default: result += String(format: "\\u%04x", unit)
+    /// ``apiArgument(_:)`` for any JSON object (nested modes, booleans).
+    static func apiArgument(json object: [String: Any]) throws -> String {
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        var text = ""
+        for unit in String(decoding: data, as: UTF8.self).utf16 {
+            if unit < 0x7F {
+                text.unicodeScalars.append(Unicode.Scalar(UInt8(unit)))
+            } else {
+                text += String(format: "\\u%04x", unit)
             }
         }
-        return result
+        return text
     }
 }

@@ -28,7 +28,7 @@ final class LighttpdInstance: @unchecked Sendable {
     }
 
     static func start(root: URL, webdav: Bool, user: String?, password: String?, name: String,
-                      kilobytesPerSecond: Int? = nil) throws -> LighttpdInstance {
+                      kilobytesPerSecond: Int? = nil, writable: Bool = false) throws -> LighttpdInstance {
         let lighttpd = try ServerSupport.program("lighttpd", preferring: ["/usr/sbin/lighttpd"])
         guard FileManager.default.fileExists(atPath: root.path) else { throw TestServerError("\(name): no folder \(root.path)") }
         if (user == nil) != (password == nil) { throw TestServerError("\(name): give both a user and a password, or neither") }
@@ -49,7 +49,8 @@ final class LighttpdInstance: @unchecked Sendable {
                 let port = try Loopback.freePort()
                 let configuration = directory.appendingPathComponent("lighttpd.conf")
                 try ServerSupport.write(config(root: root, directory: directory, port: port, webdav: webdav,
-                                               authenticated: user != nil, kilobytesPerSecond: kilobytesPerSecond), to: configuration)
+                                               authenticated: user != nil, kilobytesPerSecond: kilobytesPerSecond,
+                                               writable: writable), to: configuration)
                 let logPath = directory.appendingPathComponent("server.log").path
                 let process = try ServerProcess.spawn(python, ["-u", supervisor, "--parent-pid", String(getpid()), "--",
                                                                lighttpd, "-D", "-f", configuration.path], logPath: logPath)
@@ -73,7 +74,7 @@ final class LighttpdInstance: @unchecked Sendable {
     }
 
     private static func config(root: URL, directory: URL, port: Int, webdav: Bool, authenticated: Bool,
-                               kilobytesPerSecond: Int?) -> String {
+                               kilobytesPerSecond: Int?, writable: Bool) -> String {
         let dir = directory.path
         var modules = ["mod_accesslog"]
         if authenticated { modules = ["mod_auth", "mod_authn_file"] + modules }
@@ -95,7 +96,7 @@ final class LighttpdInstance: @unchecked Sendable {
                 + "\".txt\" => \"text/plain; charset=utf-8\", \"\" => \"application/octet-stream\" )",
         ]
         if webdav {
-            lines += ["webdav.activate = \"enable\"", "webdav.is-readonly = \"enable\""]
+            lines += ["webdav.activate = \"enable\"", "webdav.is-readonly = \"\(writable ? "disable" : "enable")\""]
         }
         if let kilobytesPerSecond { lines.append("connection.kbytes-per-second = \(kilobytesPerSecond)") }
         if authenticated {
@@ -122,7 +123,8 @@ final class LighttpdInstance: @unchecked Sendable {
     }
 }
 
-/// lighttpd with mod_webdav serving a folder read-only on 127.0.0.1, for tests.
+/// lighttpd with mod_webdav serving a folder on 127.0.0.1, for tests: read-only, or writable
+/// (`PUT` honours `If-Match` and `If-None-Match: *` with 412, and answers the new `ETag`).
 ///
 /// Files under `root` are at `baseURL` + their relative path. PROPFIND (Depth 0 or 1) answers
 /// `getetag`, `getlastmodified`, `getcontentlength`, `getcontenttype` and `resourcetype`; GET
@@ -159,11 +161,14 @@ public final class WebDAVServer: @unchecked Sendable {
 
     /// Starts lighttpd serving `root`; with `user` and `password`, HTTP basic auth is required;
     /// with `kilobytesPerSecond`, each connection is held to that rate (lighttpd's
-    /// `connection.kbytes-per-second`), so that a download of a large file takes a while.
+    /// `connection.kbytes-per-second`), so that a download of a large file takes a while; with
+    /// `writable`, it takes `PUT`, `DELETE`, `MOVE` and the rest (`webdav.is-readonly` off).
+    /// lighttpd writes a `PUT`'s body to a file of its own and links it into place only once
+    /// the body is whole: an interrupted upload leaves the old file.
     public static func start(root: URL, user: String? = nil, password: String? = nil,
-                             kilobytesPerSecond: Int? = nil) throws -> WebDAVServer {
+                             kilobytesPerSecond: Int? = nil, writable: Bool = false) throws -> WebDAVServer {
         let instance = try LighttpdInstance.start(root: root, webdav: true, user: user, password: password, name: "WebDAVServer",
-                                                  kilobytesPerSecond: kilobytesPerSecond)
+                                                  kilobytesPerSecond: kilobytesPerSecond, writable: writable)
         return WebDAVServer(instance: instance, root: root, user: user, password: password)
     }
 

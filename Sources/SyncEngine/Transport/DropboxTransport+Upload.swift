@@ -1,0 +1,78 @@
+import Checksums
+import Foundation
+
+/// Writing back to Dropbox: `files/upload` with `mode` `update` and the `rev` the change was
+/// based on (or `add` to create), `autorename` off and `strict_conflict` on, so that another
+/// version (or a file removed meanwhile) is refused with 409 `path/conflict/…` instead of a
+/// "conflicted copy" being made. The body's `content_hash` goes with it: Dropbox refuses a body
+/// that arrived cut short, and keeps a file only once its upload is complete.
+extension DropboxTransport: UploadingTransport {
+    /// The most `files/upload` takes in one request (larger files need an upload session).
+    public static let largestUpload = 150 * 1024 * 1024
+
+    public func download(_ path: String) throws -> VersionedContents? {
+        let request = try downloadRequest(path, from: 0)
+        let response = try session.perform(request)
+        switch response.status {
+        case 200: break
+        case 409 where Self.errorSummary(response).hasPrefix("path/not_found"): return nil
+        default: throw failure(response, request.url, path: path)
+        }
+        guard let rev = Self.revision(inResult: response.headers["dropbox-api-result"]) else {
+            throw TransportError.uploadFailed(path: path, reason: "Dropbox gave no revision with the download")
+        }
+        return VersionedContents(contents: response.body, version: RemoteVersion(rev))
+    }
+
+    public func version(ofDownload file: URL, listed remote: RemoteFile, headers: [String: String]) throws -> RemoteVersion? {
+        Self.revision(inResult: headers["dropbox-api-result"]).map(RemoteVersion.init)
+    }
+
+    public func upload(_ contents: [UInt8], to path: String, replacing expected: RemoteVersion?) throws -> RemoteVersion {
+        guard contents.count <= Self.largestUpload else {
+            throw TransportError.uploadFailed(path: path, reason: "it is larger than the \(Self.largestUpload / 1024 / 1024) MB one Dropbox upload takes")
+        }
+        let mode: [String: Any] = expected.map { [".tag": "update", "update": $0.token] } ?? [".tag": "add"]
+        let argument: [String: Any] = ["path": root + "/" + (try RemotePath.validated(path)), "mode": mode,
+                                       "autorename": false, "strict_conflict": true, "mute": false,
+                                       "content_hash": DropboxContentHash.of(bytes: contents)]
+        let url = contentBase + "/2/files/upload"
+        let request = TransferRequest(url: url, method: "POST",
+                                      headers: ["Dropbox-API-Arg: \(try Self.apiArgument(json: argument))",
+                                                "Content-Type: application/octet-stream"],
+                                      body: contents, credentials: .bearer(token))
+        let response = try session.perform(request)
+        switch response.status {
+        case 200: break
+        case 409 where Self.errorSummary(response).hasPrefix("path/conflict"): throw TransportError.remoteChanged(path)
+        default: throw failure(response, url, path: path)
+        }
+        let metadata = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any]
+        guard let rev = metadata?["rev"] as? String else {
+            throw TransportError.uploadFailed(path: path, reason: "Dropbox's answer names no revision")
+        }
+        return RemoteVersion(rev)
+    }
+
+    /// The `rev` in a `Dropbox-API-Result` header.
+    static func revision(inResult header: String?) -> String? {
+        guard let header, let object = (try? JSONSerialization.jsonObject(with: Data(header.utf8))) as? [String: Any] else { return nil }
+        return object["rev"] as? String
+    }
+
+    private static func errorSummary(_ response: TransferResponse) -> String {
+        let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any]
+        return object?["error_summary"] as? String ?? ""
+    }
+
+    /// The error for an answer that is neither a success nor a conflict.
+    private func failure(_ response: TransferResponse, _ url: String, path: String) -> TransportError {
+        switch response.status {
+        case 401: return .unauthorized(apiBase)
+        case 409 where Self.errorSummary(response).hasPrefix("path/not_found"): return .notFound(path)
+        default:
+            return .http(status: response.status, url: url, detail: Self.errorSummary(response),
+                         retryAfter: RetryAfter.seconds(response.headers["retry-after"]))
+        }
+    }
+}
