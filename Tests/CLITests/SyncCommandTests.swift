@@ -75,29 +75,6 @@ struct SyncCommandTests {
         #expect(try setup.bibread(["list", "lab"]).standardOutput.split(separator: "\n").count == 25)
     }
 
-    /// An edit made here to a synced library is not on the remote until it is pushed: a sync
-    /// that brings the remote's newer .bib must not put it over the copy holding that edit.
-    @Test func aSyncNeverReplacesACopyWithEditsNotOnTheRemote() throws {
-        let setup = try Setup(config: Self.labRemote)
-        #expect(try setup.bibread(["sync", "lab"]).status == 0)
-        let mark = try setup.bibread(["mark", "lab", "turing1936computable", "read"])
-        #expect(mark.status == 0, "\(mark.standardError)")
-        let local = setup.root.appendingPathComponent("data/bibread/remotes/lab/library.bib")
-        let edited = try String(contentsOf: local, encoding: .utf8)
-        #expect(edited.contains("read     = {1}"), "the edit is in the copy")
-        // Meanwhile another machine changed the remote's library.
-        let remote = setup.root.appendingPathComponent("remote/library.bib")
-        let handle = try FileHandle(forWritingTo: remote)
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data("\n@misc{elsewhere2026, title = {Added on another machine}}\n".utf8))
-        try handle.close()
-
-        let sync = try setup.bibread(["sync", "lab"])
-        #expect(try String(contentsOf: local, encoding: .utf8) == edited, "the copy with the edit is kept")
-        #expect(sync.standardError.contains("library.bib: NOT replaced: it holds 1 edit made here that the remote does not have yet"),
-                "\(sync.standardError)")
-    }
-
     /// A remote first synced by URL is synced again by the name it was kept under.
     @Test func aRemoteSyncedByURLIsSyncedAgainByItsName() throws {
         let setup = try Setup()

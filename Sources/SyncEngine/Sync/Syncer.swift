@@ -51,6 +51,15 @@ public final class Syncer: @unchecked Sendable {
         // The remote's settings are written (and flushed to disk) while the sync goes on.
         let remoteRecording = options.dryRun ? nil : BackgroundValue { [self] in recordRemote() }
         defer { _ = try? remoteRecording?.get() }
+        // Edits made here go to the remote first (merged with what changed there), so that the
+        // library that comes back holds them.
+        if !options.dryRun {
+            if let uploading = transport as? any UploadingTransport {
+                _ = try LibraryPush(locations: locations, transport: uploading).run { events(.notice($0)) }
+            } else if let journal = try? locations.existingJournal(), let pending = try? journal.pending(), !pending.isEmpty {
+                events(.notice("this remote cannot be written to (a plain HTTP folder): the edits made here stay on this machine"))
+            }
+        }
         var state = readState()
         var rejected: [String] = []
         let retries = ListingRetries(options)

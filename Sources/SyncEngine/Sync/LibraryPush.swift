@@ -1,0 +1,108 @@
+import BibModel
+import DiskIO
+import Foundation
+
+/// Puts the edits made here to a synced library's files on the remote, and nothing is lost:
+/// when the remote is still the version the copy here was based on, the copy is uploaded over it
+/// (a conditional write); when someone changed it meanwhile, the two are merged reference by
+/// reference and field by field against the last synced copy (`ThreeWayMerge`), the merge is
+/// uploaded over the version it was made with, and again if the remote changed once more (a few
+/// times). A field both changed differently keeps the remote's value in the file and this
+/// machine's in the journal, as a conflict. The copy here becomes the merged file.
+struct LibraryPush {
+    let locations: RemoteLocations
+    let transport: any UploadingTransport
+    /// How many times a merge is made again because the remote changed while it was made.
+    var attempts = 3
+
+    /// Pushes every file with edits pending in the journal; says what happened through
+    /// `notice`. A file that cannot be pushed keeps its edits pending (and its copy here).
+    func run(notice: (String) -> Void) throws -> (pushed: Int, conflicts: Int, failed: [String]) {
+        guard let journal = try locations.existingJournal() else { return (0, 0, []) }
+        let pending = Dictionary(grouping: try journal.pending(), by: \.file)
+        var result = (pushed: 0, conflicts: 0, failed: [String]())
+        for (file, edits) in pending.sorted(by: { $0.key < $1.key }) {
+            do {
+                let conflicts = try push(file, edits: edits, journal: journal, notice: notice)
+                result.pushed += Set(edits.map { "\($0.address.text)\u{0}\($0.madeAt)" }).count
+                result.conflicts += conflicts
+            } catch {
+                notice("\(file): the edits made here were not pushed: \(ErrorText.plain(error)); they stay, and the next sync tries again")
+                result.failed.append(file)
+            }
+        }
+        return result
+    }
+
+    /// Pushes one file; returns the number of conflicts its merge found.
+    private func push(_ file: String, edits: [JournalEdit], journal: EditJournal, notice: (String) -> Void) throws -> Int {
+        let local = try RemotePath.local(file, under: locations.library)
+        let mine = Array(try Data(contentsOf: local))
+        let base = locations.baseCopy(of: file)
+        for _ in 0..<attempts {
+            guard let theirs = try transport.download(file) else {
+                throw LibraryPushError("the remote has no \(file) any more")
+            }
+            var merged = mine
+            var conflicts: [MergeConflict] = []
+            if theirs.version != base?.version || base == nil {
+                (merged, conflicts) = try merge(mine: mine, theirs: theirs.contents, base: base?.contents, file: file)
+            }
+            do {
+                _ = try locations.baseCopies.upload(merged, to: file, replacing: theirs.version, through: transport)
+            } catch TransportError.remoteChanged {
+                continue
+            }
+            // The copy here becomes what the remote now holds, unless it changed meanwhile (an
+            // edit made during the push: it stays, pending, for the next sync).
+            if merged != mine, Array((try? Data(contentsOf: local)) ?? Data()) == mine {
+                try AtomicFile.write(Data(merged), to: local)
+            }
+            try journal.finishPush(of: edits.map(\.id), conflicts: conflicts, file: file, at: Date().timeIntervalSince1970)
+            let count = Set(edits.map { "\($0.address.text)\u{0}\($0.madeAt)" }).count
+            let merge = theirs.version == base?.version ? "" : ", merged with the remote's changes"
+            let conflictText = conflicts.isEmpty ? "" : "; \(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s") kept the remote's value (bibread conflicts)"
+            notice("\(file): pushed \(count) edit\(count == 1 ? "" : "s") made here\(merge)\(conflictText)")
+            return conflicts.count
+        }
+        throw LibraryPushError("the remote's \(file) kept changing while the edits were merged into it (\(attempts) times)")
+    }
+
+    /// This machine's changes since `base` made to the remote's `theirs` (nil base: both kept
+    /// where they differ, as conflicts), and the conflicts.
+    private func merge(mine: [UInt8], theirs: [UInt8], base: [UInt8]?, file: String) throws -> ([UInt8], [MergeConflict]) {
+        func parse(_ bytes: [UInt8]) -> Library {
+            var macros = MacroTable()
+            return Library(files: [BibFile.parse(bytes: bytes, path: file, macros: &macros)])
+        }
+        let theirLibrary = parse(theirs)
+        let plan = ThreeWayMerge.plan(base: base.map { parse($0).entries.map(EntrySnapshot.init) } ?? [],
+                                      mine: parse(mine).entries.map(EntrySnapshot.init),
+                                      theirs: theirLibrary.entries.map(EntrySnapshot.init))
+        var bytes = theirs
+        for change in plan.changes {
+            guard case .changed(let entry, let fields) = change else {
+                // References added or removed here are not pushed yet: the copy here, which
+                // holds them, must not be replaced by a file without them.
+                throw LibraryPushError("\(change.address) was added or removed here, and pushing that is not supported yet")
+            }
+            let edits: [EntryEdit] = fields.compactMap { difference in
+                guard difference.field != FieldDifference.entryType else { return nil }
+                return difference.after.map { .setField(difference.field, to: $0) } ?? .removeField(difference.field)
+            }
+            guard !edits.isEmpty else { continue }
+            let library = parse(bytes)
+            let result = try LibraryEditor(library: library, path: file, fileBytes: bytes)
+                .apply(edits, to: entry.address, at: Date())
+            try EditCheck.verify(original: bytes, result: result, path: file)
+            bytes = result.bytes
+        }
+        return (bytes, plan.conflicts)
+    }
+}
+
+/// Why the edits of a file could not be pushed.
+struct LibraryPushError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

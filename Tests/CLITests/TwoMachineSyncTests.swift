@@ -1,0 +1,136 @@
+import BibModel
+import BibreadTestSupport
+import Foundation
+import SyncEngine
+import Testing
+
+/// Two machines (two sets of XDG folders) editing one library on a writable lighttpd WebDAV
+/// remote: every edit reaches the remote, merged field by field; a field both changed keeps one
+/// value in the file and the other as a conflict; nothing is lost.
+@Suite("two machines editing one synced library")
+struct TwoMachineSyncTests {
+    final class Setup {
+        let root: URL
+        let remote: URL
+        var server: WebDAVServer
+        let machineA: [String: String]
+        let machineB: [String: String]
+        let original: String
+
+        init() throws {
+            root = try Fixtures.temporaryDirectory()
+            remote = root.appendingPathComponent("remote")
+            try Fixtures.copySampleLibrary(to: remote)
+            original = try String(contentsOf: remote.appendingPathComponent("library.bib"), encoding: .utf8)
+            server = try WebDAVServer.start(root: remote, writable: true)
+            machineA = Fixtures.isolatedEnvironment(under: root.appendingPathComponent("a"))
+            machineB = Fixtures.isolatedEnvironment(under: root.appendingPathComponent("b"))
+            for machine in [machineA, machineB] { try configure(machine) }
+        }
+
+        deinit {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
+
+        func configure(_ machine: [String: String]) throws {
+            let folder = URL(fileURLWithPath: try #require(machine["XDG_CONFIG_HOME"])).appendingPathComponent("bibread")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try "[[remote]]\nname = \"lab\"\nurl = \"\(server.baseURL.absoluteString)\"\n"
+                .write(to: folder.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        }
+
+        func run(_ machine: [String: String], _ arguments: [String]) throws -> ProcessResult {
+            try ProcessRunner.bibread(arguments, environment: machine)
+        }
+
+        var remoteText: String { (try? String(contentsOf: remote.appendingPathComponent("library.bib"), encoding: .utf8)) ?? "" }
+
+        func localText(_ machine: [String: String]) -> String {
+            let locations = RemoteLocations(name: "lab", environment: machine)
+            return (try? String(contentsOf: locations.library.appendingPathComponent("library.bib"), encoding: .utf8)) ?? ""
+        }
+
+        /// The text of one reference in `text`, from its `@` to its closing line.
+        static func entry(_ key: String, in text: String) -> String {
+            guard let start = text.range(of: "{\(key),") else { return "" }
+            let rest = text[start.lowerBound...]
+            return String(rest[..<(rest.range(of: "\n}")?.upperBound ?? rest.endIndex)])
+        }
+    }
+
+    @Test func editsOfDifferentReferencesOnTwoMachinesAllReachTheRemote() throws {
+        let setup = try Setup()
+        for machine in [setup.machineA, setup.machineB] {
+            let sync = try setup.run(machine, ["sync", "lab"])
+            #expect(sync.status == 0, "\(sync.standardError)")
+        }
+        #expect(try setup.run(setup.machineA, ["mark", "lab", "turing1936computable", "read"]).status == 0)
+        #expect(try setup.run(setup.machineB, ["tag", "lab", "knuth1984texbook", "+macros"]).status == 0)
+        #expect(try setup.run(setup.machineB, ["rate", "lab", "shannon1948mathematical", "5"]).status == 0)
+
+        let pushA = try setup.run(setup.machineA, ["sync", "lab"])
+        #expect(pushA.status == 0, "\(pushA.standardError)")
+        #expect(pushA.standardError.contains("library.bib: pushed 1 edit made here"), "\(pushA.standardError)")
+        let pushB = try setup.run(setup.machineB, ["sync", "lab"])
+        #expect(pushB.status == 0, "\(pushB.standardError)")
+        #expect(pushB.standardError.contains("library.bib: pushed 2 edits made here, merged with the remote's changes"), "\(pushB.standardError)")
+        #expect(try setup.run(setup.machineA, ["sync", "lab"]).status == 0)
+
+        let remote = setup.remoteText
+        #expect(Setup.entry("turing1936computable", in: remote).contains("read     = {1}"), "\(Setup.entry("turing1936computable", in: remote))")
+        #expect(Setup.entry("knuth1984texbook", in: remote).contains("Keywords = {typesetting, TeX, macros}"))
+        #expect(Setup.entry("shannon1948mathematical", in: remote).contains("= {5}"))
+        // Everything else is byte for byte the original.
+        for key in ["goedel1931formal", "dijkstra1959note", "lamport1994latex"] {
+            #expect(Setup.entry(key, in: remote) == Setup.entry(key, in: setup.original), "\(key)")
+        }
+        #expect(remote.count - setup.original.count < 400)
+        #expect(setup.localText(setup.machineA) == remote)
+        #expect(setup.localText(setup.machineB) == remote)
+        for machine in [setup.machineA, setup.machineB] {
+            #expect(try setup.run(machine, ["conflicts"]).standardOutput == "No conflicts: every change made here is in its library.\n")
+        }
+    }
+
+    @Test func aFieldBothMachinesChangedKeepsOneValueInTheFileAndTheOtherAsAConflict() throws {
+        let setup = try Setup()
+        for machine in [setup.machineA, setup.machineB] { #expect(try setup.run(machine, ["sync", "lab"]).status == 0) }
+        #expect(try setup.run(setup.machineA, ["rate", "lab", "knuth1984texbook", "2"]).status == 0)
+        #expect(try setup.run(setup.machineB, ["rate", "lab", "knuth1984texbook", "5"]).status == 0)
+        #expect(try setup.run(setup.machineA, ["sync", "lab"]).status == 0)
+        let pushB = try setup.run(setup.machineB, ["sync", "lab"])
+        #expect(pushB.standardError.contains("1 conflict kept the remote's value (bibread conflicts)"), "\(pushB.standardError)")
+        #expect(Setup.entry("knuth1984texbook", in: setup.remoteText).contains("Rating = {2}"))
+        let conflicts = try setup.run(setup.machineB, ["conflicts"])
+        #expect(conflicts.standardOutput == "lab: library.bib: knuth1984texbook rating: yours '5' · in the library '2'\n", "\(conflicts.standardOutput)")
+        #expect(setup.localText(setup.machineB) == setup.remoteText)
+    }
+
+    @Test func anEditMadeOfflineWaitsAndIsMergedWhenTheRemoteIsBack() throws {
+        let setup = try Setup()
+        for machine in [setup.machineA, setup.machineB] { #expect(try setup.run(machine, ["sync", "lab"]).status == 0) }
+        setup.server.stop()
+        // Machine A marks a paper unread while the remote is gone; B, later, tags the same paper.
+        #expect(try setup.run(setup.machineA, ["mark", "lab", "knuth1984texbook", "unread"]).status == 0)
+        let offline = try setup.run(setup.machineA, ["sync", "lab"])
+        #expect(offline.status != 0, "the remote is gone")
+        #expect(Setup.entry("knuth1984texbook", in: setup.localText(setup.machineA)).contains("Read = {0}"), "the edit stays here")
+        let journal = try EditJournal(url: RemoteLocations(name: "lab", environment: setup.machineA).journal)
+        #expect(try journal.pendingEditCount(file: "library.bib") == 1)
+
+        setup.server = try WebDAVServer.start(root: setup.remote, writable: true)
+        try setup.configure(setup.machineA)
+        try setup.configure(setup.machineB)
+        #expect(try setup.run(setup.machineB, ["tag", "lab", "knuth1984texbook", "+macros"]).status == 0)
+        #expect(try setup.run(setup.machineB, ["sync", "lab"]).status == 0)
+        let back = try setup.run(setup.machineA, ["sync", "lab"])
+        #expect(back.status == 0, "\(back.standardError)")
+        #expect(back.standardError.contains("pushed 1 edit made here, merged with the remote's changes"), "\(back.standardError)")
+        let remote = setup.remoteText
+        let knuth = Setup.entry("knuth1984texbook", in: remote)
+        #expect(knuth.contains("Read = {0}"), "\(knuth)")
+        #expect(knuth.contains("Keywords = {typesetting, TeX, macros}"), "\(knuth)")
+        #expect(try journal.pendingEditCount(file: "library.bib") == 0)
+    }
+}
