@@ -133,4 +133,28 @@ struct TwoMachineSyncTests {
         #expect(knuth.contains("Keywords = {typesetting, TeX, macros}"), "\(knuth)")
         #expect(try journal.pendingEditCount(file: "library.bib") == 0)
     }
+
+    /// A push that cannot be made (a reference another program added to the copy here) leaves
+    /// the edits pending; the sync then never puts the remote's .bib over the copy holding them.
+    @Test func aCopyWithEditsThatCouldNotBePushedIsNeverReplaced() throws {
+        let setup = try Setup()
+        #expect(try setup.run(setup.machineA, ["sync", "lab"]).status == 0)
+        #expect(try setup.run(setup.machineA, ["mark", "lab", "turing1936computable", "read"]).status == 0)
+        let local = RemoteLocations(name: "lab", environment: setup.machineA).library.appendingPathComponent("library.bib")
+        let handle = try FileHandle(forWritingTo: local)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("\n@misc{added2026, title = {Added here by hand}}\n".utf8))
+        try handle.close()
+        let edited = try String(contentsOf: local, encoding: .utf8)
+        // The remote changes too, so that its .bib is newer than the copy here.
+        #expect(try setup.run(setup.machineB, ["sync", "lab"]).status == 0)
+        #expect(try setup.run(setup.machineB, ["rate", "lab", "knuth1984texbook", "1"]).status == 0)
+        #expect(try setup.run(setup.machineB, ["sync", "lab"]).status == 0)
+
+        let sync = try setup.run(setup.machineA, ["sync", "lab"])
+        #expect(sync.standardError.contains("added2026 was added or removed here, and pushing that is not supported yet"), "\(sync.standardError)")
+        #expect(sync.standardError.contains("library.bib: NOT replaced: it holds 1 edit made here that the remote does not have yet"),
+                "\(sync.standardError)")
+        #expect(try String(contentsOf: local, encoding: .utf8) == edited, "the copy with the edit and the added reference is kept")
+    }
 }
