@@ -46,9 +46,22 @@ struct UploadCrashTests {
             let process = try BackgroundProcess(ProcessRunner.developmentExecutable,
                                                 rig.uploadArguments(Self.path, from: payload, replacing: try version(rig)),
                                                 environment: rig.environment)
-            usleep(UInt32(Double.random(in: 0...(duration * 1.1), using: &random.generator) * 1_000_000))
+            // Every other round, the kill comes as soon as the remote's folder starts to change
+            // (a temporary file appears, the file is cut or grows), where a write in place or
+            // a rename of a part would show; else at any moment of an upload's time.
+            let atTheWrite = round % 2 == 0
+            if atTheWrite {
+                let before = rig.folderState()
+                let deadline = Date().addingTimeInterval(duration * 3 + 5)
+                while rig.folderState() == before && !process.hasEnded && Date() < deadline { usleep(500) }
+                usleep(UInt32.random(in: 0...2_000, using: &random.generator))
+            } else {
+                usleep(UInt32(Double.random(in: 0...(duration * 1.1), using: &random.generator) * 1_000_000))
+            }
             if process.hasEnded { endedBeforeTheKill += 1 }
             process.killWithDescendants()
+            // A server may still be putting in place a body it received whole.
+            rig.waitUntilTheFolderSettles()
             let remote = rig.remoteBytes(Self.path)
             let place = "\(kind) round \(round) (seed \(random.seed)), \(remote.map { "\($0.count) bytes" } ?? "no file")"
             if remote == current {
@@ -89,11 +102,13 @@ final class BackgroundProcess {
 
     var hasEnded: Bool { !process.isRunning }
 
-    /// SIGKILL to the process, then waits until it and every process it started (the `sftp`
-    /// program and its `ssh`, which outlive it) have ended, so that the remote is settled.
+    /// SIGKILL to the process and every process it started (the `sftp` program and its `ssh`),
+    /// as when the machine goes down, then waits until they have all ended, so that the remote
+    /// is settled.
     func killWithDescendants() {
         let descendants = Self.descendants(of: process.processIdentifier)
         kill(process.processIdentifier, SIGKILL)
+        for pid in descendants { kill(pid, SIGKILL) }
         process.waitUntilExit()
         let deadline = Date().addingTimeInterval(60)
         while descendants.contains(where: { kill($0, 0) == 0 }) && Date() < deadline { usleep(20_000) }

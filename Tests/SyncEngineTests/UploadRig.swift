@@ -101,6 +101,34 @@ final class UploadRig {
         return arguments
     }
 
+    /// Each entry of the remote's folder with its size, change time and inode: what differs
+    /// as soon as anything there is written.
+    func folderState() -> [String: [Int]] {
+        var state: [String: [Int]] = [:]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: remoteRoot.path)) ?? [] {
+            var status = stat()
+            guard lstat(remoteRoot.appendingPathComponent(name).path, &status) == 0 else { continue }
+            state[name] = [Int(status.st_size), Int(status.st_ctim.tv_sec), Int(status.st_ctim.tv_nsec), Int(status.st_ino)]
+        }
+        return state
+    }
+
+    /// Waits until the remote's folder has not changed for half a second (a server finishing an
+    /// upload whose client is gone), or ten seconds have passed.
+    func waitUntilTheFolderSettles() {
+        var last = folderState()
+        var stableSince = Date()
+        let deadline = Date().addingTimeInterval(10)
+        while Date().timeIntervalSince(stableSince) < 0.5 && Date() < deadline {
+            usleep(20_000)
+            let now = folderState()
+            if now != last {
+                last = now
+                stableSince = Date()
+            }
+        }
+    }
+
     /// The files the remote holds beside `path`'s (leftovers of an interrupted upload).
     func otherFiles(than path: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: remoteRoot.path)) ?? []

@@ -68,6 +68,18 @@ struct UploadTests {
         expectRefused(rig, Self.library, replacing: base.version, leaving: nil)
     }
 
+    @Test("An SFTP upload removes the temporary files that killed uploads left, once they are an hour old, and only ours")
+    func sftpRemovesAbandonedTemporaryFiles() throws {
+        let now = Date()
+        let old = SFTPTransport.temporaryName(startedAt: now.addingTimeInterval(-2 * SFTPTransport.abandonedUploadAge))
+        let recent = SFTPTransport.temporaryName(startedAt: now.addingTimeInterval(-60))
+        let lookalike = ".bibread-upload-12-not*ours.part"
+        let rig = try UploadRig(.sftp, files: [Self.library: Self.before, old: [1], recent: [2], lookalike: [3]])
+        let base = try #require(try rig.transport.download(Self.library))
+        _ = try rig.transport.upload(Array("@article{a, title = {After}}\n".utf8), to: Self.library, replacing: base.version)
+        #expect(rig.otherFiles(than: Self.library) == [lookalike, recent].sorted())
+    }
+
     /// Expects an upload to `path` over `version` to be refused as ``TransportError/remoteChanged(_:)``,
     /// with `left` (nil: no file) still there.
     private func expectRefused(_ rig: UploadRig, _ path: String, replacing version: RemoteVersion?, leaving left: [UInt8]?,

@@ -7,8 +7,9 @@ import Foundation
 /// is read back to check it.
 ///
 /// Killed at any moment, this leaves the remote file old or new: at worst a temporary
-/// `.bibread-upload-….part` beside it. (Killed after the batch started, the `sftp` program may
-/// still finish the rename.) A change another client makes between the comparison and the
+/// `.bibread-upload-SECONDS-UUID.part` beside it, which the next upload to that folder removes
+/// once it is an hour old. (If only bibread is killed, the `sftp` program it started may still
+/// finish the rename.) A change another client makes between the comparison and the
 /// rename (a few round trips) is not seen by the rename; the read-back then fails the upload
 /// instead of calling it done. The new file has the permissions of a new file (0644), not the
 /// old one's.
@@ -37,7 +38,10 @@ extension SFTPTransport: UploadingTransport {
         let fullPath = SFTPClient.serverPath(ofURLPath: URLComponents(string: root)?.percentEncodedPath ?? "/") + safe
         let folder = (fullPath as NSString).deletingLastPathComponent
         let name = (fullPath as NSString).lastPathComponent
-        let temporaryName = ".bibread-upload-\(UUID().uuidString).part"
+        let temporaryName = Self.temporaryName(startedAt: Date())
+        // The temporary files of uploads killed on the way, an hour old or more, go first.
+        let siblings = (try? list((safe as NSString).deletingLastPathComponent)) ?? []
+        let abandoned = siblings.map { ($0.path as NSString).lastPathComponent }.filter { Self.isAbandonedUpload($0, now: Date()) }
         let local = FileManager.default.temporaryDirectory.appendingPathComponent(temporaryName)
         // Its permissions become the new remote file's: a library's usual ones.
         guard FileManager.default.createFile(atPath: local.path, contents: Data(contents), attributes: [.posixPermissions: 0o644]) else {
@@ -46,7 +50,7 @@ extension SFTPTransport: UploadingTransport {
         defer { try? FileManager.default.removeItem(at: local) }
         let enter = "cd \(try SFTPClient.quoted(folder.isEmpty ? "." : folder))"
         do {
-            try client.run([enter, "put -f \(try SFTPClient.quoted(local.path)) \(temporaryName)",
+            try client.run([enter] + abandoned.map { "-rm \($0)" } + ["put -f \(try SFTPClient.quoted(local.path)) \(temporaryName)",
                             "rename \(temporaryName) \(try SFTPClient.quoted(name))"])
         } catch let failure as SFTPClientError {
             try? client.run([enter, "-rm \(temporaryName)"])
@@ -57,6 +61,26 @@ extension SFTPTransport: UploadingTransport {
             throw TransportError.uploadFailed(path: path, reason: "uploaded, but the remote file changed again at once")
         }
         return .content(contents)
+    }
+
+    /// How old the temporary file of an upload is when the next upload takes it for one that was
+    /// killed on the way and removes it, in seconds.
+    static let abandonedUploadAge = 3600.0
+
+    /// The temporary name of an upload started at `time`: `.bibread-upload-SECONDS-UUID.part`.
+    static func temporaryName(startedAt time: Date) -> String {
+        ".bibread-upload-\(Int(time.timeIntervalSince1970))-\(UUID().uuidString).part"
+    }
+
+    /// Whether `name` is the temporary file of an upload started ``abandonedUploadAge`` or
+    /// more before `now` (only names ``temporaryName(startedAt:)`` makes, which need no quoting).
+    static func isAbandonedUpload(_ name: String, now: Date) -> Bool {
+        let prefix = ".bibread-upload-", suffix = ".part"
+        guard name.hasPrefix(prefix), name.hasSuffix(suffix) else { return false }
+        let middle = name.dropFirst(prefix.count).dropLast(suffix.count)
+        guard let dash = middle.firstIndex(of: "-"), let started = Double(middle[..<dash]),
+              middle[middle.index(after: dash)...].allSatisfy({ $0.isASCII && ($0.isHexDigit || $0 == "-") }) else { return false }
+        return now.timeIntervalSince1970 - started >= abandonedUploadAge
     }
 
     /// libcurl's CURLE_REMOTE_FILE_NOT_FOUND.

@@ -5,7 +5,9 @@ import Glibc
 #endif
 
 /// How bibread lists and fetches files of one kind of remote. Every transfer goes through
-/// libcurl: a transport only builds the requests and reads the answers.
+/// libcurl: a transport only builds the requests and reads the answers. (Those that can write
+/// back are ``UploadingTransport``s; the one step libcurl cannot take, replacing a file on an
+/// SFTP server, is ``SFTPClient``'s.)
 public protocol Transport: Sendable {
     /// The files and folders directly in `folder` ("" is the root), in one request where the
     /// protocol allows.
