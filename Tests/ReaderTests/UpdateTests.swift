@@ -10,6 +10,16 @@ import Testing
 /// What keys, mouse and background results do to the state.
 @Suite("update")
 struct UpdateTests {
+    /// While a sync runs it writes the .bib itself and reads it again at its end: the watcher's
+    /// report of that write asks for nothing.
+    @Test func aChangeOnDiskDuringASyncIsLeftToTheSync() {
+        var harness = ReaderHarness.samples()
+        harness.state.syncing = (0, 0, "")
+        #expect(harness.state.update(.libraryChangedOnDisk(["/x/library.bib"])).isEmpty)
+        harness.state.syncing = nil
+        #expect(harness.state.update(.libraryChangedOnDisk(["/x/library.bib"])) == [.app(.reloadLibrary)])
+    }
+
     /// Update never looks at the disk: until the shell says where a reference's files are (with
     /// the marks, or when asked), the details say so, and Enter asks before it opens.
     @Test func aReferenceOpenedBeforeItsFilesAreLocatedOpensOnceTheyAre() throws {

@@ -12,6 +12,8 @@ final class AppLoopEffects: LoopEffects {
     private let screen: CursesScreen
     private let terminalKind: TerminalKind
     private let makeWork: (Library) -> BackgroundWork
+    /// Told when the library was read again (the watcher notes the files as read).
+    var afterReload: () -> Void = {}
 
     init(sessions: SessionStore, paths: [String], handlers: HandlerRunner, screen: CursesScreen, terminalKind: TerminalKind,
          makeWork: @escaping (Library) -> BackgroundWork) {
@@ -59,6 +61,7 @@ final class AppLoopEffects: LoopEffects {
 
     func reloadLibrary() -> (library: Library, work: BackgroundWork)? {
         let (reloaded, _) = LibraryLoader.load(paths: paths)
+        afterReload()
         return (reloaded, makeWork(reloaded))
     }
 }

@@ -11,6 +11,7 @@ final class LibraryWatcher: @unchecked Sendable {
     private let stopped = NSLock()
     private var isStopped = false
     private let thread: Thread
+    private let stamps: FileStamps
 
     /// Starts watching `paths`; `changed` gets the paths that changed, after `settle` seconds
     /// without a further change. Nil when inotify is not available (nothing is watched then).
@@ -34,7 +35,14 @@ final class LibraryWatcher: @unchecked Sendable {
         }
         self.descriptor = descriptor
         self.watched = watched
-        let box = WatchLoop(descriptor: descriptor, watched: watched, settle: settle, changed: changed)
+        let stamps = FileStamps(paths: paths.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+        self.stamps = stamps
+        // Only what differs from the files as last read is a change: a sync that wrote the
+        // .bib and had it read again has nothing left to report.
+        let box = WatchLoop(descriptor: descriptor, watched: watched, settle: settle) { paths in
+            let different = stamps.changed(among: paths)
+            if !different.isEmpty { changed(different) }
+        }
         thread = Thread { box.run() }
         box.isStopped = { [weak self] in self?.stoppedNow ?? true }
         thread.name = "bibread.library-watcher"
@@ -42,6 +50,12 @@ final class LibraryWatcher: @unchecked Sendable {
     }
 
     private var stoppedNow: Bool { stopped.withLock { isStopped } }
+
+    /// Notes the library's files as they are now (just read): what a report would say of them
+    /// until they change again is nothing.
+    func noteRead() {
+        stamps.record()
+    }
 
     /// Stops watching (the thread ends within its next poll, a fifth of a second).
     func stop() {
@@ -118,5 +132,33 @@ private final class WatchLoop: @unchecked Sendable {
             }
         }
         return paths
+    }
+}
+
+/// The size and modification time of each library file as last read.
+private final class FileStamps: @unchecked Sendable {
+    private let lock = NSLock()
+    private let paths: [String]
+    private var stamps: [String: [Int64]] = [:]
+
+    init(paths: [String]) {
+        self.paths = paths
+        record()
+    }
+
+    func record() {
+        let now = Dictionary(uniqueKeysWithValues: paths.map { ($0, Self.stamp(of: $0)) })
+        lock.withLock { stamps = now }
+    }
+
+    /// The paths among `paths` whose size or modification time is not as recorded.
+    func changed(among paths: [String]) -> [String] {
+        lock.withLock { paths.filter { stamps[$0] != Self.stamp(of: $0) } }
+    }
+
+    private static func stamp(of path: String) -> [Int64] {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return [] }
+        return [Int64(status.st_size), Int64(status.st_mtim.tv_sec), Int64(status.st_mtim.tv_nsec), Int64(status.st_ino)]
     }
 }

@@ -135,6 +135,7 @@ public enum ReaderApp {
             LibraryWatcher(paths: library.files.map(\.source.path)) { mailbox.post(.libraryChangedOnDisk($0)) }
         }
         defer { watcher?.stop() }
+        loopEffects.afterReload = { watcher?.noteRead() }
         loop.ask(effects)
         loop.run(on: screen, waiter: PollWaiter(input: 0, wake: pipeEnds[0]))
         let signal = TerminalGuard.pendingSignal

@@ -140,7 +140,8 @@ extension AppState {
             changedOnDisk = nil
             return reload(reloaded)
         case .libraryChangedOnDisk(let paths):
-            guard library != nil else { return [] }
+            // A sync writes the .bib itself, and reads it again when it ends.
+            guard library != nil, syncing == nil else { return [] }
             changedOnDisk = (changedOnDisk ?? []) + paths.filter { !(changedOnDisk ?? []).contains($0) }
             return [.app(.reloadLibrary)]
         case .bookmarksLoaded, .bookmarkFailed, .notesLoaded, .readingListLoaded, .readingListProgress, .readingListFailed:
