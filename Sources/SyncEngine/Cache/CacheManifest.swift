@@ -29,11 +29,7 @@ public final class CacheManifest: Sendable {
     private let database: DatabaseQueue
 
     public init(url: URL) throws {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(5)
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA journal_mode = WAL")
+        database = try WALDatabase.open(at: url) { db in
             // In WAL mode NORMAL never corrupts; a crash can lose the last records, and then
             // the next sync fetches those files again.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
@@ -42,7 +38,6 @@ public final class CacheManifest: Sendable {
             let status = csqlite_keep_log_on_close(db.sqliteConnection)
             guard status == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: status)) }
         }
-        database = try DatabaseQueue(path: url.path, configuration: configuration)
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.execute(sql: """

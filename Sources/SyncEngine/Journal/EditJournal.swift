@@ -11,15 +11,10 @@ public final class EditJournal: Sendable {
 
     /// Opens (or creates) the journal at `url`.
     public init(url: URL) throws {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(5)
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA journal_mode = WAL")
+        database = try WALDatabase.open(at: url) { db in
             // The user's edits: every commit reaches the disk before it counts.
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
-        database = try DatabaseQueue(path: url.path, configuration: configuration)
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.execute(sql: """
