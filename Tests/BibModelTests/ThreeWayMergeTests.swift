@@ -54,6 +54,25 @@ struct ThreeWayMergeTests {
                                                  mine: "logic, mine", theirs: "logic, theirs")])
     }
 
+    /// Both machines' edits set the modification date, a second apart or more: that is no
+    /// conflict (a two-machine test saw one whenever the two edits fell in different seconds).
+    @Test func modificationDatesChangedOnBothSidesAreNoConflict() {
+        let base = Self.library("@book{k, title = {K}, rating = {4}, date-modified = {2024-01-01 10:00:00 +0000}}")
+        let mine = Self.library("@book{k, title = {K}, rating = {5}, date-modified = {2026-11-27 02:19:21 +0000}}")
+        let theirs = Self.library("@book{k, title = {K}, rating = {4}, keywords = {x}, date-modified = {2026-11-27 02:19:20 +0000}}")
+        let plan = ThreeWayMerge.plan(base: base, mine: mine, theirs: theirs)
+        #expect(plan.conflicts.isEmpty, "\(plan.conflicts)")
+        guard case .changed(_, let fields)? = plan.changes.first else {
+            Issue.record("expected the rating carried over: \(plan.changes)")
+            return
+        }
+        #expect(fields == [FieldDifference(field: "rating", before: "4", after: "5")])
+        let jabRef = ThreeWayMerge.plan(base: Self.library("@book{k, modificationdate = {2024-01-01T10:00:00}}"),
+                                        mine: Self.library("@book{k, modificationdate = {2026-11-27T02:19:21}}"),
+                                        theirs: Self.library("@book{k, modificationdate = {2026-11-27T02:19:20}}"))
+        #expect(jabRef.isEmpty)
+    }
+
     @Test func theSameChangeOnBothSidesNeedsNothing() {
         let both = Self.library("""
         @article{x, title = {X}, year = 2001, read = {1}}

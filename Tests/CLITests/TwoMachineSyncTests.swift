@@ -97,6 +97,8 @@ struct TwoMachineSyncTests {
         let setup = try Setup()
         for machine in [setup.machineA, setup.machineB] { #expect(try setup.run(machine, ["sync", "lab"]).status == 0) }
         #expect(try setup.run(setup.machineA, ["rate", "lab", "knuth1984texbook", "2"]).status == 0)
+        // A second later, so that the two modification dates differ (they are no conflict).
+        Thread.sleep(forTimeInterval: 1.1)
         #expect(try setup.run(setup.machineB, ["rate", "lab", "knuth1984texbook", "5"]).status == 0)
         #expect(try setup.run(setup.machineA, ["sync", "lab"]).status == 0)
         let pushB = try setup.run(setup.machineB, ["sync", "lab"])

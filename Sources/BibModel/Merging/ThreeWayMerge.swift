@@ -4,6 +4,12 @@
 /// (the other side's value stays in the file; this side's is reported). Nothing is lost: a
 /// reference deleted on one side and changed on the other is kept, and reported.
 public enum ThreeWayMerge {
+    /// The fields that say when a reference was last changed (BibDesk's `Date-Modified`,
+    /// JabRef's `modificationdate`): bookkeeping, not content. Both sides changing one is no
+    /// conflict, and this side's is not carried over: the edit that applies the merged
+    /// changes writes the time of the merge there.
+    public static let modificationDateFields: Set<String> = ["date-modified", "modificationdate"]
+
     /// What to do to `theirs` (the remote's version) so that it also holds what `mine` (this
     /// machine's) changed since `base` (the last version both had).
     public static func plan(base: [EntrySnapshot], mine: [EntrySnapshot], theirs: [EntrySnapshot]) -> MergePlan {
@@ -53,7 +59,7 @@ public enum ThreeWayMerge {
     private static func merge(_ fields: [FieldDifference], of entry: EntrySnapshot, base: EntrySnapshot?, theirs: EntrySnapshot,
                               into plan: inout MergePlan) {
         var toApply: [FieldDifference] = []
-        for change in fields {
+        for change in fields where !modificationDateFields.contains(change.field) {
             let theirValue = value(of: change.field, in: theirs)
             let baseValue = base.flatMap { value(of: change.field, in: $0) }
             if theirValue == change.after { continue }
