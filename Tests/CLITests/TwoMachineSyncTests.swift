@@ -107,6 +107,17 @@ struct TwoMachineSyncTests {
         let conflicts = try setup.run(setup.machineB, ["conflicts"])
         #expect(conflicts.standardOutput == "lab: library.bib: knuth1984texbook rating: yours '5' · in the library '2'\n", "\(conflicts.standardOutput)")
         #expect(setup.localText(setup.machineB) == setup.remoteText)
+
+        // B picks its own value: it is written here, pushed by the next sync, and no longer listed.
+        let resolve = try setup.run(setup.machineB, ["conflicts", "resolve", "knuth1984texbook", "rating", "--mine"])
+        #expect(resolve.status == 0, "\(resolve.standardError)")
+        #expect(resolve.standardOutput == "lab: library.bib: knuth1984texbook rating: set to '5' (yours); the next sync pushes it\n")
+        #expect(try setup.run(setup.machineB, ["conflicts"]).standardOutput == "No conflicts: every change made here is in its library.\n")
+        #expect(try setup.run(setup.machineB, ["sync", "lab"]).status == 0)
+        #expect(Setup.entry("knuth1984texbook", in: setup.remoteText).contains("Rating = {5}"))
+        let unknown = try setup.run(setup.machineB, ["conflicts", "resolve", "knuth1984texbook", "rating", "--theirs"])
+        #expect(unknown.status == 1)
+        #expect(unknown.standardError == "bibread: no open conflict for knuth1984texbook rating; 'bibread conflicts' lists them\n")
     }
 
     @Test func anEditMadeOfflineWaitsAndIsMergedWhenTheRemoteIsBack() throws {

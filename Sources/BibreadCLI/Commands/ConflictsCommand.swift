@@ -9,6 +9,15 @@ struct ConflictsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "conflicts",
         abstract: "List the conflicts a sync's merge left: a field both machines changed differently.",
+        subcommands: [ConflictsListCommand.self, ConflictsResolveCommand.self],
+        defaultSubcommand: ConflictsListCommand.self)
+}
+
+/// `bibread conflicts [list]`.
+struct ConflictsListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the conflicts a sync's merge left (the default).",
         discussion: """
         When this machine and another change the same field of a reference differently, the sync \
         keeps the other machine's value in the library and keeps yours here, listed by this \
