@@ -77,9 +77,7 @@ struct WriteLibraryCommand: ParsableCommand {
 
     /// Re-parses a round's file and wants exactly its entries.
     static func check(_ bytes: [UInt8], round r: Int, entries: Int) throws {
-        var macros = MacroTable()
-        let file = BibFile.parse(bytes: bytes, path: "write-library", macros: &macros)
-        let library = Library(files: [file])
+        let library = Library.parse([(path: "write-library", bytes: bytes)])
         let expected = entries + (r % 4) * entries / 2
         guard library.entries.count == expected, library.diagnostics.isEmpty, Self.round(of: bytes) == r else {
             throw ValidationError("round \(r): the new file has \(library.entries.count) entries (not \(expected)), "

@@ -58,7 +58,8 @@ public struct Library: Sendable {
         self.keyIndex = keyIndex
     }
 
-    /// Parses already-read UTF-8 text; used by tests and by the loader.
+    /// Parses files already read (their bytes in any supported encoding, as `BibFile.parse`
+    /// reads them), `@string`s of earlier ones serving later ones.
     public static func parse(_ texts: [(path: String, bytes: [UInt8])]) -> Library {
         var macros = MacroTable()
         let files = texts.map { BibFile.parse(bytes: $0.bytes, path: $0.path, macros: &macros) }

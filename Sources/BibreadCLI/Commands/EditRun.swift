@@ -54,7 +54,7 @@ enum EditRun {
             return
         }
         if dryRun {
-            Console.print(diff(old: entry.source.path, new: outcome.result.bytes))
+            Console.print(diff(path: entry.source.path, old: outcome.before ?? [], new: outcome.result.bytes))
             return
         }
         if let external = outcome.write?.externalChange {
@@ -64,10 +64,9 @@ enum EditRun {
         for line in outcome.result.summary { Console.print("\(name): \(entry.address): \(line)") }
     }
 
-    /// The lines of the file at `path` that `new` changes, as a unified diff of one hunk.
-    private static func diff(old path: String, new: [UInt8]) -> String {
-        let oldBytes = (try? LoadedFileStamp.read(path).bytes) ?? []
-        let oldLines = text(of: oldBytes).split(separator: "\n", omittingEmptySubsequences: false)
+    /// The lines of the file at `path` (`old`) that `new` changes, as a unified diff of one hunk.
+    private static func diff(path: String, old: [UInt8], new: [UInt8]) -> String {
+        let oldLines = text(of: old).split(separator: "\n", omittingEmptySubsequences: false)
         let newLines = text(of: new).split(separator: "\n", omittingEmptySubsequences: false)
         var start = 0
         while start < oldLines.count, start < newLines.count, oldLines[start] == newLines[start] { start += 1 }

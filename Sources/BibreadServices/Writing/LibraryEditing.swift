@@ -27,7 +27,8 @@ public struct LibraryEditing: Sendable {
         let date = clock()
         let (bytes, stamp) = try LoadedFileStamp.read(path)
         if dryRun {
-            return LibraryEditOutcome(result: try Self.edit(bytes, path: path, edits: edits, address: address, date: date), write: nil)
+            return LibraryEditOutcome(before: bytes, result: try Self.edit(bytes, path: path, edits: edits, address: address, date: date),
+                                      write: nil)
         }
         var result: EditResult?
         let write = try writer.write(path: path, loaded: stamp, command: command, transform: { current in
@@ -40,14 +41,13 @@ public struct LibraryEditing: Sendable {
         })
         guard let result else { throw EditError(.checkFailed, "\(path): the edit gave no result") }
         if write.wrote { try journal(result, path: path, at: date) }
-        return LibraryEditOutcome(result: result, write: write)
+        return LibraryEditOutcome(before: write.externalChange == nil ? bytes : nil, result: result, write: write)
     }
 
     /// The edit of one file's bytes.
     private static func edit(_ bytes: [UInt8], path: String, edits: [EntryEdit], address: EntryAddress,
                              date: Date) throws -> EditResult {
-        var macros = MacroTable()
-        let library = Library(files: [BibFile.parse(bytes: bytes, path: path, macros: &macros)])
+        let library = Library.parse([(path: path, bytes: bytes)])
         return try LibraryEditor(library: library, path: path, fileBytes: bytes).apply(edits, to: address, at: date)
     }
 
@@ -65,6 +65,9 @@ public struct LibraryEditing: Sendable {
 
 /// What an edit did: the edit engine's result, and the write (nil for a dry run).
 public struct LibraryEditOutcome: Sendable {
+    /// The file's bytes the edit was made on, when they are the ones read first (nil when
+    /// another program's version was edited instead).
+    public let before: [UInt8]?
     public let result: EditResult
     public let write: LibraryWrite?
 }

@@ -23,9 +23,9 @@ struct LibraryPush {
         var result = (pushed: 0, conflicts: 0, failed: [String]())
         for (file, edits) in pending.sorted(by: { $0.key < $1.key }) {
             do {
-                let conflicts = try push(file, edits: edits, journal: journal, notice: notice)
-                result.pushed += Set(edits.map { "\($0.address.text)\u{0}\($0.madeAt)" }).count
-                result.conflicts += conflicts
+                let pushed = try push(file, edits: edits, journal: journal, notice: notice)
+                result.pushed += pushed.edits
+                result.conflicts += pushed.conflicts
             } catch {
                 notice("\(file): the edits made here were not pushed: \(ErrorText.plain(error)); they stay, and the next sync tries again")
                 result.failed.append(file)
@@ -34,8 +34,9 @@ struct LibraryPush {
         return result
     }
 
-    /// Pushes one file; returns the number of conflicts its merge found.
-    private func push(_ file: String, edits: [JournalEdit], journal: EditJournal, notice: (String) -> Void) throws -> Int {
+    /// Pushes one file; returns how many edits it pushed and how many conflicts its merge found.
+    private func push(_ file: String, edits: [JournalEdit], journal: EditJournal,
+                      notice: (String) -> Void) throws -> (edits: Int, conflicts: Int) {
         let local = try RemotePath.local(file, under: locations.library)
         let mine = Array(try Data(contentsOf: local))
         let base = locations.baseCopy(of: file)
@@ -63,7 +64,7 @@ struct LibraryPush {
             let merge = theirs.version == base?.version ? "" : ", merged with the remote's changes"
             let conflictText = conflicts.isEmpty ? "" : "; \(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s") kept the remote's value (bibread conflicts)"
             notice("\(file): pushed \(count) edit\(count == 1 ? "" : "s") made here\(merge)\(conflictText)")
-            return conflicts.count
+            return (count, conflicts.count)
         }
         throw LibraryPushError("the remote's \(file) kept changing while the edits were merged into it (\(attempts) times)")
     }
@@ -71,10 +72,7 @@ struct LibraryPush {
     /// This machine's changes since `base` made to the remote's `theirs` (nil base: both kept
     /// where they differ, as conflicts), and the conflicts.
     private func merge(mine: [UInt8], theirs: [UInt8], base: [UInt8]?, file: String) throws -> ([UInt8], [MergeConflict]) {
-        func parse(_ bytes: [UInt8]) -> Library {
-            var macros = MacroTable()
-            return Library(files: [BibFile.parse(bytes: bytes, path: file, macros: &macros)])
-        }
+        func parse(_ bytes: [UInt8]) -> Library { Library.parse([(path: file, bytes: bytes)]) }
         let theirLibrary = parse(theirs)
         let plan = ThreeWayMerge.plan(base: base.map { parse($0).entries.map(EntrySnapshot.init) } ?? [],
                                       mine: parse(mine).entries.map(EntrySnapshot.init),
