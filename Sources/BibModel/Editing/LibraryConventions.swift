@@ -136,15 +136,19 @@ extension LibraryConventions {
     }
 
     /// Why the file is a Zotero export, if it is.
+    /// Only what lies outside the entries counts (comment lines, `@comment`, `@preamble`): a
+    /// value that mentions Better BibTeX, such as a linked file's path, is the user's own.
     private static func zoteroEvidence(file: BibFile, head: String, entries: [Entry]) -> String? {
-        let text = String(decoding: file.source.bytes, as: UTF8.self)
-        let markers = [
-            ("% ? Title looks like it was stored in", "Better BibTeX's quality report"),
-            ("% == Citekey duplicates in this file:", "Better BibTeX's quality report"),
-            ("\\ifdefined\\DeclarePrefChars", "Better BibTeX's @preamble"),
-            ("Better BibTeX", "a comment that names Better BibTeX"),
-        ]
-        for (marker, what) in markers where text.contains(marker) { return what }
+        let commentLines = percentCommentLines(file.source.bytes)
+        if commentLines.contains(where: { $0.hasPrefix("% ? Title looks like it was stored in") || $0.hasPrefix("% == Citekey duplicates in this file:") }) {
+            return "Better BibTeX's quality report"
+        }
+        if file.preambles.contains(where: { $0.text.contains("\\ifdefined\\DeclarePrefChars") }) {
+            return "Better BibTeX's @preamble"
+        }
+        if commentLines.contains(where: { $0.contains("Better BibTeX") }) || file.comments.contains(where: { $0.text.contains("Better BibTeX") }) {
+            return "a comment that names Better BibTeX"
+        }
         for line in head.split(separator: "\n").prefix(20) where line.hasPrefix("%") && line.contains("Zotero") {
             return "its header, which names Zotero"
         }
@@ -154,6 +158,24 @@ extension LibraryConventions {
                 || value.range(of: "\\\\Zotero\\\\storage\\\\", options: .caseInsensitive) != nil
         }
         return storage ? "its linked files in Zotero's storage folder" : nil
+    }
+
+    /// The lines of `bytes` that start with `%` (after spaces or tabs), from the `%` on.
+    private static func percentCommentLines(_ bytes: [UInt8]) -> [String] {
+        var lines: [String] = []
+        bytes.withUnsafeBufferPointer { buffer in
+            var index = 0
+            while index < buffer.count {
+                while index < buffer.count, buffer[index] == UInt8(ascii: " ") || buffer[index] == UInt8(ascii: "\t") { index += 1 }
+                var end = index
+                while end < buffer.count, buffer[end] != UInt8(ascii: "\n") { end += 1 }
+                if index < end, buffer[index] == UInt8(ascii: "%") {
+                    lines.append(String(decoding: UnsafeBufferPointer(rebasing: buffer[index..<end]), as: UTF8.self))
+                }
+                index = end + 1
+            }
+        }
+        return lines
     }
 
     /// The separator the file's entries use most in `field` (`; `, `;`, `, ` or `,`), if any.

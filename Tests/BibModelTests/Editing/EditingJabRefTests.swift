@@ -84,6 +84,23 @@ struct EditingJabRefTests {
         #expect(result.bytes == [0xEF, 0xBB, 0xBF] + Array("@misc{a, title = {Ö}}\n".utf8))
     }
 
+    @Test func aFieldThatNamesBetterBibTeXDoesNotMakeAZoteroExport() throws {
+        // A real file field (corpora: import_Better_BibTeX.015.bib) holds the words; a library
+        // that mentions them in a value is the user's own, and editable.
+        let text = "@article{a,\n  title = {On exports},\n  file = {a.pdf:Better BibTeX.015/F64PVIN4/a.pdf:application/pdf},\n}\n"
+        let fixture = try EditingFixture(text: text)
+        #expect(fixture.editor.conventions.dialect == .bibDesk)
+        #expect(try fixture.edit("a", .markRead(true)).changes.map(\.name) == ["Read"])
+    }
+
+    @Test func aCommentThatNamesBetterBibTeXMakesAZoteroExport() throws {
+        for text in ["% Exported by Better BibTeX for Zotero\n@article{a, title = {T}}\n",
+                     "@article{a, title = {T}}\n\n@comment{Better BibTeX: keep this file as it is}\n"] {
+            let fixture = try EditingFixture(text: text)
+            #expect(fixture.editor.conventions.dialect == .zotero, "\(text)")
+        }
+    }
+
     @Test func betterBibTeXExportsAreRefusedSayingWhy() throws {
         let fixture = try EditingFixture(Fixtures.corpus("bib/zotero-bbt/export_Better_BibTeX_does_not_export_collections__901.bibtex"))
         #expect(fixture.editor.conventions.dialect == .zotero)
