@@ -32,21 +32,20 @@ struct ConflictsListCommand: ParsableCommand {
 
     func run() throws {
         let names = try remotes.remoteNames(config: Config.load(from: Directories().config))
-        var found: [(remote: String, conflict: JournalConflict)] = []
-        for name in names {
-            let locations = RemoteLocations(name: name)
-            do {
-                guard let journal = try locations.existingJournal() else { continue }
-                found += try journal.openConflicts().map { (name, $0) }
-            } catch {
-                Console.error("bibread: \(name): the journal \(locations.journal.path) could not be read: \(ErrorText.plain(error))")
-                throw ExitStatus.unreadable
+        var found: [(journal: ConflictJournal, conflict: JournalConflict)] = []
+        do {
+            for journal in try ConflictJournal.all(remoteNames: names) where remotes.remote == nil || journal.remote != nil {
+                found += try journal.journal.openConflicts().map { (journal, $0) }
             }
+        } catch {
+            Console.error("bibread: a journal of conflicts could not be read: \(ErrorText.plain(error))")
+            throw ExitStatus.unreadable
         }
         if json {
-            let report: [[String: Any]] = found.map { remote, stored in
-                var item: [String: Any] = ["remote": remote, "file": stored.file, "key": stored.conflict.address.text,
+            let report: [[String: Any]] = found.map { journal, stored in
+                var item: [String: Any] = ["file": stored.file, "key": stored.conflict.address.text,
                                            "kind": stored.conflict.kind == .field ? "field" : "deleted-and-edited", "found": stored.foundAt]
+                if let remote = journal.remote { item["remote"] = remote }
                 if let field = stored.conflict.field { item["field"] = field }
                 if let mine = stored.conflict.mine { item["mine"] = mine }
                 if let theirs = stored.conflict.theirs { item["theirs"] = theirs }
@@ -61,8 +60,8 @@ struct ConflictsListCommand: ParsableCommand {
             Console.print("No conflicts: every change made here is in its library.")
             return
         }
-        for (remote, stored) in found {
-            Console.print("\(remote): \(stored.file): \(Self.describe(stored.conflict))")
+        for (journal, stored) in found {
+            Console.print("\(journal.place(of: stored.file)): \(Self.describe(stored.conflict))")
         }
     }
 

@@ -41,29 +41,28 @@ struct ConflictsResolveCommand: ParsableCommand {
     func run() throws {
         let config = Config.load(from: Directories().config)
         let names = remote.map { [$0] } ?? RemoteLocations.knownNames(configured: config.remotes).sorted()
-        var found: [(locations: RemoteLocations, journal: EditJournal, stored: JournalConflict)] = []
-        for name in names {
-            let locations = RemoteLocations(name: name)
-            guard let journal = try locations.existingJournal() else { continue }
-            for stored in try journal.openConflicts()
+        var found: [(journal: ConflictJournal, stored: JournalConflict)] = []
+        for journal in try ConflictJournal.all(remoteNames: names) where remote == nil || journal.remote != nil {
+            for stored in try journal.journal.openConflicts()
             where stored.conflict.address.text.lowercased() == key.lowercased() && stored.conflict.field == field.lowercased() {
-                found.append((locations, journal, stored))
+                found.append((journal, stored))
             }
         }
         guard let match = found.last else {
             Console.error("bibread: no open conflict for \(key) \(field); 'bibread conflicts' lists them")
             throw ExitStatus.problems
         }
-        guard Set(found.map(\.locations.name)).count == 1 else {
-            Console.error("bibread: \(key) \(field) is in conflict in several remotes (\(found.map(\.locations.name).joined(separator: ", "))); name one with --remote")
+        let places = Set(found.map { $0.journal.place(of: $0.stored.file) })
+        guard places.count == 1 else {
+            Console.error("bibread: \(key) \(field) is in conflict in several libraries (\(places.sorted().joined(separator: ", "))); name the remote with --remote")
             throw ExitCode(64)
         }
         let conflict = match.stored.conflict
-        let place = "\(match.locations.name): \(match.stored.file): \(conflict.address) \(field.lowercased())"
+        let place = "\(match.journal.place(of: match.stored.file)): \(conflict.address) \(field.lowercased())"
         if !theirs {
             let chosen = value ?? conflict.mine
             let edit: EntryEdit = chosen.map { .setField(field.lowercased(), to: $0) } ?? .removeField(field.lowercased())
-            let path = try RemotePath.local(match.stored.file, under: match.locations.library).path
+            let path = try match.journal.localPath(of: match.stored.file)
             do {
                 _ = try LibraryEditing().apply([edit], to: conflict.address, in: path, command: "conflicts resolve \(key) \(field)")
             } catch let error as EditError {
@@ -72,7 +71,7 @@ struct ConflictsResolveCommand: ParsableCommand {
             }
         }
         // Every open conflict of that field is settled by the one choice.
-        for other in found { try other.journal.resolve(conflict: other.stored.id, at: Date().timeIntervalSince1970) }
+        for other in found { try other.journal.journal.resolve(conflict: other.stored.id, at: Date().timeIntervalSince1970) }
         if theirs {
             Console.print("\(place): kept the library's value\(conflict.theirs.map { " '\($0)'" } ?? " (none)")")
         } else {
