@@ -46,6 +46,8 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CPoppler", cSettings: [.unsafeFlags(pkgConfigCFlags("poppler-glib"))],
                 linkerSettings: [.linkedLibrary("dl")]),
+        // libcrypto's SHA-256, opened with dlopen too (Checksums falls back to Swift without it).
+        .target(name: "CCrypto", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The one SQLite setting GRDB does not reach (a variadic sqlite3_db_config).
         .systemLibrary(name: "CSQLiteConfig", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -54,7 +56,7 @@ let package = Package(
         .target(name: "PropertyList"),
         // Pure Swift model: parsing, LaTeX, names, citations, linked files.
         .target(name: "BibModel", dependencies: ["PropertyList", "DiskIO"]),
-        .target(name: "Checksums"),
+        .target(name: "Checksums", dependencies: ["CCrypto"]),
         .target(name: "DiskIO"),
         .target(name: "PDFText", dependencies: ["CPoppler", "Checksums", "DiskIO"]),
         // Full-text search of the PDFs: an FTS5 index keyed by content fingerprint.

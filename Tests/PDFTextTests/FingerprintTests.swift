@@ -23,6 +23,21 @@ struct FingerprintTests {
         #expect(SHA256.hexString(hash.finalize()) == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
     }
 
+    /// libcrypto's digest (large buffers) is the Swift code's, byte for byte, for buffers of
+    /// every size around the threshold and for a million 'a's (FIPS 180-4's long example).
+    @Test func libcryptoAndSwiftGiveTheSameDigest() throws {
+        let million = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)
+        #expect(SHA256.hex(of: million) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        #expect(SHA256.hexString(SHA256.swiftDigest(of: million)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        var generator = SystemRandomNumberGenerator()
+        for size in [0, 1, 63, 64, 65, 65_535, 65_536, 65_537, 1 << 20, 3_000_001] {
+            let bytes = (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let viaLibcrypto = try #require(bytes.withUnsafeBytes { SHA256.libcryptoDigest($0) }, "libcrypto could not be opened")
+            #expect(viaLibcrypto == SHA256.swiftDigest(of: bytes), "size \(size)")
+            #expect(SHA256.digest(of: bytes) == viaLibcrypto, "size \(size)")
+        }
+    }
+
     /// The format: SHA-256 of the size (8 bytes, little-endian), the first and the last 64 KiB
     /// (values computed with Python's hashlib).
     @Test func fingerprintHashesSizeHeadAndTail() throws {
