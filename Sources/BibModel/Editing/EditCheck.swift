@@ -16,11 +16,15 @@ import Foundation
 /// - and each edit holds: the entry reads as read, rated, tagged or grouped as asked.
 public enum EditCheck {
     /// Throws `.checkFailed`, saying what differs, unless `result` is `original` plus the edit.
-    public static func verify(original: [UInt8], result: EditResult, path: String) throws(EditError) {
+    ///
+    /// `parsedOriginal` is `original` as `BibFile.parse` read it on its own (a fresh macro
+    /// table), when the caller has it (the edit was made on it), so that it is not read twice;
+    /// the new bytes are always read.
+    public static func verify(original: [UInt8], parsedOriginal: BibFile? = nil, result: EditResult, path: String) throws(EditError) {
         try verifyBytes(original: original, result: result, path: path)
         var oldMacros = MacroTable()
         var newMacros = MacroTable()
-        let old = BibFile.parse(bytes: original, path: path, macros: &oldMacros)
+        let old = parsedOriginal ?? BibFile.parse(bytes: original, path: path, macros: &oldMacros)
         let new = BibFile.parse(bytes: result.bytes, path: path, macros: &newMacros)
         func fail(_ what: String) -> EditError {
             EditError(.checkFailed, "the edited \(path) was not written: read back, \(what)")

@@ -31,13 +31,17 @@ public struct LibraryEditing: Sendable {
                                       write: nil)
         }
         var result: EditResult?
+        var parsed: BibFile?
         let write = try writer.write(path: path, loaded: stamp, command: command, transform: { current in
-            let edited = try Self.edit(current, path: path, edits: edits, address: address, date: date)
-            result = edited
+            // Read once, for the edit and for the check (a library takes its files' entries).
+            var macros = MacroTable()
+            let file = BibFile.parse(bytes: current, path: path, macros: &macros)
+            let edited = try LibraryEditor(library: Library(files: [file]), path: path, fileBytes: current).apply(edits, to: address, at: date)
+            (result, parsed) = (edited, file)
             return edited.bytes
         }, check: { old, _ in
             guard let result else { return }
-            try EditCheck.verify(original: old, result: result, path: path)
+            try EditCheck.verify(original: old, parsedOriginal: parsed, result: result, path: path)
         })
         guard let result else { throw EditError(.checkFailed, "\(path): the edit gave no result") }
         if write.wrote { try journal(result, path: path, at: date) }
