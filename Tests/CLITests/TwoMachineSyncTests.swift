@@ -50,6 +50,13 @@ struct TwoMachineSyncTests {
             #expect(result.status == 0, "bibread \(arguments.joined(separator: " ")): \(result.standardError)", sourceLocation: sourceLocation)
         }
 
+        /// Syncs `machine` and expects it to succeed and to say `message`.
+        func sync(_ machine: [String: String], saying message: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+            let result = try run(machine, ["sync", "lab"])
+            #expect(result.status == 0, "\(result.standardError)", sourceLocation: sourceLocation)
+            #expect(result.standardError.contains(message), "\(result.standardError)", sourceLocation: sourceLocation)
+        }
+
         var remoteText: String { (try? String(contentsOf: remote.appendingPathComponent("library.bib"), encoding: .utf8)) ?? "" }
 
         func localText(_ machine: [String: String]) -> String {
@@ -181,9 +188,7 @@ struct TwoMachineSyncTests {
         try setup.succeed(setup.machineB, "tag", "lab", "goedel1931formal", "+sets")
         try setup.succeed(setup.machineB, "sync", "lab")
 
-        let sync = try setup.run(setup.machineA, ["sync", "lab"])
-        #expect(sync.status == 0, "\(sync.standardError)")
-        #expect(sync.standardError.contains("merged with the remote's changes; 1 conflict kept the remote's value"), "\(sync.standardError)")
+        try setup.sync(setup.machineA, saying: "merged with the remote's changes; 1 conflict kept the remote's value")
         let remote = setup.remoteText
         let keys = Library.parse([(path: "library.bib", bytes: Array(remote.utf8))]).entries.map(\.key)
         #expect(keys.firstIndex(of: "added2026").map { keys[($0 - 1)...($0 + 1)] } == ["turing1936computable", "added2026", "erdos1959random"],
@@ -234,5 +239,37 @@ struct TwoMachineSyncTests {
                 "\(conflicts.standardOutput)")
         #expect(Setup.entry("turing1936computable", in: remote).contains("read     = {1}"))
         #expect(Setup.entry("knuth1984texbook", in: remote).contains("Rating = {1}"))
+    }
+
+    /// The synced copy edited by another program (an editor, JabRef), with nothing in the
+    /// journal: the sync notices that it differs from the last synced copy and pushes the
+    /// change (merged when the remote changed meanwhile); it never puts the remote's file over it.
+    @Test func aCopyEditedByAnotherProgramIsPushedNeverReplaced() throws {
+        let setup = try Setup()
+        for machine in [setup.machineA, setup.machineB] { try setup.succeed(machine, "sync", "lab") }
+        let local = RemoteLocations(name: "lab", environment: setup.machineA).library.appendingPathComponent("library.bib")
+        func edit(_ old: String, _ new: String) throws {
+            let text = try String(contentsOf: local, encoding: .utf8)
+            #expect(text.contains(old))
+            try Data(text.replacingOccurrences(of: old, with: new).utf8).write(to: local)
+        }
+        // The remote unchanged: the sync uploads the copy here.
+        try edit("Edition = {Second}", "Edition = {Third}")
+        try setup.sync(setup.machineA, saying: "library.bib: pushed the changes made to the copy here outside bibread")
+        #expect(Setup.entry("lamport1994latex", in: setup.remoteText).contains("Edition = {Third}"))
+        #expect(setup.localText(setup.machineA) == setup.remoteText)
+
+        // The remote changed meanwhile (B rates knuth): merged, both kept.
+        try edit("Language = {german}", "Language = {German}")
+        try setup.succeed(setup.machineB, "rate", "lab", "knuth1984texbook", "1")
+        try setup.succeed(setup.machineB, "sync", "lab")
+        try setup.sync(setup.machineA, saying: "merged with the remote's changes")
+        let remote = setup.remoteText
+        #expect(Setup.entry("goedel1931formal", in: remote).contains("Language = {German}"), "the change made here is on the remote")
+        #expect(Setup.entry("knuth1984texbook", in: remote).contains("Rating = {1}"), "and the remote's change is kept")
+        #expect(Setup.entry("lamport1994latex", in: remote).contains("Edition = {Third}"))
+        #expect(setup.localText(setup.machineA) == remote)
+        try setup.succeed(setup.machineB, "sync", "lab")
+        #expect(setup.localText(setup.machineB) == remote)
     }
 }

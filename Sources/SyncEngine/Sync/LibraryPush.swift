@@ -15,15 +15,19 @@ struct LibraryPush {
     /// How many times a merge is made again because the remote changed while it was made.
     var attempts = 3
 
-    /// Pushes every file with edits pending in the journal; says what happened through
-    /// `notice`. A file that cannot be pushed keeps its edits pending (and its copy here).
+    /// Pushes every file with edits pending in the journal, and every file whose copy here
+    /// differs from the last synced copy (another program wrote it: an editor, JabRef); says
+    /// what happened through `notice`. A file that cannot be pushed keeps its edits pending
+    /// (and its copy here).
     func run(notice: (String) -> Void) throws -> (pushed: Int, conflicts: Int, failed: [String]) {
-        guard let journal = try locations.existingJournal() else { return (0, 0, []) }
-        let pending = Dictionary(grouping: try journal.pending(), by: \.file)
+        var journal = try locations.existingJournal()
+        let pending = Dictionary(grouping: try journal?.pending() ?? [], by: \.file)
         var result = (pushed: 0, conflicts: 0, failed: [String]())
-        for (file, edits) in pending.sorted(by: { $0.key < $1.key }) {
+        for file in Set(pending.keys).union(changedOutside()).sorted() {
             do {
-                let pushed = try push(file, edits: edits, journal: journal, notice: notice)
+                if journal == nil { journal = try EditJournal(url: locations.journal) }
+                guard let journal else { continue }
+                let pushed = try push(file, edits: pending[file] ?? [], journal: journal, notice: notice)
                 result.pushed += pushed.edits
                 result.conflicts += pushed.conflicts
             } catch {
@@ -32,6 +36,20 @@ struct LibraryPush {
             }
         }
         return result
+    }
+
+    /// The remote paths of the .bib files whose copy here is not the last synced copy: changed
+    /// outside bibread (a file without a synced copy is left to the journal).
+    func changedOutside() -> [String] {
+        let root = locations.library.standardizedFileURL.path + "/"
+        return locations.libraryFiles.compactMap { path in
+            let standard = URL(fileURLWithPath: path).standardizedFileURL.path
+            guard standard.hasPrefix(root) else { return nil }
+            let file = String(standard.dropFirst(root.count))
+            guard let base = locations.baseCopy(of: file), let here = try? Data(contentsOf: URL(fileURLWithPath: path)),
+                  !here.elementsEqual(base.contents) else { return nil }
+            return file
+        }
     }
 
     /// Pushes one file; returns how many edits it pushed and how many conflicts its merge found.
@@ -63,7 +81,8 @@ struct LibraryPush {
             let count = Set(edits.map { "\($0.address.text)\u{0}\($0.madeAt)" }).count
             let merge = theirs.version == base?.version ? "" : ", merged with the remote's changes"
             let conflictText = conflicts.isEmpty ? "" : "; \(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s") kept the remote's value (bibread conflicts)"
-            notice("\(file): pushed \(count) edit\(count == 1 ? "" : "s") made here\(merge)\(conflictText)")
+            let what = count == 0 ? "the changes made to the copy here outside bibread" : "\(count) edit\(count == 1 ? "" : "s") made here"
+            notice("\(file): pushed \(what)\(merge)\(conflictText)")
             return (count, conflicts.count)
         }
         throw LibraryPushError("the remote's \(file) kept changing while the edits were merged into it (\(attempts) times)")
