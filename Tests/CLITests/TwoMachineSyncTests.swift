@@ -44,6 +44,19 @@ struct TwoMachineSyncTests {
             try ProcessRunner.bibread(arguments, environment: machine)
         }
 
+        /// Runs bibread on `machine` and expects it to succeed.
+        func succeed(_ machine: [String: String], _ arguments: String..., sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+            let result = try run(machine, arguments)
+            #expect(result.status == 0, "bibread \(arguments.joined(separator: " ")): \(result.standardError)", sourceLocation: sourceLocation)
+        }
+
+        /// Syncs `machine` and expects it to succeed and to say `message`.
+        func sync(_ machine: [String: String], saying message: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+            let result = try run(machine, ["sync", "lab"])
+            #expect(result.status == 0, "\(result.standardError)", sourceLocation: sourceLocation)
+            #expect(result.standardError.contains(message), "\(result.standardError)", sourceLocation: sourceLocation)
+        }
+
         var remoteText: String { (try? String(contentsOf: remote.appendingPathComponent("library.bib"), encoding: .utf8)) ?? "" }
 
         func localText(_ machine: [String: String]) -> String {
@@ -51,11 +64,18 @@ struct TwoMachineSyncTests {
             return (try? String(contentsOf: locations.library.appendingPathComponent("library.bib"), encoding: .utf8)) ?? ""
         }
 
-        /// The text of one reference in `text`, from its `@` to its closing line.
+        /// `text` without the reference `key` (from its `@` to its closing line) and the blank
+        /// line before it, as an editor would remove it.
+        static func removing(_ key: String, from text: String) -> String {
+            let body = entry(key, in: text)
+            return body.isEmpty ? text : text.replacingOccurrences(of: "\n\n" + body, with: "")
+        }
+
+        /// The text of one reference in `text`, from its `@` to its closing delimiter ("" when
+        /// it has none).
         static func entry(_ key: String, in text: String) -> String {
-            guard let start = text.range(of: "{\(key),") else { return "" }
-            let rest = text[start.lowerBound...]
-            return String(rest[..<(rest.range(of: "\n}")?.upperBound ?? rest.endIndex)])
+            let library = Library.parse([(path: "library.bib", bytes: Array(text.utf8))])
+            return library.entry(at: EntryAddress(key)).flatMap(LibraryEditor.text(of:)) ?? ""
         }
     }
 
@@ -147,27 +167,109 @@ struct TwoMachineSyncTests {
         #expect(try journal.pendingEditCount(file: "library.bib") == 0)
     }
 
-    /// A push that cannot be made (a reference another program added to the copy here) leaves
-    /// the edits pending; the sync then never puts the remote's .bib over the copy holding them.
-    @Test func aCopyWithEditsThatCouldNotBePushedIsNeverReplaced() throws {
+    /// References added and removed on one machine reach the remote as whole entries, merged
+    /// with the other machine's changes: an added one is put in after its neighbour, a removed
+    /// one the other left alone is removed there too, and one the other changed meanwhile is
+    /// kept (with that change) and reported.
+    @Test func referencesAddedAndRemovedHereReachTheRemoteMergedWithChangesThere() throws {
         let setup = try Setup()
-        #expect(try setup.run(setup.machineA, ["sync", "lab"]).status == 0)
-        #expect(try setup.run(setup.machineA, ["mark", "lab", "turing1936computable", "read"]).status == 0)
+        for machine in [setup.machineA, setup.machineB] { try setup.succeed(machine, "sync", "lab") }
+        try setup.succeed(setup.machineA, "mark", "lab", "turing1936computable", "read")
+        // A: a reference added by hand after turing's, two removed (as an editor would write them).
         let local = RemoteLocations(name: "lab", environment: setup.machineA).library.appendingPathComponent("library.bib")
-        let handle = try FileHandle(forWritingTo: local)
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data("\n@misc{added2026, title = {Added here by hand}}\n".utf8))
-        try handle.close()
-        let edited = try String(contentsOf: local, encoding: .utf8)
-        // The remote changes too, so that its .bib is newer than the copy here.
-        #expect(try setup.run(setup.machineB, ["sync", "lab"]).status == 0)
-        #expect(try setup.run(setup.machineB, ["rate", "lab", "knuth1984texbook", "1"]).status == 0)
-        #expect(try setup.run(setup.machineB, ["sync", "lab"]).status == 0)
+        var text = try String(contentsOf: local, encoding: .utf8)
+        let added = "@misc{added2026,\n  title = {Added here by hand},\n}"
+        text = text.replacingOccurrences(of: Setup.entry("turing1936computable", in: text),
+                                         with: Setup.entry("turing1936computable", in: text) + "\n\n" + added)
+        text = Setup.removing("dijkstra1959note", from: Setup.removing("goedel1931formal", from: text))
+        try Data(text.utf8).write(to: local)
+        // B, meanwhile: rates knuth and tags goedel, which A removed.
+        try setup.succeed(setup.machineB, "rate", "lab", "knuth1984texbook", "1")
+        try setup.succeed(setup.machineB, "tag", "lab", "goedel1931formal", "+sets")
+        try setup.succeed(setup.machineB, "sync", "lab")
+
+        try setup.sync(setup.machineA, saying: "merged with the remote's changes; 1 conflict kept the remote's value")
+        let remote = setup.remoteText
+        let keys = Library.parse([(path: "library.bib", bytes: Array(remote.utf8))]).entries.map(\.key)
+        #expect(keys.firstIndex(of: "added2026").map { keys[($0 - 1)...($0 + 1)] } == ["turing1936computable", "added2026", "erdos1959random"],
+                "the added reference follows its neighbour: \(keys)")
+        #expect(remote.contains("}\n\n" + added + "\n\n@article{erdos1959random,"), "with the file's blank lines")
+        #expect(Setup.entry("turing1936computable", in: remote).contains("read     = {1}"))
+        #expect(Setup.entry("knuth1984texbook", in: remote).contains("Rating = {1}"))
+        #expect(!remote.contains("dijkstra1959note"), "removed here, unchanged there: removed")
+        #expect(Setup.entry("goedel1931formal", in: remote).contains("incompleteness, sets"), "removed here, changed there: kept")
+        #expect(setup.localText(setup.machineA) == remote)
+        let conflicts = try setup.run(setup.machineA, ["conflicts"])
+        #expect(conflicts.standardOutput.contains("goedel1931formal"), "\(conflicts.standardOutput)")
+        // B gets it all back; nothing else of the file moved.
+        try setup.succeed(setup.machineB, "sync", "lab")
+        #expect(setup.localText(setup.machineB) == remote)
+        for key in ["lamport1994latex", "shannon1948mathematical", "erdos1959random"] {
+            #expect(Setup.entry(key, in: remote) == Setup.entry(key, in: setup.original), "\(key)")
+        }
+    }
+
+    /// Both machines added a reference with the same key and different contents: what agrees
+    /// is there once, a field both wrote differently keeps the remote's value and is listed.
+    @Test func theSameKeyAddedOnBothMachinesConflictsFieldByField() throws {
+        let setup = try Setup()
+        for machine in [setup.machineA, setup.machineB] { try setup.succeed(machine, "sync", "lab") }
+        func add(_ entry: String, on machine: [String: String]) throws {
+            let local = RemoteLocations(name: "lab", environment: machine).library.appendingPathComponent("library.bib")
+            let text = try String(contentsOf: local, encoding: .utf8)
+            let last = Setup.entry("tarjan1975efficiency", in: text)
+            try Data(text.replacingOccurrences(of: last, with: last + "\n\n" + entry).utf8).write(to: local)
+        }
+        try add("@book{twin2026,\n  title = {Twin},\n  year = {2026},\n  note = {A only},\n}", on: setup.machineA)
+        try setup.succeed(setup.machineA, "mark", "lab", "turing1936computable", "read")
+        try add("@book{twin2026,\n  title = {Twin, second edition},\n  year = {2026},\n}", on: setup.machineB)
+        try setup.succeed(setup.machineB, "rate", "lab", "knuth1984texbook", "1")
+        try setup.succeed(setup.machineB, "sync", "lab")
+        #expect(setup.remoteText.components(separatedBy: "{twin2026,").count == 2, "B's reference is on the remote")
 
         let sync = try setup.run(setup.machineA, ["sync", "lab"])
-        #expect(sync.standardError.contains("added2026 was added or removed here, and pushing that is not supported yet"), "\(sync.standardError)")
-        #expect(sync.standardError.contains("library.bib: NOT replaced: it holds 1 edit made here that the remote does not have yet"),
-                "\(sync.standardError)")
-        #expect(try String(contentsOf: local, encoding: .utf8) == edited, "the copy with the edit and the added reference is kept")
+        #expect(sync.status == 0, "\(sync.standardError)")
+        let remote = setup.remoteText
+        #expect(remote.components(separatedBy: "{twin2026,").count == 2, "one reference twin2026")
+        let twin = Setup.entry("twin2026", in: remote)
+        #expect(twin.contains("title = {Twin, second edition}"), "\(twin)")
+        #expect(twin.contains("A only"), "a field only A wrote is added: \(twin)")
+        let conflicts = try setup.run(setup.machineA, ["conflicts"])
+        #expect(conflicts.standardOutput == "lab: library.bib: twin2026 title: yours 'Twin' · in the library 'Twin, second edition'\n",
+                "\(conflicts.standardOutput)")
+        #expect(Setup.entry("turing1936computable", in: remote).contains("read     = {1}"))
+        #expect(Setup.entry("knuth1984texbook", in: remote).contains("Rating = {1}"))
+    }
+
+    /// The synced copy edited by another program (an editor, JabRef), with nothing in the
+    /// journal: the sync notices that it differs from the last synced copy and pushes the
+    /// change (merged when the remote changed meanwhile); it never puts the remote's file over it.
+    @Test func aCopyEditedByAnotherProgramIsPushedNeverReplaced() throws {
+        let setup = try Setup()
+        for machine in [setup.machineA, setup.machineB] { try setup.succeed(machine, "sync", "lab") }
+        let local = RemoteLocations(name: "lab", environment: setup.machineA).library.appendingPathComponent("library.bib")
+        func edit(_ old: String, _ new: String) throws {
+            let text = try String(contentsOf: local, encoding: .utf8)
+            #expect(text.contains(old))
+            try Data(text.replacingOccurrences(of: old, with: new).utf8).write(to: local)
+        }
+        // The remote unchanged: the sync uploads the copy here.
+        try edit("Edition = {Second}", "Edition = {Third}")
+        try setup.sync(setup.machineA, saying: "library.bib: pushed the changes made to the copy here outside bibread")
+        #expect(Setup.entry("lamport1994latex", in: setup.remoteText).contains("Edition = {Third}"))
+        #expect(setup.localText(setup.machineA) == setup.remoteText)
+
+        // The remote changed meanwhile (B rates knuth): merged, both kept.
+        try edit("Language = {german}", "Language = {German}")
+        try setup.succeed(setup.machineB, "rate", "lab", "knuth1984texbook", "1")
+        try setup.succeed(setup.machineB, "sync", "lab")
+        try setup.sync(setup.machineA, saying: "merged with the remote's changes")
+        let remote = setup.remoteText
+        #expect(Setup.entry("goedel1931formal", in: remote).contains("Language = {German}"), "the change made here is on the remote")
+        #expect(Setup.entry("knuth1984texbook", in: remote).contains("Rating = {1}"), "and the remote's change is kept")
+        #expect(Setup.entry("lamport1994latex", in: remote).contains("Edition = {Third}"))
+        #expect(setup.localText(setup.machineA) == remote)
+        try setup.succeed(setup.machineB, "sync", "lab")
+        #expect(setup.localText(setup.machineB) == remote)
     }
 }

@@ -399,15 +399,17 @@ struct SyncTests {
         try handle.seekToEnd()
         try handle.write(contentsOf: Data(("\n" + ["a", "b", "c"].map { broken("edited-" + $0) }.joined(separator: "\n") + "\n").utf8))
         try handle.close()
+        // The push of the copy edited here fails first (this remote is read-only), and says so.
         let (_, unaccepted) = try sandbox.sync(remote, SyncSelection())
-        guard case .library(_, .rejected(let loss, _)) = unaccepted.first else {
+        #expect(unaccepted.first.map { "\($0)" }?.contains("were not pushed") == true, "\(unaccepted)")
+        guard case .library(_, .rejected(let loss, _)) = unaccepted.first(where: { if case .library = $0 { true } else { false } }) else {
             Issue.record("expected the download that drops 2 references to be refused: \(unaccepted)")
             return
         }
         #expect(loss.hasPrefix("it has 27 references where the copy in use has 29: 2 would be dropped"), "\(loss)")
         let (third, thirdEvents) = try sandbox.sync(remote, SyncSelection(), accept: true)
         #expect(third.succeeded)
-        #expect(thirdEvents.first == .library(file: "library.bib", outcome: .updated(entries: 27)))
+        #expect(thirdEvents.contains(.library(file: "library.bib", outcome: .updated(entries: 27))), "\(thirdEvents)")
         #expect(LibraryLoader.load(paths: [local]).library.errorCount == 2)
     }
 

@@ -14,6 +14,10 @@ import Foundation
 ///   static group that changed;
 /// - the new file has no more errors than the old;
 /// - and each edit holds: the entry reads as read, rated, tagged or grouped as asked.
+///
+/// For a whole entry put in (`WholeEntryChange.inserted`) or taken out (`.removed`): the new file
+/// has the old entries, in order and unchanged, with the added one at its place reading as its
+/// text, or without the removed one; the comments, `@string`s and `@preamble`s are the same.
 public enum EditCheck {
     /// Throws `.checkFailed`, saying what differs, unless `result` is `original` plus the edit.
     ///
@@ -35,11 +39,26 @@ public enum EditCheck {
             let first = new.diagnostics.first { $0.severity == .error }.map { " (\($0.message))" } ?? ""
             throw fail("it has \(errorsAfter) errors where it had \(errorsBefore)\(first)")
         }
-        guard old.entries.count == new.entries.count else {
-            throw fail("it has \(new.entries.count) entries where it had \(old.entries.count)")
+        if let whole = result.wholeEntry {
+            try verifyWholeEntry(whole, old: old.entries, new: new.entries, macros: newMacros, result: result, path: path, fail: fail)
+        } else {
+            try verifyEntries(old: old, new: new, result: result, fail: fail)
         }
-        for index in old.entries.indices {
-            let (before, after) = (old.entries[index], new.entries[index])
+        guard old.strings == new.strings, old.preambles.map(\.text) == new.preambles.map(\.text) else {
+            throw fail("its @string or @preamble blocks changed")
+        }
+        try verifyComments(old: old.comments, new: new.comments, result: result, fail: fail)
+    }
+
+    /// The entries of a field edit: the same, in order, but for the edited one.
+    private static func verifyEntries(old oldFile: BibFile, new newFile: BibFile, result: EditResult,
+                                      fail: (String) -> EditError) throws(EditError) {
+        let (old, new) = (oldFile.entries, newFile.entries)
+        guard old.count == new.count else {
+            throw fail("it has \(new.count) entries where it had \(old.count)")
+        }
+        for index in old.indices {
+            let (before, after) = (old[index], new[index])
             guard before.type == after.type, before.key == after.key else {
                 throw fail("entry \(index + 1) is @\(after.type){\(after.key) where it was @\(before.type){\(before.key)")
             }
@@ -52,13 +71,58 @@ public enum EditCheck {
                 continue
             }
             try verifyEdited(before: oldFields, after: newFields, result: result, fail: fail)
-            let conventions = LibraryConventions(file: new, entries: new.entries)
-            try verifyIntent(result.edits, entry: after, conventions: conventions, file: new, fail: fail)
+            let conventions = LibraryConventions(file: newFile, entries: new)
+            try verifyIntent(result.edits, entry: after, conventions: conventions, file: newFile, fail: fail)
         }
-        guard old.strings == new.strings, old.preambles.map(\.text) == new.preambles.map(\.text) else {
-            throw fail("its @string or @preamble blocks changed")
+    }
+
+    /// The entries of a whole entry put in or taken out: the old ones, in order, with that one
+    /// added at its place (reading as its text) or gone.
+    private static func verifyWholeEntry(_ change: WholeEntryChange, old: [Entry], new: [Entry], macros: MacroTable,
+                                         result: EditResult, path: String, fail: (String) -> EditError) throws(EditError) {
+        let index = result.entryIndex
+        let expectedCount: Int
+        switch change {
+        case .inserted: expectedCount = old.count + 1
+        case .removed: expectedCount = old.count - 1
         }
-        try verifyComments(old: old.comments, new: new.comments, result: result, fail: fail)
+        guard new.count == expectedCount, index >= 0, index < max(old.count, new.count) else {
+            throw fail("it has \(new.count) entries where \(expectedCount) were expected")
+        }
+        let kept: [Entry]
+        switch change {
+        case .inserted(let text):
+            let entry = try LibraryEditor.singleEntry(text, path: path)
+            let written = new[index]
+            // Its text byte for byte (its values read with the file's `@string`s, so compared as text).
+            guard written.type == entry.type, written.key == entry.key, LibraryEditor.text(of: written) == text else {
+                throw fail("the added @\(entry.type){\(entry.key) does not read as the entry given")
+            }
+            // And its values read as they do with every `@string` of the file defined (none is
+            // used before it is defined).
+            var every = macros
+            let alone = BibFile.parse(bytes: Array(text.utf8), path: path, macros: &every)
+            guard let complete = alone.entries.first, sameEntry(written, complete) else {
+                throw fail("the added @\(entry.type){\(entry.key) does not read as it would after the file's @string definitions")
+            }
+            kept = Array(new[..<index] + new[(index + 1)...])
+            guard kept.count == old.count else { throw fail("its entries are not the old ones and the added one") }
+        case .removed:
+            kept = new
+        }
+        let others = change == .removed ? Array(old[..<index] + old[(index + 1)...]) : old
+        for (before, after) in zip(others, kept) {
+            guard sameEntry(before, after) else {
+                throw fail("@\(before.type){\(before.key), which was not edited, changed")
+            }
+        }
+    }
+
+    /// Whether two entries have the same type, key and own fields with the same values, in order.
+    private static func sameEntry(_ one: Entry, _ other: Entry) -> Bool {
+        let (oneFields, otherFields) = (fieldList(one), fieldList(other))
+        return one.type == other.type && one.key == other.key && oneFields.map(\.lower) == otherFields.map(\.lower)
+            && oneFields.map(\.value) == otherFields.map(\.value)
     }
 
     private static func verifyBytes(original: [UInt8], result: EditResult, path: String) throws(EditError) {

@@ -44,8 +44,23 @@ public struct EditResult: Sendable {
     /// The byte ranges of the old file that were replaced, in order, with the length of what
     /// replaced each: every byte outside them is the old file's.
     public let replacements: [Replacement]
-    /// The edited entry's position among the entries of its file.
+    /// The edited entry's position among the entries of its file (for an inserted entry, in
+    /// the new file; for a removed one, in the old).
     let entryIndex: Int
+    /// A whole entry put in or taken out; nil when fields of an entry changed.
+    public let wholeEntry: WholeEntryChange?
+
+    init(bytes: [UInt8], address: EntryAddress, edits: [EntryEdit], changes: [FieldChange], changedGroupComment: String?,
+         replacements: [Replacement], entryIndex: Int, wholeEntry: WholeEntryChange? = nil) {
+        self.bytes = bytes
+        self.address = address
+        self.edits = edits
+        self.changes = changes
+        self.changedGroupComment = changedGroupComment
+        self.replacements = replacements
+        self.entryIndex = entryIndex
+        self.wholeEntry = wholeEntry
+    }
 
     /// True when the edit changed nothing (the bytes are the old file's).
     public var isUnchanged: Bool { replacements.isEmpty }
@@ -61,6 +76,11 @@ public struct EditResult: Sendable {
             }
         }
         if let group = changedGroupComment { lines.append("static group \"\(group)\": members changed") }
+        switch wholeEntry {
+        case .inserted?: lines.append("\(address.text): added")
+        case .removed?: lines.append("\(address.text): removed")
+        case nil: break
+        }
         return lines.map { TerminalText.cleanedLine($0) }
     }
 }

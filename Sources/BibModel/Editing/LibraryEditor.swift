@@ -72,8 +72,8 @@ public struct LibraryEditor: Sendable {
     }
 
     /// Applies the splices (UTF-8 offsets, UTF-8 text) to the original bytes.
-    private func assemble(_ splices: [Splice], address: EntryAddress, entryIndex: Int, edits: [EntryEdit], changes: [FieldChange],
-                          group: String?) throws(EditError) -> EditResult {
+    func assemble(_ splices: [Splice], address: EntryAddress, entryIndex: Int, edits: [EntryEdit], changes: [FieldChange],
+                  group: String?, wholeEntry: WholeEntryChange? = nil) throws(EditError) -> EditResult {
         let ordered = splices.sorted { $0.range.lowerBound != $1.range.lowerBound ? $0.range.lowerBound < $1.range.lowerBound : $0.range.isEmpty && !$1.range.isEmpty }
         for (earlier, later) in zip(ordered, ordered.dropFirst()) where earlier.range.upperBound > later.range.lowerBound {
             throw EditError(.checkFailed, "these edits overlap in the file; make them one at a time")
@@ -103,7 +103,7 @@ public struct LibraryEditor: Sendable {
         let effective = changes.filter { $0.oldValue != $0.newValue }
         return EditResult(bytes: replacements.isEmpty ? original : output, address: address, edits: edits,
                           changes: effective, changedGroupComment: group, replacements: replacements,
-                          entryIndex: entryIndex)
+                          entryIndex: entryIndex, wholeEntry: wholeEntry)
     }
 }
 

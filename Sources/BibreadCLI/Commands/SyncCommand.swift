@@ -48,7 +48,7 @@ struct SyncCommand: ParsableCommand {
     @Flag(help: "When another sync of this remote is running, exit at once with status 75 instead of waiting for it to end.")
     var noWait = false
 
-    @Flag(help: "Put the remote's .bib in place even if it drops more than 5% of the references of the copy in use (it must still be complete and read as BibTeX).")
+    @Flag(help: "Put the remote's .bib in place even if it drops more than 5% of the references of the copy in use, or if the copy in use holds changes made outside bibread that could not be pushed (it must still be complete and read as BibTeX; the copy it replaces is kept in .previous/).")
     var accept = false
 
     func validate() throws {

@@ -15,15 +15,19 @@ struct LibraryPush {
     /// How many times a merge is made again because the remote changed while it was made.
     var attempts = 3
 
-    /// Pushes every file with edits pending in the journal; says what happened through
-    /// `notice`. A file that cannot be pushed keeps its edits pending (and its copy here).
+    /// Pushes every file with edits pending in the journal, and every file whose copy here
+    /// differs from the last synced copy (another program wrote it: an editor, JabRef); says
+    /// what happened through `notice`. A file that cannot be pushed keeps its edits pending
+    /// (and its copy here).
     func run(notice: (String) -> Void) throws -> (pushed: Int, conflicts: Int, failed: [String]) {
-        guard let journal = try locations.existingJournal() else { return (0, 0, []) }
-        let pending = Dictionary(grouping: try journal.pending(), by: \.file)
+        var journal = try locations.existingJournal()
+        let pending = Dictionary(grouping: try journal?.pending() ?? [], by: \.file)
         var result = (pushed: 0, conflicts: 0, failed: [String]())
-        for (file, edits) in pending.sorted(by: { $0.key < $1.key }) {
+        for file in Set(pending.keys).union(changedOutside()).sorted() {
             do {
-                let pushed = try push(file, edits: edits, journal: journal, notice: notice)
+                if journal == nil { journal = try EditJournal(url: locations.journal) }
+                guard let journal else { continue }
+                let pushed = try push(file, edits: pending[file] ?? [], journal: journal, notice: notice)
                 result.pushed += pushed.edits
                 result.conflicts += pushed.conflicts
             } catch {
@@ -32,6 +36,20 @@ struct LibraryPush {
             }
         }
         return result
+    }
+
+    /// The remote paths of the .bib files whose copy here is not the last synced copy: changed
+    /// outside bibread (a file without a synced copy is left to the journal).
+    func changedOutside() -> [String] {
+        let root = locations.library.standardizedFileURL.path + "/"
+        return locations.libraryFiles.compactMap { path in
+            let standard = URL(fileURLWithPath: path).standardizedFileURL.path
+            guard standard.hasPrefix(root) else { return nil }
+            let file = String(standard.dropFirst(root.count))
+            guard let base = locations.baseCopy(of: file), let here = try? Data(contentsOf: URL(fileURLWithPath: path)),
+                  !here.elementsEqual(base.contents) else { return nil }
+            return file
+        }
     }
 
     /// Pushes one file; returns how many edits it pushed and how many conflicts its merge found.
@@ -63,37 +81,59 @@ struct LibraryPush {
             let count = Set(edits.map { "\($0.address.text)\u{0}\($0.madeAt)" }).count
             let merge = theirs.version == base?.version ? "" : ", merged with the remote's changes"
             let conflictText = conflicts.isEmpty ? "" : "; \(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s") kept the remote's value (bibread conflicts)"
-            notice("\(file): pushed \(count) edit\(count == 1 ? "" : "s") made here\(merge)\(conflictText)")
+            let what = count == 0 ? "the changes made to the copy here outside bibread" : "\(count) edit\(count == 1 ? "" : "s") made here"
+            notice("\(file): pushed \(what)\(merge)\(conflictText)")
             return (count, conflicts.count)
         }
         throw LibraryPushError("the remote's \(file) kept changing while the edits were merged into it (\(attempts) times)")
     }
 
     /// This machine's changes since `base` made to the remote's `theirs` (nil base: both kept
-    /// where they differ, as conflicts), and the conflicts.
+    /// where they differ, as conflicts), and the conflicts. Changed fields first (at the
+    /// addresses of the remote's version), then references removed here (a duplicate key's
+    /// later ones first, so that the addresses of the others hold), then references added here
+    /// (after the reference that precedes them here, when the remote has it).
     private func merge(mine: [UInt8], theirs: [UInt8], base: [UInt8]?, file: String) throws -> ([UInt8], [MergeConflict]) {
         func parse(_ bytes: [UInt8]) -> Library { Library.parse([(path: file, bytes: bytes)]) }
         let theirLibrary = parse(theirs)
+        let myLibrary = parse(mine)
         let plan = ThreeWayMerge.plan(base: base.map { parse($0).entries.map(EntrySnapshot.init) } ?? [],
-                                      mine: parse(mine).entries.map(EntrySnapshot.init),
+                                      mine: myLibrary.entries.map(EntrySnapshot.init),
                                       theirs: theirLibrary.entries.map(EntrySnapshot.init))
         var bytes = theirs
-        for change in plan.changes {
-            guard case .changed(let entry, let fields) = change else {
-                // References added or removed here are not pushed yet: the copy here, which
-                // holds them, must not be replaced by a file without them.
-                throw LibraryPushError("\(change.address) was added or removed here, and pushing that is not supported yet")
-            }
-            let edits: [EntryEdit] = fields.compactMap { difference in
-                guard difference.field != FieldDifference.entryType else { return nil }
-                return difference.after.map { .setField(difference.field, to: $0) } ?? .removeField(difference.field)
-            }
-            guard !edits.isEmpty else { continue }
+        func apply(_ edit: (LibraryEditor, Library) throws -> EditResult) throws {
             let library = parse(bytes)
-            let result = try LibraryEditor(library: library, path: file, fileBytes: bytes)
-                .apply(edits, to: entry.address, at: Date())
+            let result = try edit(try LibraryEditor(library: library, path: file, fileBytes: bytes), library)
             try EditCheck.verify(original: bytes, result: result, path: file)
             bytes = result.bytes
+        }
+        var removed: [EntrySnapshot] = []
+        var added: [EntrySnapshot] = []
+        for change in plan.changes {
+            switch change {
+            case .added(let entry): added.append(entry)
+            case .removed(let entry): removed.append(entry)
+            case .changed(let entry, let fields):
+                let edits: [EntryEdit] = fields.compactMap { difference in
+                    guard difference.field != FieldDifference.entryType else { return nil }
+                    return difference.after.map { .setField(difference.field, to: $0) } ?? .removeField(difference.field)
+                }
+                guard !edits.isEmpty else { continue }
+                try apply { editor, _ in try editor.apply(edits, to: entry.address, at: Date()) }
+            }
+        }
+        for entry in removed.sorted(by: { $0.occurrence > $1.occurrence }) {
+            try apply { editor, _ in try editor.removeEntry(at: entry.address) }
+        }
+        for entry in added {
+            guard let index = myLibrary.entries.firstIndex(where: { $0.entryAddress == entry.address }),
+                  let text = LibraryEditor.text(of: myLibrary.entries[index]) else {
+                throw LibraryPushError("\(entry.address), added here, does not read cleanly as BibTeX (see bibread check)")
+            }
+            try apply { editor, library in
+                let neighbour = myLibrary.entries[..<index].last { library.entry(at: $0.entryAddress) != nil }
+                return try editor.insertEntry(text, after: neighbour?.entryAddress)
+            }
         }
         return (bytes, plan.conflicts)
     }

@@ -22,7 +22,9 @@ public struct SyncOptions: Sendable {
     /// ``SyncLockError/busy(remote:holder:)`` at once.
     public var waitForOtherSync = true
     /// Put in place a .bib that would drop more than a few of the copy in use's references
-    /// (``Syncer/tolerableLoss``); it must still be complete and read as BibTeX.
+    /// (``Syncer/tolerableLoss``), or one whose copy here holds changes made outside bibread
+    /// that could not be pushed (the copy is kept in `.previous/`); it must still be complete
+    /// and read as BibTeX.
     public var acceptFewerReferences = false
     /// Checks a downloaded PDF whose length neither the listing nor the server gave: nil when
     /// it opens, else why not. SyncEngine does not read PDFs; the caller passes poppler's check

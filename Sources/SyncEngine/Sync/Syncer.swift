@@ -434,6 +434,13 @@ public final class Syncer: @unchecked Sendable {
                 try refuse("it holds \(edits) edit\(edits == 1 ? "" : "s") made here that the remote does not have yet")
                 continue
             }
+            // So are changes another program made to the copy here (it is not the last synced
+            // copy, and the push could not put it on the remote), unless --accept says to.
+            if !options.acceptFewerReferences, let base = locations.baseCopy(of: file.path), let here = try? Data(contentsOf: local),
+               !here.elementsEqual(base.contents) {
+                try refuse("it holds changes made here outside bibread that the remote does not have yet (to put the remote's version in its place all the same, the copy here kept in .previous/: bibread sync \(remote.name) --accept)")
+                continue
+            }
             if staging != nil {
                 fetched.staged[local.path] = download.path
                 fetched.libraries[local.path] = fresh
