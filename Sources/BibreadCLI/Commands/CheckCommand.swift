@@ -2,6 +2,7 @@ import ArgumentParser
 import BibModel
 import BibreadServices
 import Foundation
+import SyncEngine
 
 /// `bibread check`: every problem as `file:line:col: error|warning: message`.
 struct CheckCommand: ParsableCommand {

@@ -7,9 +7,9 @@ import SyncEngine
 /// as it is at that moment, checked by `EditCheck` before it replaces the file), and, for a
 /// synced library, recorded in its remote's journal for the next sync to push.
 public struct LibraryEditing: Sendable {
-    private let writer: LibraryFileWriter
-    private let environment: [String: String]
-    private let clock: @Sendable () -> Date
+    let writer: LibraryFileWriter
+    let environment: [String: String]
+    let clock: @Sendable () -> Date
 
     public init(writer: LibraryFileWriter = LibraryFileWriter(),
                 environment: [String: String] = ProcessInfo.processInfo.environment,

@@ -71,11 +71,22 @@ public struct RemoteLocations: Sendable, Equatable {
     /// The cache's own database.
     public var manifest: URL { cache.appendingPathComponent(".bibread-cache.sqlite") }
 
-    /// The synced .bib files on this machine.
+    /// The synced .bib files on this machine, without the conflicted copies a sync client left
+    /// beside one of them (`library (Bob's conflicted copy …).bib`): a copy holds the library's
+    /// references a second time, so loaded with it every key would be doubled and an edit could
+    /// land in the copy. `bibread check` names the copies and `merge-conflicted` folds them in.
     public var libraryFiles: [String] {
         guard let enumerator = FileManager.default.enumerator(at: library, includingPropertiesForKeys: nil,
                                                               options: [.skipsHiddenFiles]) else { return [] }
-        return enumerator.compactMap { ($0 as? URL).flatMap { $0.pathExtension == "bib" ? $0.path : nil } }.sorted()
+        let files = enumerator.compactMap { ($0 as? URL).flatMap { $0.pathExtension == "bib" ? $0.path : nil } }.sorted()
+        return files.filter { path in
+            let url = URL(fileURLWithPath: path)
+            let folder = url.deletingLastPathComponent().path
+            return !files.contains { other in
+                other != path && URL(fileURLWithPath: other).deletingLastPathComponent().path == folder
+                    && ConflictedCopy.client(ofCopyNamed: url.lastPathComponent, of: URL(fileURLWithPath: other).lastPathComponent) != nil
+            }
+        }
     }
 
     /// The remote path (relative to the remote's root) of a linked file of the synced library:

@@ -89,53 +89,10 @@ struct LibraryPush {
     }
 
     /// This machine's changes since `base` made to the remote's `theirs` (nil base: both kept
-    /// where they differ, as conflicts), and the conflicts. Changed fields first (at the
-    /// addresses of the remote's version), then references removed here (a duplicate key's
-    /// later ones first, so that the addresses of the others hold), then references added here
-    /// (after the reference that precedes them here, when the remote has it).
+    /// where they differ, as conflicts), and the conflicts (`LibraryMerge`).
     private func merge(mine: [UInt8], theirs: [UInt8], base: [UInt8]?, file: String) throws -> ([UInt8], [MergeConflict]) {
-        func parse(_ bytes: [UInt8]) -> Library { Library.parse([(path: file, bytes: bytes)]) }
-        let theirLibrary = parse(theirs)
-        let myLibrary = parse(mine)
-        let plan = ThreeWayMerge.plan(base: base.map { parse($0).entries.map(EntrySnapshot.init) } ?? [],
-                                      mine: myLibrary.entries.map(EntrySnapshot.init),
-                                      theirs: theirLibrary.entries.map(EntrySnapshot.init))
-        var bytes = theirs
-        func apply(_ edit: (LibraryEditor, Library) throws -> EditResult) throws {
-            let library = parse(bytes)
-            let result = try edit(try LibraryEditor(library: library, path: file, fileBytes: bytes), library)
-            try EditCheck.verify(original: bytes, result: result, path: file)
-            bytes = result.bytes
-        }
-        var removed: [EntrySnapshot] = []
-        var added: [EntrySnapshot] = []
-        for change in plan.changes {
-            switch change {
-            case .added(let entry): added.append(entry)
-            case .removed(let entry): removed.append(entry)
-            case .changed(let entry, let fields):
-                let edits: [EntryEdit] = fields.compactMap { difference in
-                    guard difference.field != FieldDifference.entryType else { return nil }
-                    return difference.after.map { .setField(difference.field, to: $0) } ?? .removeField(difference.field)
-                }
-                guard !edits.isEmpty else { continue }
-                try apply { editor, _ in try editor.apply(edits, to: entry.address, at: Date()) }
-            }
-        }
-        for entry in removed.sorted(by: { $0.occurrence > $1.occurrence }) {
-            try apply { editor, _ in try editor.removeEntry(at: entry.address) }
-        }
-        for entry in added {
-            guard let index = myLibrary.entries.firstIndex(where: { $0.entryAddress == entry.address }),
-                  let text = LibraryEditor.text(of: myLibrary.entries[index]) else {
-                throw LibraryPushError("\(entry.address), added here, does not read cleanly as BibTeX (see bibread check)")
-            }
-            try apply { editor, library in
-                let neighbour = myLibrary.entries[..<index].last { library.entry(at: $0.entryAddress) != nil }
-                return try editor.insertEntry(text, after: neighbour?.entryAddress)
-            }
-        }
-        return (bytes, plan.conflicts)
+        let merge = try LibraryMerge.merge(mine: mine, theirs: theirs, base: base, path: file, at: Date())
+        return (merge.bytes, merge.conflicts)
     }
 }
 
