@@ -7,8 +7,12 @@ enum KeywordEditorOverlay {
         let key = { (action: Action) in BookmarksView.key(action, state) }
         let footer = "\(key(.confirm)) apply · \(key(.complete)) complete · \(key(.cancel)) cancel"
         let candidates = editor.completion?.candidates.count ?? 0
-        let inner = Box.draw(title: "Keywords of \(TerminalText.cleanedLine(editor.address.text))", width: 72,
-                             height: 5 + (candidates > 0 ? min(candidates, 8) : 1), footer: footer, into: &screen)
+        let boxWidth = min(screen.width, 72)
+        // What is wrong (up to two lines), else how to type.
+        let note = editor.problem.map { DisplayWidth.wrap(TerminalText.cleanedLine($0), to: max(1, boxWidth - 4)).prefix(2).map { $0 } }
+            ?? ["word adds · -word removes · \"two words\" quoted · Tab completes"]
+        let inner = Box.draw(title: "Keywords of \(TerminalText.cleanedLine(editor.address.text))", width: boxWidth,
+                             height: 4 + note.count + min(candidates, 8), footer: footer, into: &screen)
         guard inner.width > 2, inner.height > 0 else { return }
         let has = editor.current.isEmpty ? "No keywords yet"
             : "Has: " + editor.current.map { TerminalText.cleanedLine($0) }.joined(separator: "; ")
@@ -16,17 +20,18 @@ enum KeywordEditorOverlay {
         guard inner.height > 1 else { return }
         // The field: its end, with the cursor, in view.
         let fieldWidth = inner.width - 2
-        let text = TerminalText.cleanedLine(editor.field.text)
-        let shown = tail(of: text, width: fieldWidth - 1)
+        let shown = tail(of: TerminalText.cleanedLine(editor.field.text), width: fieldWidth - 1)
         screen.write("› ", x: inner.x, y: inner.y + 1, style: Style(.overlay, bold: true))
         let written = screen.write(shown, x: inner.x + 2, y: inner.y + 1, style: Style(.overlay), limit: fieldWidth)
         screen.cursor = (x: inner.x + 2 + written, y: inner.y + 1)
-        guard inner.height > 2 else { return }
-        let note = editor.problem ?? "word adds · -word removes · \"two words\" quoted · Tab completes"
-        screen.write(DisplayWidth.truncate(TerminalText.cleanedLine(note), to: inner.width), x: inner.x, y: inner.y + 2,
-                     style: editor.problem == nil ? Style(.dim) : Style(.error))
-        guard let completion = editor.completion, inner.height > 3 else { return }
-        drawCandidates(completion, in: Rect(x: inner.x, y: inner.y + 3, width: inner.width, height: inner.height - 3), into: &screen)
+        for (row, line) in note.enumerated() where 2 + row < inner.height {
+            screen.write(DisplayWidth.truncate(line, to: inner.width), x: inner.x, y: inner.y + 2 + row,
+                         style: editor.problem == nil ? Style(.dim) : Style(.error))
+        }
+        let listTop = 2 + note.count
+        guard let completion = editor.completion, inner.height > listTop else { return }
+        drawCandidates(completion, in: Rect(x: inner.x, y: inner.y + listTop, width: inner.width, height: inner.height - listTop),
+                       into: &screen)
     }
 
     /// The candidates in a window that keeps the one in the field in view; a last line says how

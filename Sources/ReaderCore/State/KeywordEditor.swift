@@ -48,12 +48,14 @@ public struct KeywordEditor: Sendable, Equatable {
         for word in KeywordInput(field.characters).words where !word.text.isEmpty {
             if word.removing {
                 guard !removed.contains(where: { $0.lowercased() == word.text.lowercased() }) else { continue }
-                if !have.contains(word.text.lowercased()) { problems.append("\(address.text) has no keyword “\(word.text)”") }
                 removed.append(word.text)
             } else {
                 guard !added.contains(where: { $0.lowercased() == word.text.lowercased() }) else { continue }
                 added.append(word.text)
             }
+        }
+        for word in removed where !have.contains(word.lowercased()) && !added.contains(word) {
+            problems.append("\(address.text) has no keyword “\(word)”")
         }
         for word in added {
             if removed.contains(word) {
