@@ -51,6 +51,7 @@ public enum ActionScope: String, Sendable, CaseIterable {
         case .textField: return "other characters are typed"
         case .help: return "other keys close it"
         case .noteQuestion: return "other keys ask again"
+        case .keywordEditor: return "type word to add it, -word to remove it, \"two words\" in quotes, several separated by spaces or commas"
         default: return nil
         }
     }
