@@ -226,6 +226,30 @@ struct PickerTests {
         #expect(!harness.screen.contains("\u{9B}") && !harness.screen.contains("\u{7F}"))
     }
 
+    /// The edit goes to the selected reference: while a picker is open a click selects
+    /// nothing, and a reference gone from under it (the library read again) gets no edit.
+    @Test func theReferenceAPickerChangesStaysTheOneItWasOpenedFor() throws {
+        var harness = ReaderHarness.samples()
+        let first = try #require(harness.state.selectedEntry?.entryAddress)
+        for key in ["t", "+"] {
+            harness.press(key)
+            _ = harness.state.update(.mouse(MouseEvent(.click, x: 40, y: 4)))
+            #expect(harness.state.selectedEntry?.entryAddress == first, "\(key): a click under the overlay selects nothing")
+            #expect(harness.state.screen.top != nil)
+            harness.press("Esc")
+        }
+        harness.press("t")
+        harness.type("newword")
+        harness.state.listCursor.selected += 1
+        #expect(harness.state.update(.key(.enter)).isEmpty)
+        #expect(harness.state.message?.text == "\(first) is no longer selected (the library was read again); nothing was changed")
+        harness.state.listCursor.selected -= 1
+        harness.press("+", "Space")
+        harness.state.listCursor.selected += 1
+        #expect(harness.state.update(.key(.enter)).isEmpty)
+        #expect(harness.state.message?.text.contains("no longer selected") == true)
+    }
+
     // MARK: - Snapshots
 
     @Test(arguments: [(120, 40), (40, 12)])

@@ -18,6 +18,14 @@ extension AppState {
         return true
     }
 
+    /// Whether `requestEdit` still changes the reference a picker was opened for (the library
+    /// may have been read again meanwhile, without it); says so when not.
+    private mutating func stillTargets(_ address: EntryAddress) -> Bool {
+        guard pickerTarget?.entryAddress != address else { return true }
+        message = StatusMessage("\(address) is no longer selected (the library was read again); nothing was changed", isError: true)
+        return false
+    }
+
     // MARK: - Keywords
 
     mutating func openKeywordEditor() -> [Effect] {
@@ -48,6 +56,7 @@ extension AppState {
                 editor.problem = text
             case .edits(let edits):
                 screen.keywordEditor = nil
+                guard stillTargets(editor.address) else { return [] }
                 noteKeywordEdits(edits)
                 return requestEdit(edits, command: editor.command(for: edits))
             }
@@ -112,6 +121,7 @@ extension AppState {
                 message = StatusMessage("No group changed")
                 return []
             }
+            guard stillTargets(picker.address) else { return [] }
             var effects: [Effect] = []
             for change in changes { effects += requestEdit([change.edit], command: change.command) }
             return effects
