@@ -250,6 +250,24 @@ struct PickerTests {
         #expect(harness.state.message?.text.contains("no longer selected") == true)
     }
 
+    @Test func thePickersKeysAreRebindable() throws {
+        var keymap = Keymap()
+        let problems = keymap.rebind(["keywords": ["K"], "static-groups": ["F7"], "complete": ["C-t"], "toggle-group": ["x"]])
+        #expect(problems.isEmpty)
+        var harness = ReaderHarness(library: Fixtures.library(at: Fixtures.samples.appendingPathComponent("library.bib")),
+                                    width: 120, height: 40, keymap: keymap)
+        harness.press("t")
+        #expect(harness.state.screen.keywordEditor == nil, "t no longer opens the prompt")
+        harness.press("K")
+        harness.type("ty")
+        harness.press("C-t")
+        #expect(harness.state.screen.keywordEditor?.field.text == "typesetting")
+        #expect(harness.screen.contains("C-t complete"), "the prompt names the keys bound")
+        harness.press("Esc", "F7", "x")
+        #expect(harness.state.screen.groupPicker?.changes().count == 1)
+        #expect(harness.screen.contains("x tick"))
+    }
+
     // MARK: - Snapshots
 
     @Test(arguments: [(120, 40), (40, 12)])
