@@ -91,6 +91,20 @@ struct KeyTableTests {
         noteQuestion.press("Esc")
         try #require(noteQuestion.state.noteEditor?.confirmingDiscard == true)
         fixtures.append(Fixture(name: "note question", state: noteQuestion.state))
+        // Keywords and static groups of the selected reference (issue 28, pickers)
+        var keywords = library
+        keywords.press("t")
+        keywords.type("ty")
+        try #require(keywords.state.screen.keywordEditor != nil)
+        fixtures.append(Fixture(name: "keywords prompt", state: keywords.state))
+        var completing = keywords
+        completing.press("Tab")
+        try #require(completing.state.screen.keywordEditor?.completion != nil)
+        fixtures.append(Fixture(name: "keywords prompt, completing", state: completing.state))
+        var groups = library
+        groups.press("+")
+        try #require(groups.state.screen.groupPicker != nil)
+        fixtures.append(Fixture(name: "static groups", state: groups.state))
         return fixtures
     }
 

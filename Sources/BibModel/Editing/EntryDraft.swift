@@ -98,7 +98,7 @@ struct EntryDraft {
     private mutating func group(_ name: String, adding: Bool, library: Library, file: BibFile) throws(EditError) -> GroupCommentEdit? {
         if conventions.dialect == .jabRef {
             if conventions.hasLegacyJabRefGroups {
-                throw EditError(.invalidArgument, "\(file.source.path) keeps its JabRef groups in the old form (groupstree, JabRef 3), which lists members in the group itself; open and save it once in JabRef 4 or later, then try again")
+                throw JabRefGroupNames.legacyRefusal(path: file.source.path)
             }
             let names = JabRefGroupNames.explicitGroups(in: file)
             guard names.contains(name) else {

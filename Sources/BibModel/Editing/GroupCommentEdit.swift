@@ -11,16 +11,7 @@ struct GroupCommentEdit {
     let group: StaticGroupComment.Group
 
     init(group name: String, key: String, adding: Bool, file: BibFile) throws(EditError) {
-        let opening = "BibDesk Static Groups{"
-        var found: (Int, StaticGroupComment)?
-        for comment in file.comments where comment.text.hasPrefix(opening) {
-            let plist = String(comment.text.dropFirst(opening.count).dropLast())
-            guard let read = StaticGroupComment.read(file.source.bytes, commentAt: comment.offset, plist: plist) else {
-                throw EditError(.unreadableEntry, "the BibDesk static groups of \(file.source.path) cannot be read for editing (see `bibread check`)")
-            }
-            found = (comment.offset, read)
-            break
-        }
+        let found = try GroupCommentEdit.staticGroups(in: file)
         let names = found?.1.groups.map(\.name) ?? []
         guard let (offset, comment) = found, let group = comment.groups.first(where: { $0.name == name }) else {
             let listing = names.isEmpty ? " (it has none)" : "; its static groups: " + names.map { "\"\($0)\"" }.joined(separator: ", ")
@@ -34,6 +25,19 @@ struct GroupCommentEdit {
         self.adding = adding
         self.commentOffset = offset
         self.group = group
+    }
+
+    /// The first `@comment{BibDesk Static Groups{…}}` of `file` (its `@` offset and its groups,
+    /// as an edit finds them), nil when the file has none; throws when it cannot be read for
+    /// editing.
+    static func staticGroups(in file: BibFile) throws(EditError) -> (offset: Int, comment: StaticGroupComment)? {
+        let opening = "BibDesk Static Groups{"
+        guard let comment = file.comments.first(where: { $0.text.hasPrefix(opening) }) else { return nil }
+        let plist = String(comment.text.dropFirst(opening.count).dropLast())
+        guard let read = StaticGroupComment.read(file.source.bytes, commentAt: comment.offset, plist: plist) else {
+            throw EditError(.unreadableEntry, "the BibDesk static groups of \(file.source.path) cannot be read for editing (see `bibread check`)")
+        }
+        return (comment.offset, read)
     }
 
     /// The members after the change.
@@ -74,16 +78,26 @@ struct GroupCommentEdit {
 /// The names of a JabRef library's explicit (static) groups, from its grouping comment.
 enum JabRefGroupNames {
     static func explicitGroups(in file: BibFile) -> [String] {
-        var names: [String] = []
+        explicitGroupNodes(in: file).map(\.name)
+    }
+
+    /// The explicit groups with their level in the tree (1: under All Entries).
+    static func explicitGroupNodes(in file: BibFile) -> [(name: String, level: Int)] {
+        var nodes: [(name: String, level: Int)] = []
         for comment in file.comments {
             let text = comment.text.replacingOccurrences(of: "\r", with: "").replacingOccurrences(of: "\n", with: "")
             for prefix in ["jabref-meta: grouping:", "jabref-meta: groupstree:"] where text.hasPrefix(prefix) {
-                names += JabRefGroups.parse(String(text.dropFirst(prefix.count)))
+                nodes += JabRefGroups.parse(String(text.dropFirst(prefix.count)))
                     .filter { $0.type == "StaticGroup" || $0.type == "ExplicitGroup" }
-                    .compactMap(\.fields.first)
+                    .compactMap { node in node.fields.first.map { (name: $0, level: node.level) } }
             }
         }
-        return names
+        return nodes
+    }
+
+    /// Why the groups of a JabRef 3 file (`groupstree`) are not edited.
+    static func legacyRefusal(path: String) -> EditError {
+        EditError(.invalidArgument, "\(path) keeps its JabRef groups in the old form (groupstree, JabRef 3), which lists members in the group itself; open and save it once in JabRef 4 or later, then try again")
     }
 
     static func listing(_ names: [String]) -> String {

@@ -62,6 +62,12 @@ public struct LibraryConventions: Sendable, Equatable {
         return min(5, max(0, Int(digits) ?? 0))
     }
 
+    /// Why the file at `path` cannot be edited (a Zotero export), or nil when it can.
+    public func readOnlyRefusal(path: String) -> EditError? {
+        guard dialect == .zotero else { return nil }
+        return EditError(.readOnly, "\(path) is a Zotero export (\(evidence ?? "Better BibTeX")): Zotero writes it again on every export, so a change here would be lost; change the reference in Zotero instead")
+    }
+
     /// The value of the read field for `read`, or nil when the field is to be removed.
     func readValue(_ read: Bool) -> String? {
         switch dialect {
@@ -96,6 +102,17 @@ extension LibraryConventions {
     public init?(of library: Library, path: String) {
         guard let file = library.files.first(where: { $0.source.path == path }) else { return nil }
         self.init(file: file, entries: library.entries.filter { $0.source === file.source })
+    }
+
+    /// The conventions of every file of `library`, by path (one pass over the entries).
+    public static func byPath(of library: Library) -> [String: LibraryConventions] {
+        var entriesByFile: [ObjectIdentifier: [Entry]] = [:]
+        for entry in library.entries { entriesByFile[ObjectIdentifier(entry.source), default: []].append(entry) }
+        var conventions: [String: LibraryConventions] = [:]
+        for file in library.files {
+            conventions[file.source.path] = LibraryConventions(file: file, entries: entriesByFile[ObjectIdentifier(file.source)] ?? [])
+        }
+        return conventions
     }
 
     /// The conventions of one file, from its text, its comments and its entries.

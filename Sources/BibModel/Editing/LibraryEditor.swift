@@ -39,9 +39,7 @@ public struct LibraryEditor: Sendable {
     /// modification date written where the file keeps one.
     public func apply(_ edits: [EntryEdit], to address: EntryAddress, at date: Date,
                       in timeZone: TimeZone = .current) throws(EditError) -> EditResult {
-        if conventions.dialect == .zotero {
-            throw EditError(.readOnly, "\(file.source.path) is a Zotero export (\(conventions.evidence ?? "Better BibTeX")): Zotero writes it again on every export, so a change here would be lost; change the reference in Zotero instead")
-        }
+        if let refusal = conventions.readOnlyRefusal(path: file.source.path) { throw refusal }
         guard let entry = library.entry(at: address), entry.source === file.source else {
             throw EditError(.unknownEntry, "no entry '\(address.text)' in \(file.source.path)")
         }

@@ -104,6 +104,8 @@ public final class BackgroundWork: @unchecked Sendable {
             var located: [String: FileLocation] = [:]
             for file in files { located[file.path] = locator.location(of: file) }
             post(.filesLocated(located, opening: address))
+        case .collectEditFacts:
+            post(.editFactsReady(keywords: KeywordVocabulary(library: library), conventions: LibraryConventions.byPath(of: library)))
         }
     }
 

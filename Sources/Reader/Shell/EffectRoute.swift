@@ -19,7 +19,7 @@ enum EffectRoute: Sendable, Equatable {
 extension LibraryEffect {
     var route: EffectRoute {
         switch self {
-        case .loadFieldGroups, .countGroups, .computeMarks: .queue(.bulk)
+        case .loadFieldGroups, .countGroups, .computeMarks, .collectEditFacts: .queue(.bulk)
         case .computeGroupMembers, .computeSort, .locateFiles: .queue(.interactive)
         case .buildSearchIndex: .queue(.index)
         }

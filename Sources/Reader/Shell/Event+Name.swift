@@ -12,6 +12,7 @@ extension Event {
         case .searchIndexReady: return "search index ready"
         case .sortReady(let key, _): return "sort by \(key.rawValue) ready"
         case .marksReady: return "marks ready"
+        case .editFactsReady: return "edit facts ready"
         case .filesLocated: return "files located"
         case .documentOpened: return "document opened"
         case .documentNeedsPassword: return "document needs a password"

@@ -42,4 +42,8 @@ public enum Action: String, CaseIterable, Sendable {
     case choose, chooseNumbered = "choose-numbered", close
     case nextIntention = "next-intention", previousIntention = "previous-intention"
     case yes, no
+    // Keywords and static groups of a reference (issue 28, pickers)
+    case editKeywords = "keywords", fileInGroups = "static-groups"
+    case complete, completePrevious = "complete-previous"
+    case toggleGroup = "toggle-group"
 }

@@ -16,6 +16,9 @@ public enum ActionScope: String, Sendable, CaseIterable {
     case chooser = "Several PDFs"
     case openWithMenu = "Open with"
     case outline = "Contents"
+    // Keywords and static groups (issue 28, pickers)
+    case keywordEditor = "Keywords"
+    case groupPicker = "Static groups"
     case help = "Help"
     case listening = "Reading aloud"
     case transfer = "Downloading, syncing, importing"
@@ -24,8 +27,8 @@ public enum ActionScope: String, Sendable, CaseIterable {
     /// The scope a key not bound here is looked up in next (nil: none).
     public var fallback: ActionScope? {
         switch self {
-        case .browse, .reading, .bookmarks, .chooser, .openWithMenu, .outline, .help: return .navigation
-        case .searchBar, .prompt, .noteEditor: return .textField
+        case .browse, .reading, .bookmarks, .chooser, .openWithMenu, .outline, .help, .groupPicker: return .navigation
+        case .searchBar, .prompt, .noteEditor, .keywordEditor: return .textField
         case .navigation, .everywhere, .listening, .transfer, .textField, .noteQuestion, .question: return nil
         }
     }
@@ -48,6 +51,7 @@ public enum ActionScope: String, Sendable, CaseIterable {
         case .textField: return "other characters are typed"
         case .help: return "other keys close it"
         case .noteQuestion: return "other keys ask again"
+        case .keywordEditor: return "type word to add it, -word to remove it, \"two words\" in quotes, several separated by spaces or commas"
         default: return nil
         }
     }

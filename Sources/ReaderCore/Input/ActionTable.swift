@@ -26,6 +26,9 @@ public enum ActionTable {
         .init(action: .openWith, scope: .browse, help: "Open with another app: PDF viewer, browser, clipboard, speech", defaultKeys: [.character("o")]),
         .init(action: .copyLink, scope: .browse, help: "Copy the reference's bibread:// link", defaultKeys: [.character("y")]),
         .init(action: .quit, scope: .browse, help: "Quit", defaultKeys: [.character("q"), .control("c")]),
+        // Keywords and static groups of the selected reference (issue 28, pickers)
+        .init(action: .editKeywords, scope: .browse, help: "Keywords: add (word) and remove (-word), Tab completes", defaultKeys: [.character("t")]),
+        .init(action: .fileInGroups, scope: .browse, help: "File into static groups / take out of them (a checklist)", defaultKeys: [.character("+")]),
         .init(action: .nextPage, scope: .reading, help: "Next page", defaultKeys: [.character("]")]),
         .init(action: .previousPage, scope: .reading, help: "Previous page", defaultKeys: [.character("[")]),
         .init(action: .goToPage, scope: .reading, help: "Go to a page number or label (xii), then Enter", defaultKeys: [.character(":")]),
@@ -41,6 +44,8 @@ public enum ActionTable {
         .init(action: .scrollLeft, scope: .reading, help: "Scroll left (layout)", defaultKeys: [.left, .character("h")]),
         .init(action: .scrollRight, scope: .reading, help: "Scroll right (layout)", defaultKeys: [.right, .character("l")]),
         .init(action: .back, scope: .reading, help: "Back to the library", defaultKeys: [.character("q"), .escape]),
+        // Static groups of the reference read (issue 28, pickers; its keywords are t in the library: t here is the layout)
+        .init(action: .fileInGroups, scope: .reading, help: "File this reference into static groups / take it out", defaultKeys: [.character("+")]),
         .init(action: .openBookmark, scope: .bookmarks, help: "Open the bookmark at its page; open or close a folder", defaultKeys: [.enter]),
         .init(action: .expandFolder, scope: .bookmarks, help: "Open a folder", defaultKeys: [.right, .character("l")]),
         .init(action: .collapseFolder, scope: .bookmarks, help: "Close a folder, or go to the folder above", defaultKeys: [.left, .character("h")]),
@@ -101,6 +106,16 @@ public enum ActionTable {
         .init(action: .choose, scope: .outline, help: "go there", defaultKeys: [.enter]),
         .init(action: .close, scope: .outline, help: "close", defaultKeys: [.escape, .character("q")]),
         .init(action: .outline, scope: .outline, help: "close", defaultKeys: [.character("c")]),
+        // The keywords prompt (issue 28, pickers)
+        .init(action: .confirm, scope: .keywordEditor, help: "apply", defaultKeys: [.enter]),
+        .init(action: .cancel, scope: .keywordEditor, help: "close, changing nothing", defaultKeys: [.escape, .control("g")]),
+        .init(action: .complete, scope: .keywordEditor, help: "complete the word from the library's keywords (again: the next one)", defaultKeys: [.tab]),
+        .init(action: .completePrevious, scope: .keywordEditor, help: "the previous one", defaultKeys: [.backTab]),
+        .init(action: .deleteWord, scope: .keywordEditor, help: "delete a word", defaultKeys: [.control("w")]),
+        // The static groups checklist (issue 28, pickers)
+        .init(action: .toggleGroup, scope: .groupPicker, help: "tick / untick", defaultKeys: [.character(" ")]),
+        .init(action: .confirm, scope: .groupPicker, help: "apply the changes", defaultKeys: [.enter]),
+        .init(action: .close, scope: .groupPicker, help: "close, changing nothing", defaultKeys: [.escape, .character("q")]),
         // While work runs in the background, and everywhere (these scopes take the key first)
         .init(action: .stopListening, scope: .listening, help: "stop (outside text fields)", defaultKeys: [.escape]),
         .init(action: .cancelTransfer, scope: .transfer, help: "stop the download, the sync or the import", defaultKeys: [.escape]),

@@ -43,6 +43,8 @@ extension AppState {
         case .noteEditor(let editor):
             NoteEditorOverlay.draw(editor, pageName: AppState.pageName(editor.page, info: reading?.info), into: &screen)
         case .importQuestion(let pending): BookmarksView.drawNotesQuestion(pending, into: &screen)
+        case .keywordEditor(let editor): KeywordEditorOverlay.draw(editor, state: self, into: &screen)
+        case .groupPicker(let picker): GroupPickerOverlay.draw(picker, state: self, into: &screen)
         case .readingPrompt, .bookmarksPrompt: break
         }
     }

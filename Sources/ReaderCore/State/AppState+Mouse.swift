@@ -5,7 +5,8 @@ import Foundation
 /// Clicks and the wheel, routed as keys are.
 extension AppState {
     /// The mouse: in the reading view the wheel scrolls (as Down and Up would, whatever is
-    /// over it); elsewhere a click closes the help, a chooser takes none, the bookmarks view
+    /// over it); elsewhere a click closes the help, a chooser, the keywords prompt and the
+    /// static groups checklist take none (the reference they change stays selected), the bookmarks view
     /// has its own, and the library's panes select, open and scroll.
     mutating func handle(_ mouse: MouseEvent) -> [Effect] {
         if case .reading = screen.mode {
@@ -15,7 +16,7 @@ extension AppState {
             default: return []
             }
         }
-        guard library != nil, screen.chooser == nil else { return [] }
+        guard library != nil, screen.chooser == nil, screen.keywordEditor == nil, screen.groupPicker == nil else { return [] }
         if showingHelp {
             screen.close(.help)
             return []

@@ -24,5 +24,6 @@ extension AppState {
     /// the note editor.
     var isTyping: Bool {
         searchFocused || screen.isOpen(.readingPrompt) || screen.isOpen(.noteEditor) || screen.isOpen(.bookmarksPrompt)
+            || screen.isOpen(.keywordEditor)
     }
 }

@@ -16,6 +16,12 @@ public struct AppState: Sendable {
     /// Whether the library is a synced remote's copy (it has the group On the remote only).
     public var librarySynced = false
     public let keymap: Keymap
+    /// The library's keywords, most used first, for the keywords prompt's completion; nil while
+    /// they are collected (once per library read).
+    public var keywordVocabulary: KeywordVocabulary?
+    /// Whose conventions each library file follows (by path), once worked out (it reads every
+    /// file): a Zotero export is refused before anything is typed.
+    public var fileConventions: [String: LibraryConventions] = [:]
 
     // Groups
     public var groups: [Group] = []

@@ -14,6 +14,9 @@ public enum Event: Sendable {
     case searchIndexReady(SearchIndex)
     case sortReady(SortKey, rank: [Int32])
     case marksReady([ReferenceMarks])
+    /// The library's keywords (the keywords prompt's completion) and each file's conventions
+    /// (by path), worked out once per library read.
+    case editFactsReady(keywords: KeywordVocabulary, conventions: [String: LibraryConventions])
     /// Where linked files are (by path); `opening`: the reference whose files were asked for, to
     /// open it now.
     case filesLocated([String: FileLocation], opening: EntryAddress?)

@@ -11,4 +11,7 @@ public enum LibraryEffect: Sendable, Equatable {
     case computeMarks
     /// Find where these files are, to open the reference at `opening` once they are located.
     case locateFiles([LinkedFile], opening: EntryAddress)
+    /// Work out what the keywords prompt and the groups checklist need (`editFactsReady`): the
+    /// library's keywords, and each file's conventions.
+    case collectEditFacts
 }

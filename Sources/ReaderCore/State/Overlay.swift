@@ -19,6 +19,11 @@ public enum Overlay: Sendable, Equatable {
     case bookmarksPrompt(BookmarksPrompt)
     /// A reading list with page notes, waiting for the question whether to import them.
     case importQuestion(PendingImport)
+    // Keywords and static groups of the selected reference (issue 28, pickers)
+    /// `t`: the reference's keywords, a field to add and remove some, Tab's completion.
+    case keywordEditor(KeywordEditor)
+    /// `+`: the static groups of the reference's file, ticked where it is a member.
+    case groupPicker(GroupPicker)
 
     /// The scope of the overlay's keys.
     var scope: ActionScope {
@@ -31,6 +36,8 @@ public enum Overlay: Sendable, Equatable {
         case .outline: return .outline
         case .noteEditor(let editor): return editor.scope
         case .bookmarksPrompt(let prompt): return prompt.isQuestion ? .question : .prompt
+        case .keywordEditor: return .keywordEditor
+        case .groupPicker: return .groupPicker
         }
     }
 
@@ -49,8 +56,8 @@ public enum Overlay: Sendable, Equatable {
         switch self {
         case .readingPrompt, .outline, .noteEditor: return .reading
         case .bookmarksPrompt, .importQuestion: return .bookmarks
-        case .reloadQuestion: return .library
-        case .help, .openWith, .chooser: return nil
+        case .reloadQuestion, .keywordEditor: return .library
+        case .help, .openWith, .chooser, .groupPicker: return nil
         }
     }
 
@@ -66,10 +73,13 @@ public enum Overlay: Sendable, Equatable {
         case .noteEditor: return .noteEditor
         case .bookmarksPrompt: return .bookmarksPrompt
         case .importQuestion: return .importQuestion
+        case .keywordEditor: return .keywordEditor
+        case .groupPicker: return .groupPicker
         }
     }
 
     enum Kind: Sendable, Equatable {
         case help, openWith, chooser, reloadQuestion, readingPrompt, outline, noteEditor, bookmarksPrompt, importQuestion
+        case keywordEditor, groupPicker
     }
 }

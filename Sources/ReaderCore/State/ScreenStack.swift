@@ -143,4 +143,16 @@ public struct ScreenStack: Sendable, Equatable {
         get { if case .importQuestion(let pending)? = overlay(.importQuestion) { return pending } else { return nil } }
         set { set(.importQuestion, newValue.map { .importQuestion($0) }) }
     }
+
+    // Keywords and static groups (issue 28, pickers)
+
+    var keywordEditor: KeywordEditor? {
+        get { if case .keywordEditor(let editor)? = overlay(.keywordEditor) { return editor } else { return nil } }
+        set { set(.keywordEditor, newValue.map { .keywordEditor($0) }) }
+    }
+
+    var groupPicker: GroupPicker? {
+        get { if case .groupPicker(let picker)? = overlay(.groupPicker) { return picker } else { return nil } }
+        set { set(.groupPicker, newValue.map { .groupPicker($0) }) }
+    }
 }

@@ -8,7 +8,7 @@ extension AppState {
         guard library != nil else { return [] }
         rebuildGroupRows()
         var effects: [Effect] = [.library(.loadFieldGroups), .library(.buildSearchIndex), .library(.computeMarks), .library(.computeSort(sort)), .bookmarks(.loadBookmarks),
-                                 .fullText(.updateFullTextIndex)]
+                                 .fullText(.updateFullTextIndex), .library(.collectEditFacts)]
         effects.append(.library(.countGroups(countableGroups)))
         groupCounts[.builtIn(.recentlyRead)] = lastRead.count
         if activeGroup.builtIn?.isTransient == true && linkTargets == nil {
@@ -80,6 +80,10 @@ extension AppState {
             return []
         case .marksReady(let newMarks):
             marks = newMarks
+            return []
+        case .editFactsReady(let vocabulary, let conventions):
+            keywordVocabulary = vocabulary
+            fileConventions = conventions
             return []
         case .filesLocated(let located, let opening):
             fileLocations.merge(located) { _, new in new }
@@ -200,6 +204,8 @@ extension AppState {
         fullTextPending = nil
         sortRank = nil
         marks = nil
+        keywordVocabulary = nil
+        fileConventions = [:]
         screen.chooser = nil
         if activeGroup == .all {
             groupMembers = Array(reloaded.entries.indices)
@@ -245,6 +251,8 @@ extension AppState {
         case .noteEditor: return handleNoteEditor(key)
         case .bookmarksPrompt: return handleBookmarksPrompt(key)
         case .importQuestion: return handleImportQuestion(key)
+        case .keywordEditor: return handleKeywordEditor(key)
+        case .groupPicker: return handleGroupPicker(key)
         }
     }
 
@@ -342,6 +350,10 @@ extension AppState {
             return openWithMenu()
         case .copyLink:
             return copyLink()
+        case .editKeywords:
+            return openKeywordEditor()
+        case .fileInGroups:
+            return openGroupPicker()
         default:
             break
         }
