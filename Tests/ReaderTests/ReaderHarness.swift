@@ -35,7 +35,8 @@ struct ReaderHarness {
         guard !isKnownUniquelyReferenced(&loop) else { return }
         let recording = RecordingLoopEffects(copying: recorder)
         let mailbox = Mailbox(wakeDescriptor: -1)
-        loop = ReaderLoop(state: loop.state, runner: EffectRunner(work: work, mailbox: mailbox, queues: InlineJobQueues()),
+        loop = ReaderLoop(state: loop.state, runner: EffectRunner(work: work, mailbox: mailbox, queues: InlineJobQueues(),
+                                                                  editWriter: loop.runner.editWriter),
                           mailbox: mailbox, effects: recording)
         recorder = recording
         terminal = ScriptedTerminal()
@@ -47,8 +48,10 @@ struct ReaderHarness {
     /// A fixed "now", so that date groups (Recently added) count the same on every run.
     static let now = Date(timeIntervalSince1970: 1_790_000_000)
 
+    /// `editState`: where edits keep the versions before them (for undo); by default a folder
+    /// of the harness's own under the temporary folder, made on the first edit.
     init(library: Library, paths: [String] = ["library.bib"], width: Int, height: Int, keymap: Keymap = Keymap(),
-         store: ReadingStore? = nil, fullTextURL: URL? = nil) {
+         store: ReadingStore? = nil, fullTextURL: URL? = nil, editState: URL? = nil) {
         var state = AppState(library: library, paths: paths, width: width, height: height, keymap: keymap)
         state.groups = GroupCatalog.savedGroups(of: library, synced: LinkedFileLocator.shared.isSynced(library))
         // Without a folder of its own (the default) the full-text index is left alone (indexing
@@ -56,7 +59,9 @@ struct ReaderHarness {
         work = BackgroundWork(library: library, groups: state.groups, store: store, now: ReaderHarness.now, fullTextURL: fullTextURL)
         let mailbox = Mailbox(wakeDescriptor: -1)
         recorder = RecordingLoopEffects()
-        loop = ReaderLoop(state: state, runner: EffectRunner(work: work, mailbox: mailbox, queues: InlineJobQueues()),
+        let history = editState ?? FileManager.default.temporaryDirectory.appendingPathComponent("bibread-harness-\(UUID().uuidString)")
+        let editWriter = LibraryEditWriter(writer: LibraryFileWriter(state: history), environment: [:])
+        loop = ReaderLoop(state: state, runner: EffectRunner(work: work, mailbox: mailbox, queues: InlineJobQueues(), editWriter: editWriter),
                           mailbox: mailbox, effects: recorder)
         run(loop.state.start())
     }
@@ -80,6 +85,28 @@ struct ReaderHarness {
         set {
             makeUnique()
             recorder.handlerPath = newValue
+        }
+    }
+
+    /// What `$EDITOR` does with an entry's text in this harness (a test's script).
+    var editor: (EntryText) -> String? {
+        get { recorder.editor }
+        set {
+            makeUnique()
+            recorder.editor = newValue
+        }
+    }
+
+    /// The texts `$EDITOR` was opened on.
+    var editorTexts: [EntryText] { recorder.editorTexts }
+
+    /// How the loop reads the library again (`R`, a change on disk, after an undo); by default
+    /// it reads nothing.
+    var reload: (() -> (library: Library, work: BackgroundWork)?)? {
+        get { recorder.reload }
+        set {
+            makeUnique()
+            recorder.reload = newValue
         }
     }
 
@@ -161,6 +188,9 @@ final class RecordingLoopEffects: LoopEffects {
         savedSessions = other.savedSessions
         handlerPath = other.handlerPath
         handlerEffects = other.handlerEffects
+        reload = other.reload
+        editor = other.editor
+        editorTexts = other.editorTexts
     }
 
     func saveSession(of state: AppState) -> StatusMessage? {
@@ -180,5 +210,17 @@ final class RecordingLoopEffects: LoopEffects {
         }
     }
 
-    func reloadLibrary() -> (library: Library, work: BackgroundWork)? { nil }
+    /// Reads the library's files again when set (tests of reloads); nil: nothing is read.
+    var reload: (() -> (library: Library, work: BackgroundWork)?)?
+    /// What `$EDITOR` does with an entry's text: the text saved (a test's script).
+    var editor: (EntryText) -> String? = { $0.text }
+    /// The texts the editor was opened on.
+    var editorTexts: [EntryText] = []
+
+    func reloadLibrary() -> (library: Library, work: BackgroundWork)? { reload?() }
+
+    func editInEditor(_ text: EntryText) -> Event {
+        editorTexts.append(text)
+        return .entryTextEdited(text, edited: editor(text), problem: nil)
+    }
 }

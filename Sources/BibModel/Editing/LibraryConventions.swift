@@ -98,6 +98,22 @@ extension LibraryConventions {
         self.init(file: file, entries: library.entries.filter { $0.source === file.source })
     }
 
+    /// The conventions of each file of `library`, by path (one pass over the entries).
+    public static func byPath(of library: Library) -> [String: LibraryConventions] {
+        byPath(files: library.files, entries: library.entries)
+    }
+
+    /// The conventions of each of `files`, whose entries are among `entries`, by path.
+    static func byPath(files: [BibFile], entries: [Entry]) -> [String: LibraryConventions] {
+        var entriesByPath: [String: [Entry]] = [:]
+        for entry in entries { entriesByPath[entry.source.path, default: []].append(entry) }
+        var conventions: [String: LibraryConventions] = [:]
+        for file in files where conventions[file.source.path] == nil {
+            conventions[file.source.path] = LibraryConventions(file: file, entries: entriesByPath[file.source.path] ?? [])
+        }
+        return conventions
+    }
+
     /// The conventions of one file, from its text, its comments and its entries.
     init(file: BibFile, entries: [Entry]) {
         let head = String(decoding: file.source.bytes.prefix(4096), as: UTF8.self)

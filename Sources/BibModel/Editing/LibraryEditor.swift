@@ -40,14 +40,14 @@ public struct LibraryEditor: Sendable {
     public func apply(_ edits: [EntryEdit], to address: EntryAddress, at date: Date,
                       in timeZone: TimeZone = .current) throws(EditError) -> EditResult {
         if conventions.dialect == .zotero {
-            throw EditError(.readOnly, "\(file.source.path) is a Zotero export (\(conventions.evidence ?? "Better BibTeX")): Zotero writes it again on every export, so a change here would be lost; change the reference in Zotero instead")
+            throw EditError.zoteroExport(file.source.path, conventions: conventions)
         }
         guard let entry = library.entry(at: address), entry.source === file.source else {
             throw EditError(.unknownEntry, "no entry '\(address.text)' in \(file.source.path)")
         }
         let text = file.source.bytes
         guard let layout = EntryLayout.scan(text, at: entry.offset), EntryDraft.matches(layout, entry) else {
-            throw EditError(.unreadableEntry, "@\(entry.type){\(entry.key) at \(file.source.path):\(entry.line) cannot be edited: its text does not read cleanly as BibTeX (see `bibread check`)")
+            throw EditError.unreadable(entry, path: file.source.path)
         }
         var draft = EntryDraft(entry: entry, layout: layout, text: text, conventions: conventions)
         var groupEdit: GroupCommentEdit?

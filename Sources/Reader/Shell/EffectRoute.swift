@@ -76,6 +76,16 @@ extension SyncEffect {
     }
 }
 
+extension EditEffect {
+    var route: EffectRoute {
+        switch self {
+        // Before the effects after it, which ask the background work about the edited entry.
+        case .showEdited: .atOnce
+        case .write, .describeUndo, .undo, .loadEntryText: .queue(.libraryWrites)
+        }
+    }
+}
+
 extension FullTextEffect {
     var route: EffectRoute {
         switch self {

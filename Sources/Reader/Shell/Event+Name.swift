@@ -43,6 +43,12 @@ extension Event {
         case .fullTextPages: return "full-text pages"
         case .indexProgress: return "index progress"
         case .indexFinished: return "index finished"
+        case .editSaved: return "edit saved"
+        case .editFailed: return "edit failed"
+        case .undoDescribed: return "undo described"
+        case .undoFinished: return "undo finished"
+        case .entryTextLoaded: return "entry text loaded"
+        case .entryTextEdited: return "entry text edited"
         case .terminate: return "terminate"
         }
     }

@@ -42,4 +42,7 @@ public enum Action: String, CaseIterable, Sendable {
     case choose, chooseNumbered = "choose-numbered", close
     case nextIntention = "next-intention", previousIntention = "previous-intention"
     case yes, no
+    // keys: editing the selected reference
+    case toggleRead = "toggle-read", rate, editField = "edit-field", editEntry = "edit-entry", undoEdit = "undo-edit"
+    case rateNumbered = "rate-numbered", completeField = "complete-field"
 }

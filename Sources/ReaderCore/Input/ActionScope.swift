@@ -13,6 +13,9 @@ public enum ActionScope: String, Sendable, CaseIterable {
     case noteEditor = "Note editor"
     case noteQuestion = "Note with changes, closing"
     case question = "Questions"
+    // keys: editing
+    case rating = "Rating"
+    case fieldPrompt = "Field name"
     case chooser = "Several PDFs"
     case openWithMenu = "Open with"
     case outline = "Contents"
@@ -26,6 +29,8 @@ public enum ActionScope: String, Sendable, CaseIterable {
         switch self {
         case .browse, .reading, .bookmarks, .chooser, .openWithMenu, .outline, .help: return .navigation
         case .searchBar, .prompt, .noteEditor: return .textField
+        case .fieldPrompt: return .prompt
+        case .rating: return nil
         case .navigation, .everywhere, .listening, .transfer, .textField, .noteQuestion, .question: return nil
         }
     }

@@ -43,6 +43,7 @@ extension AppState {
         case .noteEditor(let editor):
             NoteEditorOverlay.draw(editor, pageName: AppState.pageName(editor.page, info: reading?.info), into: &screen)
         case .importQuestion(let pending): BookmarksView.drawNotesQuestion(pending, into: &screen)
+        case .editPrompt(let prompt): EditPromptLine.draw(prompt, state: self, into: &screen)
         case .readingPrompt, .bookmarksPrompt: break
         }
     }

@@ -88,6 +88,9 @@ public struct AppState: Sendable {
     /// Lower-cased cite keys with a bookmark (the ★ mark).
     public var bookmarkedKeys: Set<String> = []
 
+    /// The edits being written, and what waits for them.
+    var editing = EditingState()
+
     public var message: StatusMessage?
     public var isQuitting = false
     /// The papers of the link bibread was opened with (the group "From link"), and what for.

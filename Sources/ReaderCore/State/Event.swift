@@ -68,6 +68,19 @@ public enum Event: Sendable {
     /// Indexing the PDFs: documents done of all, and how it ended.
     case indexProgress(done: Int, total: Int)
     case indexFinished(message: String?)
+    // keys: the reader's edits
+    /// An edit is written and durable (or the file already said so).
+    case editSaved(EditSaved)
+    /// An edit could not be written (`id` of its request): the message says why.
+    case editFailed(id: Int, message: String)
+    /// What `u` would undo (`path`: the file; nil: nothing, and `text` says why).
+    case undoDescribed(path: String?, text: String)
+    /// `u` was answered: the file is as it was before the edit, or the message says why not.
+    case undoFinished(message: String, failed: Bool)
+    /// A reference's text as its file has it, for `$EDITOR` (nil: it could not be read; `problem` says why).
+    case entryTextLoaded(EntryText?, problem: String?)
+    /// The editor ended: the text the user saved (nil: the editor could not run; `problem` says why).
+    case entryTextEdited(EntryText, edited: String?, problem: String?)
     /// A terminating signal (SIGINT, SIGTERM, SIGHUP) arrived.
     case terminate
 }

@@ -19,6 +19,8 @@ public enum Overlay: Sendable, Equatable {
     case bookmarksPrompt(BookmarksPrompt)
     /// A reading list with page notes, waiting for the question whether to import them.
     case importQuestion(PendingImport)
+    // keys: editing the selected reference (rating, a field, remove it?, undo?)
+    case editPrompt(EditPrompt)
 
     /// The scope of the overlay's keys.
     var scope: ActionScope {
@@ -31,6 +33,7 @@ public enum Overlay: Sendable, Equatable {
         case .outline: return .outline
         case .noteEditor(let editor): return editor.scope
         case .bookmarksPrompt(let prompt): return prompt.isQuestion ? .question : .prompt
+        case .editPrompt(let prompt): return prompt.scope
         }
     }
 
@@ -49,7 +52,7 @@ public enum Overlay: Sendable, Equatable {
         switch self {
         case .readingPrompt, .outline, .noteEditor: return .reading
         case .bookmarksPrompt, .importQuestion: return .bookmarks
-        case .reloadQuestion: return .library
+        case .reloadQuestion, .editPrompt: return .library
         case .help, .openWith, .chooser: return nil
         }
     }
@@ -66,10 +69,13 @@ public enum Overlay: Sendable, Equatable {
         case .noteEditor: return .noteEditor
         case .bookmarksPrompt: return .bookmarksPrompt
         case .importQuestion: return .importQuestion
+        case .editPrompt: return .editPrompt
         }
     }
 
     enum Kind: Sendable, Equatable {
         case help, openWith, chooser, reloadQuestion, readingPrompt, outline, noteEditor, bookmarksPrompt, importQuestion
+        // keys: editing
+        case editPrompt
     }
 }

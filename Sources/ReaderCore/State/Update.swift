@@ -129,6 +129,7 @@ extension AppState {
             message = StatusMessage(summary + (libraryChanged ? " · the library was read again" : ""), isError: failed)
             return libraryChanged ? [.app(.reloadLibrary)] : [.library(.computeMarks)]
         case .libraryReloaded(let reloaded):
+            forgetEditPositions()
             let count = "\(Count.format(reloaded.entries.count)) reference\(reloaded.entries.count == 1 ? "" : "s")"
             if reloadAsked {
                 reloadAsked = false
@@ -143,6 +144,11 @@ extension AppState {
             // A sync writes the .bib itself, and reads it again when it ends.
             guard library != nil, syncing == nil else { return [] }
             changedOnDisk = (changedOnDisk ?? []) + paths.filter { !(changedOnDisk ?? []).contains($0) }
+            // An edit being written goes on the file as it is now; read it once written.
+            if editing.isWriting {
+                editing.reloadWhenWritten = true
+                return []
+            }
             return [.app(.reloadLibrary)]
         case .bookmarksLoaded, .bookmarkFailed, .notesLoaded, .readingListLoaded, .readingListProgress, .readingListFailed:
             return updateBookmarks(event)
@@ -181,6 +187,8 @@ extension AppState {
         case .tick:
             // Cheap: one query, and the tree is read again only when another bibread changed it.
             return library != nil ? [.bookmarks(.checkBookmarks)] : []
+        case .editSaved, .editFailed, .undoDescribed, .undoFinished, .entryTextLoaded, .entryTextEdited:
+            return updateEditing(event)
         case .terminate:
             isQuitting = true
             return [.app(.saveSession), .app(.quit)]
@@ -245,6 +253,7 @@ extension AppState {
         case .noteEditor: return handleNoteEditor(key)
         case .bookmarksPrompt: return handleBookmarksPrompt(key)
         case .importQuestion: return handleImportQuestion(key)
+        case .editPrompt: return handleEditPrompt(key)
         }
     }
 
@@ -274,6 +283,7 @@ extension AppState {
     mutating func perform(_ action: Action) -> [Effect] {
         switch action {
         case .quit:
+            if let waiting = quitAfterWrites() { return waiting }
             isQuitting = true
             return [.app(.saveSession), .app(.quit)]
         case .help:
@@ -335,7 +345,13 @@ extension AppState {
             refreshVisible()
             return [.app(.saveSession)]
         case .reloadLibrary:
+            guard !editing.isWriting else {
+                message = StatusMessage("An edit is being saved; R reads the library again once it is")
+                return []
+            }
             screen.show(.reloadQuestion)
+        case .toggleRead, .rate, .editField, .editEntry, .undoEdit:
+            return performEdit(action)
         case .showBookmarks:
             return showBookmarks()
         case .openWith:
