@@ -136,7 +136,9 @@ extension AppState {
                 message = StatusMessage("Read the library again from disk: \(count)")
             } else if let changed = changedOnDisk {
                 let names = changed.map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")
-                message = StatusMessage("\(names) changed on disk; read again: \(count)")
+                // An edit saved on the changed file says so first.
+                let saved = message.flatMap { $0.text.hasPrefix("Saved: ") ? $0.text + " · " : nil } ?? ""
+                message = StatusMessage("\(saved)\(names) changed on disk; read again: \(count)")
             }
             changedOnDisk = nil
             return reload(reloaded)
