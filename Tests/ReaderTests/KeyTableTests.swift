@@ -60,6 +60,11 @@ struct KeyTableTests {
         var undoQuestion = library
         undoQuestion.state.screen.show(.editPrompt(.undo(path: "library.bib", description: "'mark read knuth1984' of today")))
         fixtures.append(Fixture(name: "undo question", state: undoQuestion.state, anyKeyAnswers: true))
+        var conflict = library
+        conflict.state.screen.show(.editPrompt(.conflict(EntryConflict(
+            id: 1, path: "library.bib",
+            conflict: MergeConflict(kind: .field, address: "knuth1984texbook", field: "year", base: nil, mine: "1984", theirs: "1986")))))
+        fixtures.append(Fixture(name: "conflict chooser", state: conflict.state, anyKeyAnswers: true))
         var openWith = library
         openWith.press("o")
         fixtures.append(Fixture(name: "open with", state: openWith.state))

@@ -50,17 +50,22 @@ struct ReaderHarness {
 
     /// `editState`: where edits keep the versions before them (for undo); by default a folder
     /// of the harness's own under the temporary folder, made on the first edit.
+    /// `environment`: where synced remotes' folders are (their journals), for a synced library
+    /// (`synced`); by default the process's.
     init(library: Library, paths: [String] = ["library.bib"], width: Int, height: Int, keymap: Keymap = Keymap(),
-         store: ReadingStore? = nil, fullTextURL: URL? = nil, editState: URL? = nil) {
+         store: ReadingStore? = nil, fullTextURL: URL? = nil, editState: URL? = nil,
+         environment: [String: String] = ProcessInfo.processInfo.environment, synced: Bool = false) {
         var state = AppState(library: library, paths: paths, width: width, height: height, keymap: keymap)
+        state.librarySynced = synced
         state.groups = GroupCatalog.savedGroups(of: library, synced: LinkedFileLocator.shared.isSynced(library))
         // Without a folder of its own (the default) the full-text index is left alone (indexing
         // is skipped), so that only the tests about it read PDFs into one, each its own.
-        work = BackgroundWork(library: library, groups: state.groups, store: store, now: ReaderHarness.now, fullTextURL: fullTextURL)
+        work = BackgroundWork(library: library, groups: state.groups, store: store, now: ReaderHarness.now, fullTextURL: fullTextURL,
+                              environment: environment)
         let mailbox = Mailbox(wakeDescriptor: -1)
         recorder = RecordingLoopEffects()
         let history = editState ?? FileManager.default.temporaryDirectory.appendingPathComponent("bibread-harness-\(UUID().uuidString)")
-        let editWriter = LibraryEditWriter(writer: LibraryFileWriter(state: history), environment: [:])
+        let editWriter = LibraryEditWriter(writer: LibraryFileWriter(state: history), environment: environment)
         loop = ReaderLoop(state: state, runner: EffectRunner(work: work, mailbox: mailbox, queues: InlineJobQueues(), editWriter: editWriter),
                           mailbox: mailbox, effects: recorder)
         run(loop.state.start())

@@ -312,7 +312,7 @@ public enum GroupCatalog {
                     return { _, position in flags[position] != 1 }
                 }
             case .recentlyAdded: return .smart([SmartCondition(key: "Date-Added", comparison: 5, value: "30 1")], matchAll: true)
-            case .recentlyRead, .fromLink: return nil
+            case .recentlyRead, .fromLink, .conflicts: return nil
             }
         }
         return BuiltInGroup.allCases.compactMap { group in

@@ -58,25 +58,14 @@ struct ConflictsResolveCommand: ParsableCommand {
             Console.error("bibread: \(key) \(field) is in conflict in several remotes (\(found.map(\.locations.name).joined(separator: ", "))); name one with --remote")
             throw ExitCode(64)
         }
-        let conflict = match.stored.conflict
-        let place = "\(match.locations.name): \(match.stored.file): \(conflict.address) \(field.lowercased())"
-        if !theirs {
-            let chosen = value ?? conflict.mine
-            let edit: EntryEdit = chosen.map { .setField(field.lowercased(), to: $0) } ?? .removeField(field.lowercased())
-            let path = try RemotePath.local(match.stored.file, under: match.locations.library).path
-            do {
-                _ = try LibraryEditing().apply([edit], to: conflict.address, in: path, command: "conflicts resolve \(key) \(field)")
-            } catch let error as EditError {
-                Console.error("bibread: \(place): \(error.message)")
-                throw ExitStatus.problems
-            }
-        }
-        // Every open conflict of that field is settled by the one choice.
-        for other in found { try other.journal.resolve(conflict: other.stored.id, at: Date().timeIntervalSince1970) }
-        if theirs {
-            Console.print("\(place): kept the library's value\(conflict.theirs.map { " '\($0)'" } ?? " (none)")")
-        } else {
-            Console.print("\(place): set to '\(value ?? conflict.mine ?? "")'\(value == nil ? " (yours)" : ""); the next sync pushes it")
+        let choice: ConflictResolution.Choice = theirs ? .theirs : value.map { .value($0) } ?? .mine
+        do {
+            let line = try ConflictResolution().resolve(found.map(\.stored), in: match.locations, journal: match.journal, choice: choice,
+                                                        command: "conflicts resolve \(key) \(field)")
+            Console.print(line)
+        } catch let error as EditError {
+            Console.error("bibread: \(match.locations.name): \(match.stored.file): \(match.stored.conflict.address) \(field.lowercased()): \(error.message)")
+            throw ExitStatus.problems
         }
     }
 }

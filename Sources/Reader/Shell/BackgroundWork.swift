@@ -26,6 +26,8 @@ public final class BackgroundWork: @unchecked Sendable {
     let store: ReadingStore?
     let clock: @Sendable () -> Double
     let remotes: [Remote]
+    /// Where the synced remotes' folders are (`XDG_DATA_HOME`): the journals of conflicts.
+    let environment: [String: String]
     /// Where linked files are (the one place the reader looks at the disk for them).
     let locator: LinkedFileLocator
     /// The cancellation of each job (a download, a sync, a reading-list load, indexing).
@@ -45,8 +47,10 @@ public final class BackgroundWork: @unchecked Sendable {
     public init(library: Library, groups: [Group], store: ReadingStore? = nil,
                 lastRead: [String: Double] = [:], now: Date = Date(), remotes: [Remote] = [],
                 fullTextURL: URL? = FullTextIndex.defaultURL(), locator: LinkedFileLocator = .shared,
+                environment: [String: String] = ProcessInfo.processInfo.environment,
                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         self.remotes = remotes
+        self.environment = environment
         self.fullTextURL = fullTextURL
         self.locator = locator
         self.now = now
@@ -116,8 +120,16 @@ public final class BackgroundWork: @unchecked Sendable {
             for entry in library.entries {
                 for file in entry.links.files where located[file.path] == nil { located[file.path] = locator.location(of: file) }
             }
+            post(.conventionsReady(conventions))
             post(.filesLocated(located, opening: nil))
             post(.marksReady(library.entries.map { BackgroundWork.marks(of: $0, locations: located, conventions: conventions) }))
+        case .loadConflicts:
+            var conflicts: [EntryConflict] = []
+            for path in Set(library.files.map(\.source.path)).sorted() {
+                let stored = (try? ConflictResolution.openConflicts(ofLibraryAt: path, environment: environment)) ?? []
+                conflicts += stored.map { EntryConflict(id: $0.id, path: path, conflict: $0.conflict) }
+            }
+            post(.conflictsLoaded(conflicts))
         case .locateFiles(let files, let address):
             var located: [String: FileLocation] = [:]
             for file in files { located[file.path] = locator.location(of: file) }

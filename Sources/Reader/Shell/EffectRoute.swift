@@ -21,6 +21,7 @@ extension LibraryEffect {
         switch self {
         case .loadFieldGroups, .countGroups, .computeMarks: .queue(.bulk)
         case .computeGroupMembers, .computeSort, .locateFiles: .queue(.interactive)
+        case .loadConflicts: .queue(.bulk)
         case .buildSearchIndex: .queue(.index)
         }
     }
@@ -81,7 +82,7 @@ extension EditEffect {
         switch self {
         // Before the effects after it, which ask the background work about the edited entry.
         case .showEdited: .atOnce
-        case .write, .describeUndo, .undo, .loadEntryText: .queue(.libraryWrites)
+        case .write, .describeUndo, .undo, .loadEntryText, .resolveConflict: .queue(.libraryWrites)
         }
     }
 }

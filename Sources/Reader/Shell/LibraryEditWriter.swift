@@ -2,6 +2,7 @@ import BibModel
 import BibreadServices
 import Foundation
 import ReaderCore
+import SyncEngine
 import Synchronization
 
 /// Writes the reader's edits, one at a time and in order (`EffectRunner` puts them on one
@@ -20,6 +21,7 @@ final class LibraryEditWriter: Sendable {
 
     private let editing: LibraryEditing
     private let writer: LibraryFileWriter
+    private let environment: [String: String]
     private let hooks = Mutex<WatchHooks?>(nil)
     /// Writes asked for and not finished, and a condition to wait for none.
     private let pending = Mutex(0)
@@ -27,6 +29,7 @@ final class LibraryEditWriter: Sendable {
 
     init(writer: LibraryFileWriter = LibraryFileWriter(), environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.writer = writer
+        self.environment = environment
         editing = LibraryEditing(writer: writer, environment: environment)
     }
 
@@ -71,6 +74,8 @@ final class LibraryEditWriter: Sendable {
             post(undo(path))
         case .loadEntryText(let address, let path):
             post(entryText(address, path: path))
+        case .resolveConflict(let choice):
+            post(resolve(choice))
         }
     }
 
@@ -82,7 +87,8 @@ final class LibraryEditWriter: Sendable {
             let elsewhere = !asRead || outcome.write?.externalChange != nil
             if let write = outcome.write, write.wrote, !elsewhere { watch?.noteWritten(request.path, write.stamp) }
             return .editSaved(EditSaved(id: request.id, summary: outcome.result.summary, changes: outcome.result.changes,
-                                        wrote: outcome.write?.wrote ?? false, changedElsewhere: elsewhere))
+                                        wrote: outcome.write?.wrote ?? false, changedElsewhere: elsewhere,
+                                        changedGroup: outcome.write?.wrote == true && outcome.result.changedGroupComment != nil))
         } catch let error as EditError {
             return .editFailed(id: request.id, message: error.message)
         } catch {
@@ -110,6 +116,35 @@ final class LibraryEditWriter: Sendable {
                                  failed: false)
         } catch {
             return .undoFinished(message: TerminalText.cleanedLine("Not undone: \(error)"), failed: true)
+        }
+    }
+
+    /// Settles a conflict as `bibread conflicts resolve` does (`ConflictResolution`).
+    private func resolve(_ choice: ConflictChoice) -> Event {
+        let absolute = URL(fileURLWithPath: choice.path).standardizedFileURL.path
+        do {
+            guard let locations = RemoteLocations.owning(absolute, environment: environment),
+                  let journal = try locations.existingJournal() else {
+                return .conflictResolved(message: "\(choice.address): the library's journal is gone; nothing to resolve", failed: true)
+            }
+            let found = try ConflictResolution.openConflicts(ofLibraryAt: choice.path, environment: environment).filter {
+                $0.conflict.address.text.lowercased() == choice.address.text.lowercased() && $0.conflict.field == choice.field
+            }
+            guard !found.isEmpty else {
+                return .conflictResolved(message: "\(choice.address) \(choice.field): no longer in conflict", failed: false)
+            }
+            let value: ConflictResolution.Choice = switch choice.value {
+            case .theirs: .theirs
+            case .mine: .mine
+            case .other(let text): .value(text)
+            }
+            let line = try ConflictResolution(editing: editing).resolve(found, in: locations, journal: journal, choice: value,
+                                                                        command: "conflicts resolve \(choice.address) \(choice.field)")
+            return .conflictResolved(message: TerminalText.cleanedLine(line), failed: false)
+        } catch let error as EditError {
+            return .conflictResolved(message: "Not resolved: \(choice.address) \(choice.field): \(error.message)", failed: true)
+        } catch {
+            return .conflictResolved(message: TerminalText.cleanedLine("Not resolved: \(choice.address) \(choice.field): \(error)"), failed: true)
         }
     }
 

@@ -45,4 +45,5 @@ public enum Action: String, CaseIterable, Sendable {
     // keys: editing the selected reference
     case toggleRead = "toggle-read", rate, editField = "edit-field", editEntry = "edit-entry", undoEdit = "undo-edit"
     case rateNumbered = "rate-numbered", completeField = "complete-field"
+    case resolveConflict = "resolve-conflict", keepMine = "keep-mine", keepRemote = "keep-remote", editValue = "edit-value"
 }

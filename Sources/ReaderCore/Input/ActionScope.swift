@@ -16,6 +16,7 @@ public enum ActionScope: String, Sendable, CaseIterable {
     // keys: editing
     case rating = "Rating"
     case fieldPrompt = "Field name"
+    case conflictChoice = "Conflict"
     case chooser = "Several PDFs"
     case openWithMenu = "Open with"
     case outline = "Contents"
@@ -30,7 +31,7 @@ public enum ActionScope: String, Sendable, CaseIterable {
         case .browse, .reading, .bookmarks, .chooser, .openWithMenu, .outline, .help: return .navigation
         case .searchBar, .prompt, .noteEditor: return .textField
         case .fieldPrompt: return .prompt
-        case .rating: return nil
+        case .rating, .conflictChoice: return nil
         case .navigation, .everywhere, .listening, .transfer, .textField, .noteQuestion, .question: return nil
         }
     }

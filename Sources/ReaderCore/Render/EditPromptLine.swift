@@ -20,6 +20,14 @@ enum EditPromptLine {
             line = "Remove the field \(field) of \(target)? (y/n)"
         case .undo(_, let description):
             line = "Undo \(description)? (y/n)"
+        case .conflict(let stored):
+            let field = stored.conflict.field ?? ""
+            func shown(_ value: String?) -> String { value.map { "'\($0)'" } ?? "(none)" }
+            func key(_ action: Action) -> String { state.keymap.keys(for: action).first?.description ?? "" }
+            line = "\(field): \(key(.keepMine)) keeps mine \(shown(stored.conflict.mine)) · \(key(.keepRemote)) keeps the remote's "
+                + "\(shown(stored.conflict.theirs)) · \(key(.editValue)) edits · \(key(.cancel)) leaves it"
+        case .conflictValue(let stored, let text):
+            line = "\(stored.conflict.field ?? "") (resolving the conflict) = \(text)▏"
         }
         // The end of what is typed stays in sight.
         let room = max(0, rect.width - 2)

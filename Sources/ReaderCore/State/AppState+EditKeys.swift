@@ -31,6 +31,8 @@ extension AppState {
             return [.editing(.loadEntryText(entry.entryAddress, path: entry.source.path))]
         case .undoEdit:
             return [.editing(.describeUndo(paths: library.files.map(\.source.path)))]
+        case .resolveConflict:
+            chooseConflict(at: position)
         default:
             break
         }
@@ -61,7 +63,9 @@ extension AppState {
             }
             message = StatusMessage("Undoing…")
             return [.editing(.undo(path: path))]
-        case .fieldName, .fieldValue:
+        case .conflict(let conflict):
+            return handleConflictChoice(conflict, action: action)
+        case .fieldName, .fieldValue, .conflictValue:
             return handleFieldPrompt(prompt, action: action, key: key)
         }
     }
@@ -135,6 +139,8 @@ extension AppState {
                 return []
             }
             return requestEdit([.setField(field, to: text)], command: "set \(field)")
+        case .conflictValue(let conflict, let text):
+            return resolve(conflict, .other(text))
         default:
             break
         }

@@ -114,6 +114,11 @@ extension AppState {
                 return []
             }
             return [.app(.editInEditor(text))]
+        case .conflictsLoaded(let conflicts):
+            conflictsLoaded(conflicts)
+            return []
+        case .conflictResolved(let text, let failed):
+            return conflictResolved(text, failed: failed)
         case .entryTextEdited(let text, let edited, let problem):
             guard let edited else {
                 message = StatusMessage(problem ?? "The editor did not run", isError: true)
@@ -129,7 +134,7 @@ extension AppState {
         guard let index = editing.inFlight.firstIndex(where: { $0.id == saved.id }) else { return [] }
         let edit = editing.inFlight.remove(at: index)
         var effects: [Effect] = []
-        if saved.changedElsewhere {
+        if saved.changedElsewhere || saved.changedGroup {
             editing.reloadWhenWritten = true
         } else if let position = edit.position, let current = library?.entries[position], saved.wrote {
             // What the file has now: the modification date, too.

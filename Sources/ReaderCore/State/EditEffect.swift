@@ -14,4 +14,6 @@ public enum EditEffect: Sendable, Equatable {
     case undo(path: String)
     /// Reads a reference's text as its file has it now, for `$EDITOR` (`entryTextLoaded`).
     case loadEntryText(EntryAddress, path: String)
+    /// Settles a conflicting field (`conflictResolved`).
+    case resolveConflict(ConflictChoice)
 }

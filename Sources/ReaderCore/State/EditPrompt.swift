@@ -10,22 +10,27 @@ public enum EditPrompt: Sendable, Equatable {
     case removeField(String)
     /// `u`: undo bibread's last edit of the library, described? (y/n)
     case undo(path: String, description: String)
+    /// `C`: keep mine, keep the library's (remote) value, or edit, for one conflicting field.
+    case conflict(EntryConflict)
+    /// `C`, then `e`: the value to write instead (prefilled with this machine's).
+    case conflictValue(EntryConflict, text: String)
 
     /// The scope of the prompt's keys.
     var scope: ActionScope {
         switch self {
         case .rating: return .rating
         case .fieldName: return .fieldPrompt
-        case .fieldValue: return .prompt
+        case .fieldValue, .conflictValue: return .prompt
         case .removeField, .undo: return .question
+        case .conflict: return .conflictChoice
         }
     }
 
     /// The text typed, for the prompts that take text.
     var text: String? {
         switch self {
-        case .fieldName(let text), .fieldValue(_, let text): return text
-        case .rating, .removeField, .undo: return nil
+        case .fieldName(let text), .fieldValue(_, let text), .conflictValue(_, let text): return text
+        case .rating, .removeField, .undo, .conflict: return nil
         }
     }
 
@@ -33,7 +38,8 @@ public enum EditPrompt: Sendable, Equatable {
         switch self {
         case .fieldName: return .fieldName(text)
         case .fieldValue(let field, _): return .fieldValue(field: field, text: text)
-        case .rating, .removeField, .undo: return self
+        case .conflictValue(let conflict, _): return .conflictValue(conflict, text: text)
+        case .rating, .removeField, .undo, .conflict: return self
         }
     }
 }

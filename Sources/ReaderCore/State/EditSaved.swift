@@ -13,12 +13,16 @@ public struct EditSaved: Sendable, Equatable {
     /// True when another program had changed the file since the reader read it: the edit was
     /// made on the file as it was, which the reader must read again to show.
     public let changedElsewhere: Bool
+    /// True when a static group's member list changed (a BibDesk group comment): the reader
+    /// reads the file again to show it.
+    public let changedGroup: Bool
 
-    public init(id: Int, summary: [String], changes: [FieldChange], wrote: Bool, changedElsewhere: Bool) {
+    public init(id: Int, summary: [String], changes: [FieldChange], wrote: Bool, changedElsewhere: Bool, changedGroup: Bool = false) {
         self.id = id
         self.summary = summary
         self.changes = changes
         self.wrote = wrote
         self.changedElsewhere = changedElsewhere
+        self.changedGroup = changedGroup
     }
 }

@@ -24,5 +24,9 @@ struct EditingState: Sendable {
     /// The question asked before `u`: the file and what its last edit was.
     var undoPath: String?
 
+    /// The open conflicts of a synced library, and the positions of their references.
+    var conflicts: [EntryConflict] = []
+    var conflictPositions: Set<Int> = []
+
     var isWriting: Bool { !inFlight.isEmpty }
 }

@@ -14,6 +14,8 @@ public enum Event: Sendable {
     case searchIndexReady(SearchIndex)
     case sortReady(SortKey, rank: [Int32])
     case marksReady([ReferenceMarks])
+    /// Whose conventions each library file follows (by path): what edits write, what is read.
+    case conventionsReady([String: LibraryConventions])
     /// Where linked files are (by path); `opening`: the reference whose files were asked for, to
     /// open it now.
     case filesLocated([String: FileLocation], opening: EntryAddress?)
@@ -81,6 +83,10 @@ public enum Event: Sendable {
     case entryTextLoaded(EntryText?, problem: String?)
     /// The editor ended: the text the user saved (nil: the editor could not run; `problem` says why).
     case entryTextEdited(EntryText, edited: String?, problem: String?)
+    /// The open conflicts of a synced library's files.
+    case conflictsLoaded([EntryConflict])
+    /// `C` settled a conflict (or the message says why not).
+    case conflictResolved(message: String, failed: Bool)
     /// A terminating signal (SIGINT, SIGTERM, SIGHUP) arrived.
     case terminate
 }

@@ -11,4 +11,6 @@ public enum LibraryEffect: Sendable, Equatable {
     case computeMarks
     /// Find where these files are, to open the reference at `opening` once they are located.
     case locateFiles([LinkedFile], opening: EntryAddress)
+    /// Read the conflicts the remote's journal keeps for the library's files (`conflictsLoaded`).
+    case loadConflicts
 }

@@ -10,6 +10,7 @@ extension AppState {
         var effects: [Effect] = [.library(.loadFieldGroups), .library(.buildSearchIndex), .library(.computeMarks), .library(.computeSort(sort)), .bookmarks(.loadBookmarks),
                                  .fullText(.updateFullTextIndex)]
         effects.append(.library(.countGroups(countableGroups)))
+        if librarySynced { effects.append(.library(.loadConflicts)) }
         groupCounts[.builtIn(.recentlyRead)] = lastRead.count
         if activeGroup.builtIn?.isTransient == true && linkTargets == nil {
             // Restored from a session that saved it before they were never saved: it is gone.
@@ -19,6 +20,8 @@ extension AppState {
             refreshLinkGroup()
         } else if activeGroup == .builtIn(.recentlyRead) {
             refreshRecentlyRead()
+        } else if activeGroup == .builtIn(.conflicts) {
+            refreshConflictsGroup()
         } else if activeGroup != .all {
             effects.append(.library(.computeGroupMembers(activeGroup)))
         }
@@ -81,6 +84,9 @@ extension AppState {
         case .marksReady(let newMarks):
             marks = newMarks
             return []
+        case .conventionsReady(let conventions):
+            editing.conventions = conventions
+            return []
         case .filesLocated(let located, let opening):
             fileLocations.merge(located) { _, new in new }
             guard let opening, let pending = openingOnceLocated, pending.address == opening,
@@ -127,7 +133,7 @@ extension AppState {
             syncing = nil
             waitingForRemote = nil
             message = StatusMessage(summary + (libraryChanged ? " · the library was read again" : ""), isError: failed)
-            return libraryChanged ? [.app(.reloadLibrary)] : [.library(.computeMarks)]
+            return libraryChanged ? [.app(.reloadLibrary)] : [.library(.computeMarks)] + (librarySynced ? [.library(.loadConflicts)] : [])
         case .libraryReloaded(let reloaded):
             forgetEditPositions()
             let count = "\(Count.format(reloaded.entries.count)) reference\(reloaded.entries.count == 1 ? "" : "s")"
@@ -189,7 +195,7 @@ extension AppState {
         case .tick:
             // Cheap: one query, and the tree is read again only when another bibread changed it.
             return library != nil ? [.bookmarks(.checkBookmarks)] : []
-        case .editSaved, .editFailed, .undoDescribed, .undoFinished, .entryTextLoaded, .entryTextEdited:
+        case .editSaved, .editFailed, .undoDescribed, .undoFinished, .entryTextLoaded, .entryTextEdited, .conflictsLoaded, .conflictResolved:
             return updateEditing(event)
         case .terminate:
             isQuitting = true
@@ -352,7 +358,7 @@ extension AppState {
                 return []
             }
             screen.show(.reloadQuestion)
-        case .toggleRead, .rate, .editField, .editEntry, .undoEdit:
+        case .toggleRead, .rate, .editField, .editEntry, .undoEdit, .resolveConflict:
             return performEdit(action)
         case .showBookmarks:
             return showBookmarks()
