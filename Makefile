@@ -23,6 +23,7 @@ bench: release release-dev
 	bench/reading-bench.sh
 	bench/sync-bench.sh
 	bench/fulltext-bench.sh
+	bench/edit-bench.sh
 
 # libFuzzer on every parser and decoder, FUZZ_SECONDS (default 60) each; report in .build-fuzz/report.txt.
 fuzz:

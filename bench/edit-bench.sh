@@ -130,9 +130,9 @@ screen_p99=
 if [[ -x $bibread_dev ]] && "$bibread_dev" edit-latency --help >/dev/null 2>&1; then
   say "on screen: bibread-dev edit-latency ..."
   if HOME=$home XDG_DATA_HOME=$home/data XDG_CACHE_HOME=$home/cache XDG_CONFIG_HOME=$home/config \
-    XDG_STATE_HOME=$home/state "$bibread_dev" edit-latency "$library" >"$work/screen.out" 2>>"$log"; then
-    screen_line=$(tr '\n' ' ' <"$work/screen.out")
-    screen_p99=$(grep -oE 'screen[^0-9]*p99[^0-9]*[0-9.]+' "$work/screen.out" | grep -oE '[0-9.]+$' | head -n 1 || true)
+    XDG_STATE_HOME=$home/state "$bibread_dev" edit-latency "$library" --rounds $((runs * 4)) >"$work/screen.out" 2>>"$log"; then
+    screen_line=$(sed 's/^/           /' "$work/screen.out")
+    screen_p99=$(grep -F 'key → screen' "$work/screen.out" | grep -oE 'p99 [0-9.]+' | grep -oE '[0-9.]+' | head -n 1 || true)
   else
     screen_line="FAILED: see $log"
     failed=1
@@ -273,7 +273,8 @@ printf '%-44s %8ss %8ss %8s\n' "bibread sync pushing one edit" "$push_median" "$
 echo "requests for library.bib during the last push:    $push_requests"
 echo "requests for library.bib during the last no-op:   $noop_requests"
 echo
-echo "on screen: $screen_line"
+echo "in the reader (bibread-dev edit-latency: x on a reference, $((runs * 4)) times):"
+echo "$screen_line"
 echo
 echo "goals:"
 goal "an edit on disk ≤ ${goal_disk} s (median)" "$(holds "$mark_median" "$goal_disk")" "$mark_median s"

@@ -35,16 +35,31 @@ public struct ConflictJournal: Sendable {
     /// remote's for a synced library, else a local one; and the name it gives the file.
     public static func forLibrary(at path: String,
                                   environment: [String: String] = ProcessInfo.processInfo.environment) throws -> (ConflictJournal, file: String) {
+        let place = place(ofLibraryAt: path, environment: environment)
+        return (ConflictJournal(remote: place.remote, journal: try EditJournal(url: place.url), libraryFolder: place.libraryFolder), place.file)
+    }
+
+    /// The journal of the library file at `path` and the name it gives the file, when one was
+    /// ever written (nil: none is made).
+    public static func existing(forLibraryAt path: String,
+                                environment: [String: String] = ProcessInfo.processInfo.environment) throws -> (ConflictJournal, file: String)? {
+        let place = place(ofLibraryAt: path, environment: environment)
+        guard FileManager.default.fileExists(atPath: place.url.path) else { return nil }
+        return (ConflictJournal(remote: place.remote, journal: try EditJournal(url: place.url), libraryFolder: place.libraryFolder), place.file)
+    }
+
+    /// Where the journal of the library file at `path` is, and how it names the file.
+    private static func place(ofLibraryAt path: String,
+                              environment: [String: String]) -> (remote: String?, url: URL, libraryFolder: URL?, file: String) {
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         if let locations = RemoteLocations.owning(absolute, environment: environment) {
             let root = locations.library.standardizedFileURL.path + "/"
             if absolute.hasPrefix(root) {
-                return (ConflictJournal(remote: locations.name, journal: try EditJournal(url: locations.journal), libraryFolder: locations.library),
-                        String(absolute.dropFirst(root.count)))
+                return (locations.name, locations.journal, locations.library, String(absolute.dropFirst(root.count)))
             }
         }
         let url = localFolder(environment: environment).appendingPathComponent(SHA256.hex(of: Array(absolute.utf8)).prefix(16) + ".sqlite")
-        return (ConflictJournal(remote: nil, journal: try EditJournal(url: url), libraryFolder: nil), absolute)
+        return (nil, url, nil, absolute)
     }
 
     /// The local path of a library file as this journal names it.

@@ -46,6 +46,25 @@ struct KeyTableTests {
         var reload = library
         reload.press("R")
         fixtures.append(Fixture(name: "reload question", state: reload.state))
+        // keys: editing (the rating and the questions take any other key as no)
+        var rating = library
+        rating.press("*")
+        fixtures.append(Fixture(name: "rating prompt", state: rating.state, anyKeyAnswers: true))
+        var fieldName = library
+        fieldName.press("e")
+        fieldName.type("ti")
+        fixtures.append(Fixture(name: "field prompt", state: fieldName.state))
+        var fieldValue = fieldName
+        fieldValue.press("Enter")
+        fixtures.append(Fixture(name: "field value prompt", state: fieldValue.state))
+        var undoQuestion = library
+        undoQuestion.state.screen.show(.editPrompt(.undo(path: "library.bib", description: "'mark read knuth1984' of today")))
+        fixtures.append(Fixture(name: "undo question", state: undoQuestion.state, anyKeyAnswers: true))
+        var conflict = library
+        conflict.state.screen.show(.editPrompt(.conflict(EntryConflict(
+            id: 1, path: "library.bib",
+            conflict: MergeConflict(kind: .field, address: "knuth1984texbook", field: "year", base: nil, mine: "1984", theirs: "1986")))))
+        fixtures.append(Fixture(name: "conflict chooser", state: conflict.state, anyKeyAnswers: true))
         var openWith = library
         openWith.press("o")
         fixtures.append(Fixture(name: "open with", state: openWith.state))

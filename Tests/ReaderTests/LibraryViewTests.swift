@@ -56,7 +56,7 @@ struct LibraryViewTests {
         var harness = ReaderHarness.samples(width: width, height: height)
         harness.press("?")
         var screens: [String] = []
-        for _ in 0..<120 {
+        for _ in 0..<200 {
             screens.append(harness.screen)
             harness.press("j")
         }

@@ -4,6 +4,7 @@ import BibreadTestSupport
 import Foundation
 import OpenWith
 import SyncEngine
+import Testing
 @testable import Reader
 @testable import ReaderCore
 
@@ -35,7 +36,8 @@ struct ReaderHarness {
         guard !isKnownUniquelyReferenced(&loop) else { return }
         let recording = RecordingLoopEffects(copying: recorder)
         let mailbox = Mailbox(wakeDescriptor: -1)
-        loop = ReaderLoop(state: loop.state, runner: EffectRunner(work: work, mailbox: mailbox, queues: InlineJobQueues()),
+        loop = ReaderLoop(state: loop.state, runner: EffectRunner(work: work, mailbox: mailbox, queues: InlineJobQueues(),
+                                                                  editWriter: loop.runner.editWriter),
                           mailbox: mailbox, effects: recording)
         recorder = recording
         terminal = ScriptedTerminal()
@@ -47,24 +49,69 @@ struct ReaderHarness {
     /// A fixed "now", so that date groups (Recently added) count the same on every run.
     static let now = Date(timeIntervalSince1970: 1_790_000_000)
 
+    /// `editState`: where edits keep the versions before them (for undo); by default a folder
+    /// of the harness's own under the temporary folder, made on the first edit.
+    /// `environment`: where synced remotes' folders are (their journals), for a synced library
+    /// (`synced`); by default the process's.
     init(library: Library, paths: [String] = ["library.bib"], width: Int, height: Int, keymap: Keymap = Keymap(),
-         store: ReadingStore? = nil, fullTextURL: URL? = nil) {
+         store: ReadingStore? = nil, fullTextURL: URL? = nil, editState: URL? = nil,
+         environment: [String: String] = ProcessInfo.processInfo.environment, synced: Bool = false) {
         var state = AppState(library: library, paths: paths, width: width, height: height, keymap: keymap)
+        state.librarySynced = synced
         state.groups = GroupCatalog.savedGroups(of: library, synced: LinkedFileLocator.shared.isSynced(library))
         // Without a folder of its own (the default) the full-text index is left alone (indexing
         // is skipped), so that only the tests about it read PDFs into one, each its own.
-        work = BackgroundWork(library: library, groups: state.groups, store: store, now: ReaderHarness.now, fullTextURL: fullTextURL)
+        work = BackgroundWork(library: library, groups: state.groups, store: store, now: ReaderHarness.now, fullTextURL: fullTextURL,
+                              environment: environment)
         let mailbox = Mailbox(wakeDescriptor: -1)
         recorder = RecordingLoopEffects()
-        loop = ReaderLoop(state: state, runner: EffectRunner(work: work, mailbox: mailbox, queues: InlineJobQueues()),
+        let history = editState ?? FileManager.default.temporaryDirectory.appendingPathComponent("bibread-harness-\(UUID().uuidString)")
+        let editWriter = LibraryEditWriter(writer: LibraryFileWriter(state: history), environment: environment)
+        loop = ReaderLoop(state: state, runner: EffectRunner(work: work, mailbox: mailbox, queues: InlineJobQueues(), editWriter: editWriter),
                           mailbox: mailbox, effects: recorder)
         run(loop.state.start())
     }
 
-    /// The sample library.
+    /// The sample library, `Samples/library.bib` itself: for tests that do not edit (the
+    /// harness fails a test whose edit reaches it, and puts it back).
     static func samples(width: Int = 120, height: Int = 40, store: ReadingStore? = nil, fullTextURL: URL? = nil) -> ReaderHarness {
         ReaderHarness(library: Fixtures.library(at: Fixtures.samples.appendingPathComponent("library.bib")), width: width, height: height,
                       store: store, fullTextURL: fullTextURL)
+    }
+
+    /// A copy of the sample library for tests whose edits are written: `library.bib` copied to a
+    /// folder of its own, beside links to the rest of `Samples/` (its PDFs).
+    static func samplesCopy(width: Int = 120, height: Int = 40) -> ReaderHarness {
+        let bib = sampleCopy()
+        return ReaderHarness(library: Fixtures.library(at: bib), paths: [bib.path], width: width, height: height)
+    }
+
+    /// A fresh copy of the sample library (see `samplesCopy`).
+    static func sampleCopy() -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bibread-samples-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for name in try FileManager.default.contentsOfDirectory(atPath: Fixtures.samples.path) where name != "library.bib" {
+                try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent(name),
+                                                           withDestinationURL: Fixtures.samples.appendingPathComponent(name))
+            }
+            try FileManager.default.copyItem(at: Fixtures.samples.appendingPathComponent("library.bib"),
+                                             to: folder.appendingPathComponent("library.bib"))
+        } catch {
+            fatalError("cannot copy the sample library to \(folder.path): \(error)")
+        }
+        return folder.appendingPathComponent("library.bib")
+    }
+
+    /// The sample library's bytes as the test process found them.
+    private static let sampleBytes = try? Data(contentsOf: Fixtures.samples.appendingPathComponent("library.bib"))
+
+    /// Fails the test and puts `Samples/library.bib` back when an edit reached it.
+    private func guardSamples() {
+        let url = Fixtures.samples.appendingPathComponent("library.bib")
+        guard let original = Self.sampleBytes, let now = try? Data(contentsOf: url), now != original else { return }
+        try? original.write(to: url, options: .atomic)
+        Issue.record("an edit reached the repository's Samples/library.bib (put back): use ReaderHarness.samplesCopy()")
     }
 
     /// Opens the PDF of the reference with `key` in the reading view.
@@ -80,6 +127,28 @@ struct ReaderHarness {
         set {
             makeUnique()
             recorder.handlerPath = newValue
+        }
+    }
+
+    /// What `$EDITOR` does with an entry's text in this harness (a test's script).
+    var editor: (EntryText) -> String? {
+        get { recorder.editor }
+        set {
+            makeUnique()
+            recorder.editor = newValue
+        }
+    }
+
+    /// The texts `$EDITOR` was opened on.
+    var editorTexts: [EntryText] { recorder.editorTexts }
+
+    /// How the loop reads the library again (`R`, a change on disk, after an undo); by default
+    /// it reads nothing.
+    var reload: (() -> (library: Library, work: BackgroundWork)?)? {
+        get { recorder.reload }
+        set {
+            makeUnique()
+            recorder.reload = newValue
         }
     }
 
@@ -106,6 +175,7 @@ struct ReaderHarness {
             loop.performPending()
             _ = loop.receive(from: terminal, waiter: AlwaysReady())
         } while !loop.pending.isEmpty || !loop.mailbox.isEmpty || !terminal.script.isEmpty
+        guardSamples()
     }
 
     /// Presses keys written as in config.toml (`j`, `Down`, `C-d`), or typed text when `text`.
@@ -161,6 +231,9 @@ final class RecordingLoopEffects: LoopEffects {
         savedSessions = other.savedSessions
         handlerPath = other.handlerPath
         handlerEffects = other.handlerEffects
+        reload = other.reload
+        editor = other.editor
+        editorTexts = other.editorTexts
     }
 
     func saveSession(of state: AppState) -> StatusMessage? {
@@ -180,5 +253,17 @@ final class RecordingLoopEffects: LoopEffects {
         }
     }
 
-    func reloadLibrary() -> (library: Library, work: BackgroundWork)? { nil }
+    /// Reads the library's files again when set (tests of reloads); nil: nothing is read.
+    var reload: (() -> (library: Library, work: BackgroundWork)?)?
+    /// What `$EDITOR` does with an entry's text: the text saved (a test's script).
+    var editor: (EntryText) -> String? = { $0.text }
+    /// The texts the editor was opened on.
+    var editorTexts: [EntryText] = []
+
+    func reloadLibrary() -> (library: Library, work: BackgroundWork)? { reload?() }
+
+    func editInEditor(_ text: EntryText) -> Event {
+        editorTexts.append(text)
+        return .entryTextEdited(text, edited: editor(text), problem: nil)
+    }
 }

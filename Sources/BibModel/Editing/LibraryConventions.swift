@@ -104,13 +104,18 @@ extension LibraryConventions {
         self.init(file: file, entries: library.entries.filter { $0.source === file.source })
     }
 
-    /// The conventions of every file of `library`, by path (one pass over the entries).
+    /// The conventions of each file of `library`, by path (one pass over the entries).
     public static func byPath(of library: Library) -> [String: LibraryConventions] {
-        var entriesByFile: [ObjectIdentifier: [Entry]] = [:]
-        for entry in library.entries { entriesByFile[ObjectIdentifier(entry.source), default: []].append(entry) }
+        byPath(files: library.files, entries: library.entries)
+    }
+
+    /// The conventions of each of `files`, whose entries are among `entries`, by path.
+    static func byPath(files: [BibFile], entries: [Entry]) -> [String: LibraryConventions] {
+        var entriesByPath: [String: [Entry]] = [:]
+        for entry in entries { entriesByPath[entry.source.path, default: []].append(entry) }
         var conventions: [String: LibraryConventions] = [:]
-        for file in library.files {
-            conventions[file.source.path] = LibraryConventions(file: file, entries: entriesByFile[ObjectIdentifier(file.source)] ?? [])
+        for file in files where conventions[file.source.path] == nil {
+            conventions[file.source.path] = LibraryConventions(file: file, entries: entriesByPath[file.source.path] ?? [])
         }
         return conventions
     }

@@ -45,7 +45,7 @@ public struct LibraryEditor: Sendable {
         }
         let text = file.source.bytes
         guard let layout = EntryLayout.scan(text, at: entry.offset), EntryDraft.matches(layout, entry) else {
-            throw EditError(.unreadableEntry, "@\(entry.type){\(entry.key) at \(file.source.path):\(entry.line) cannot be edited: its text does not read cleanly as BibTeX (see `bibread check`)")
+            throw EditError.unreadable(entry, path: file.source.path)
         }
         var draft = EntryDraft(entry: entry, layout: layout, text: text, conventions: conventions)
         var groupEdit: GroupCommentEdit?

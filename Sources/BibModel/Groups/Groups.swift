@@ -174,6 +174,8 @@ public struct GroupContext: Sendable {
     /// Where linked files are (the built-in groups With PDF, On the remote only, Without PDF).
     public let locator: any LinkedFileLocating
     private let entries: [Entry]
+    /// The library's files (whose conventions say what is read).
+    private let files: [BibFile]
     private let columns = ColumnCache()
 
     /// A context for `library` at `now`, in `timeZone`; `locator` says where linked files are.
@@ -184,6 +186,7 @@ public struct GroupContext: Sendable {
         calendar.timeZone = timeZone
         self.calendar = calendar
         entries = library.entries
+        files = library.files
     }
 
     /// True for `read` and every field whose values are all yes/no words (worked out once, when
@@ -224,9 +227,16 @@ public struct GroupContext: Sendable {
         numbers("pdf") { [locator] entry in Double(locator.place(of: entry).rawValue) }
     }
 
-    /// Whether each reference's `Read` flag is set.
+    /// Whether each reference is read, in its file's conventions (BibDesk's `Read` flag,
+    /// JabRef's `readstatus = read`).
     var readFlags: [Double] {
-        numbers("read") { entry in SmartCondition.isTrue(entry.value(named: "read") ?? "") ? 1 : 0 }
+        columns.remember(\.numbers, "read") {
+            let conventions = LibraryConventions.byPath(files: files, entries: entries)
+            return entries.map { entry in
+                let isRead = conventions[entry.source.path]?.isRead(entry) ?? SmartCondition.isTrue(entry.value(named: "read") ?? "")
+                return isRead ? 1 : 0
+            }
+        }
     }
 
     /// `read`, and every field whose values are all yes/no words.
@@ -302,7 +312,7 @@ public enum GroupCatalog {
                     return { _, position in flags[position] != 1 }
                 }
             case .recentlyAdded: return .smart([SmartCondition(key: "Date-Added", comparison: 5, value: "30 1")], matchAll: true)
-            case .recentlyRead, .fromLink: return nil
+            case .recentlyRead, .fromLink, .conflicts: return nil
             }
         }
         return BuiltInGroup.allCases.compactMap { group in

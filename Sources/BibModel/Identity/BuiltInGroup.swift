@@ -15,6 +15,8 @@ public enum BuiltInGroup: String, CaseIterable, Sendable {
     case recentlyRead = "Recently read"
     /// The reader's: the papers of the link it was opened with, for that session only.
     case fromLink = "From link"
+    /// The reader's, for a synced library: references with a conflict a sync's merge left.
+    case conflicts = "Conflicts"
 
     /// The name shown, and written in a session or a `--group` argument.
     public var name: String { rawValue }
@@ -28,11 +30,11 @@ public enum BuiltInGroup: String, CaseIterable, Sendable {
     }
 
     /// Whether the reader, not the model, knows the members (what was read, what a link named).
-    public var isTheReaders: Bool { self == .recentlyRead || self == .fromLink }
+    public var isTheReaders: Bool { self == .recentlyRead || self == .fromLink || self == .conflicts }
 
     /// Whether the list keeps the group's own order (most recent first; the link's order) rather
     /// than the sort.
-    public var keepsItsOwnOrder: Bool { isTheReaders }
+    public var keepsItsOwnOrder: Bool { self == .recentlyRead || self == .fromLink }
 
     /// Whether the group lasts only for the session that made it (a session never restores it).
     public var isTransient: Bool { self == .fromLink }

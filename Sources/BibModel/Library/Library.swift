@@ -6,7 +6,7 @@ public struct Library: Sendable {
     /// The files read, in the order given; their entries are in `entries`, not here.
     public let files: [BibFile]
     /// Every reference of every file, in order, with `crossref` fields inherited.
-    public let entries: [Entry]
+    public private(set) var entries: [Entry]
     /// Every problem found, file by file, then the library-wide ones (duplicates, crossref).
     public let diagnostics: [Diagnostic]
     private let keyIndex: KeyIndex
@@ -64,6 +64,16 @@ public struct Library: Sendable {
         var macros = MacroTable()
         let files = texts.map { BibFile.parse(bytes: $0.bytes, path: $0.path, macros: &macros) }
         return Library(files: consume files)
+    }
+
+    /// Puts `entry` (an edited copy of the entry at `position`, with the same cite key) in its
+    /// place: what a screen shows of an edit before the file is read again. False, and nothing
+    /// changed, when there is no such position or the key is not the same.
+    @discardableResult
+    public mutating func replaceEntry(at position: Int, with entry: Entry) -> Bool {
+        guard entries.indices.contains(position), entries[position].key == entry.key else { return false }
+        entries[position] = entry
+        return true
     }
 
     /// The positions in `entries` of the entries with this cite key (case-insensitive).

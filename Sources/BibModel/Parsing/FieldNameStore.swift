@@ -15,6 +15,21 @@ public final class FieldNameStore: @unchecked Sendable {
 
     init() {}
 
+    /// A store with the same names and numbers, to extend without touching this one.
+    func copy() -> FieldNameStore {
+        let copy = FieldNameStore()
+        copy.lowercase = lowercase
+        copy.spellings = spellings
+        copy.kinds = kinds
+        copy.groups = groups
+        copy.idsBySpelling = idsBySpelling
+        copy.groupsByLowercase = groupsByLowercase
+        return copy
+    }
+
+    /// The number of a name as spelled, if the store has it.
+    func id(spelled: String) -> UInt32? { idsBySpelling[spelled] }
+
     /// How many distinct names (ignoring case) the store holds: one more than its largest group.
     var groupCount: Int { groupsByLowercase.count }
 

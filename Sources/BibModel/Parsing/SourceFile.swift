@@ -10,10 +10,10 @@ public final class SourceFile: Sendable {
     public let bytes: [UInt8]
     /// The encoding the file was read in.
     public let encoding: TextEncoding
-    let lineIndexStorage = LockedValue<LineIndex?>(nil)
-    let scalarCountsStorage = LockedValue<ScalarCounts?>(nil)
+    let lineIndexStorage: LockedValue<LineIndex?>
+    let scalarCountsStorage: LockedValue<ScalarCounts?>
     /// The distinct field names used in this file.
-    public let fieldNames = FieldNameStore()
+    public let fieldNames: FieldNameStore
 
     init(path: String, bytes: [UInt8], encoding: TextEncoding) {
         self.path = path
@@ -21,6 +21,22 @@ public final class SourceFile: Sendable {
         self.encoding = encoding
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         self.directory = (URL(fileURLWithPath: absolute).standardizedFileURL.path as NSString).deletingLastPathComponent
+        fieldNames = FieldNameStore()
+        lineIndexStorage = LockedValue(nil)
+        scalarCountsStorage = LockedValue(nil)
+    }
+
+    /// The same file (its bytes, path, line numbers shared) with a copy of its field names that
+    /// `names` extends: an edited entry shown before the file is read again may name a field
+    /// no entry of the file had, and the file's own store is only read once it is built.
+    init(sharing other: SourceFile, names: FieldNameStore) {
+        path = other.path
+        directory = other.directory
+        bytes = other.bytes
+        encoding = other.encoding
+        lineIndexStorage = other.lineIndexStorage
+        scalarCountsStorage = other.scalarCountsStorage
+        fieldNames = names
     }
 
     /// Reads `count` bytes at `start` as a String.

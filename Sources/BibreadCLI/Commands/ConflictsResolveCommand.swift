@@ -57,25 +57,13 @@ struct ConflictsResolveCommand: ParsableCommand {
             Console.error("bibread: \(key) \(field) is in conflict in several libraries (\(places.sorted().joined(separator: ", "))); name the remote with --remote")
             throw ExitCode(64)
         }
-        let conflict = match.stored.conflict
-        let place = "\(match.journal.place(of: match.stored.file)): \(conflict.address) \(field.lowercased())"
-        if !theirs {
-            let chosen = value ?? conflict.mine
-            let edit: EntryEdit = chosen.map { .setField(field.lowercased(), to: $0) } ?? .removeField(field.lowercased())
-            let path = try match.journal.localPath(of: match.stored.file)
-            do {
-                _ = try LibraryEditing().apply([edit], to: conflict.address, in: path, command: "conflicts resolve \(key) \(field)")
-            } catch let error as EditError {
-                Console.error("bibread: \(place): \(error.message)")
-                throw ExitStatus.problems
-            }
-        }
-        // Every open conflict of that field is settled by the one choice.
-        for other in found { try other.journal.journal.resolve(conflict: other.stored.id, at: Date().timeIntervalSince1970) }
-        if theirs {
-            Console.print("\(place): kept the library's value\(conflict.theirs.map { " '\($0)'" } ?? " (none)")")
-        } else {
-            Console.print("\(place): set to '\(value ?? conflict.mine ?? "")'\(value == nil ? " (yours)" : ""); the next sync pushes it")
+        let choice: ConflictResolution.Choice = theirs ? .theirs : value.map { .value($0) } ?? .mine
+        do {
+            Console.print(try ConflictResolution().resolve(found.map(\.stored), in: match.journal, choice: choice,
+                                                           command: "conflicts resolve \(key) \(field)"))
+        } catch let error as EditError {
+            Console.error("bibread: \(match.journal.place(of: match.stored.file)): \(match.stored.conflict.address) \(field.lowercased()): \(error.message)")
+            throw ExitStatus.problems
         }
     }
 }

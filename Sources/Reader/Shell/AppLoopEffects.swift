@@ -1,5 +1,6 @@
 import BibModel
 import BibreadServices
+import Foundation
 import OpenWith
 import ReaderCore
 
@@ -57,6 +58,16 @@ final class AppLoopEffects: LoopEffects {
             handlers.copy(text, what: what, terminal: terminalKind)
         }
         return nil
+    }
+
+    func editInEditor(_ text: EntryText) -> Event {
+        var result: (edited: String?, problem: String?) = (nil, nil)
+        screen.runOutside {
+            TerminalGuard.withStandardErrorRestored {
+                result = EntryEditorSession.run(text, environment: ProcessInfo.processInfo.environment)
+            }
+        }
+        return .entryTextEdited(text, edited: result.edited, problem: result.problem)
     }
 
     func reloadLibrary() -> (library: Library, work: BackgroundWork)? {

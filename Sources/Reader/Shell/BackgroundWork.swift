@@ -12,8 +12,12 @@ import SyncEngine
 /// reports the results as events, one `perform` for each family of effects. `EffectRunner` runs
 /// them where their routes say.
 public final class BackgroundWork: @unchecked Sendable {
-    public let library: Library
-    private let context: GroupContext
+    /// The library and the groups' context for it, changed when the reader shows an edit.
+    private var shown: (library: Library, context: GroupContext)
+    /// The library the work is for (with the edits the reader shows).
+    public var library: Library { lock.withLock { shown.library } }
+    private var context: GroupContext { lock.withLock { shown.context } }
+    private let now: Date
     let lock = NSLock()
     private var groupsByID: [GroupID: Group] = [:]
     private var lastRead: [String: Double]
@@ -22,6 +26,8 @@ public final class BackgroundWork: @unchecked Sendable {
     let store: ReadingStore?
     let clock: @Sendable () -> Double
     let remotes: [Remote]
+    /// Where the synced remotes' folders are (`XDG_DATA_HOME`): the journals of conflicts.
+    let environment: [String: String]
     /// Where linked files are (the one place the reader looks at the disk for them).
     let locator: LinkedFileLocator
     /// The cancellation of each job (a download, a sync, a reading-list load, indexing).
@@ -41,16 +47,28 @@ public final class BackgroundWork: @unchecked Sendable {
     public init(library: Library, groups: [Group], store: ReadingStore? = nil,
                 lastRead: [String: Double] = [:], now: Date = Date(), remotes: [Remote] = [],
                 fullTextURL: URL? = FullTextIndex.defaultURL(), locator: LinkedFileLocator = .shared,
+                environment: [String: String] = ProcessInfo.processInfo.environment,
                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         self.remotes = remotes
+        self.environment = environment
         self.fullTextURL = fullTextURL
-        self.library = library
         self.locator = locator
-        context = GroupContext(library: library, locator: locator, now: now)
+        self.now = now
+        shown = (library, GroupContext(library: library, locator: locator, now: now))
         self.store = store
         self.lastRead = lastRead
         self.clock = clock
         register(groups)
+    }
+
+    /// Puts an edited entry in its place (what the reader shows before the file is read
+    /// again): groups, counts and marks worked out from now on see it.
+    public func replaceEntry(at position: Int, with entry: Entry) {
+        lock.withLock {
+            var library = shown.library
+            guard library.replaceEntry(at: position, with: entry) else { return }
+            shown = (library, GroupContext(library: library, locator: locator, now: now))
+        }
     }
 
     /// Makes groups findable by the identifiers the groups pane uses.
@@ -73,6 +91,7 @@ public final class BackgroundWork: @unchecked Sendable {
             register(fieldGroups)
             post(.groupsReady(GroupCatalog.savedGroups(of: library, synced: locator.isSynced(library)) + fieldGroups))
         case .countGroups(let ids):
+            let (library, context) = lock.withLock { shown }
             var batch: [GroupID: Int] = [:]
             var lastPost = Date()
             for id in ids {
@@ -88,24 +107,35 @@ public final class BackgroundWork: @unchecked Sendable {
         case .computeGroupMembers(let id):
             // An unknown path may be a field group that is not loaded yet: `groupsReady` asks again.
             guard let group = group(id) else { return }
+            let (library, context) = lock.withLock { shown }
             post(.groupMembers(id, members: group.members(in: library, context: context)))
         case .buildSearchIndex:
             post(.searchIndexReady(SearchIndex(entries: library.entries)))
         case .computeSort(let key):
             post(.sortReady(key, rank: SortOrder.rank(library.entries, by: key, lastRead: lock.withLock { lastRead })))
         case .computeMarks:
+            let library = self.library
+            let conventions = LibraryConventions.byPath(of: library)
             var located: [String: FileLocation] = [:]
             for entry in library.entries {
                 for file in entry.links.files where located[file.path] == nil { located[file.path] = locator.location(of: file) }
             }
+            post(.conventionsReady(conventions))
             post(.filesLocated(located, opening: nil))
-            post(.marksReady(library.entries.map { BackgroundWork.marks(of: $0, locations: located) }))
+            post(.marksReady(library.entries.map { BackgroundWork.marks(of: $0, locations: located, conventions: conventions) }))
+        case .loadConflicts:
+            var conflicts: [EntryConflict] = []
+            for path in Set(library.files.map(\.source.path)).sorted() {
+                let stored = (try? ConflictResolution.openConflicts(ofLibraryAt: path, environment: environment)) ?? []
+                conflicts += stored.map { EntryConflict(id: $0.id, path: path, conflict: $0.conflict) }
+            }
+            post(.conflictsLoaded(conflicts))
         case .locateFiles(let files, let address):
             var located: [String: FileLocation] = [:]
             for file in files { located[file.path] = locator.location(of: file) }
             post(.filesLocated(located, opening: address))
-        case .collectEditFacts:
-            post(.editFactsReady(keywords: KeywordVocabulary(library: library), conventions: LibraryConventions.byPath(of: library)))
+        case .collectKeywords:
+            post(.keywordsReady(KeywordVocabulary(library: library)))
         }
     }
 
@@ -227,14 +257,19 @@ public final class BackgroundWork: @unchecked Sendable {
     }
 
     /// The list marks of one reference whose linked files are at `locations` (by path).
-    static func marks(of entry: Entry, locations: [String: FileLocation]) -> ReferenceMarks {
+    /// `conventions`: whose conventions each file follows (by path), which say what is read.
+    static func marks(of entry: Entry, locations: [String: FileLocation], conventions: [String: LibraryConventions]) -> ReferenceMarks {
         var marks: ReferenceMarks = []
         switch PDFPlace(locations: entry.links.files.filter(\.isPDF).map { locations[$0.path] ?? .missing }) {
         case .here: marks.insert(.hasPDF)
         case .remoteOnly: marks.insert(.remoteOnly)
         case .nowhere: break
         }
-        if let read = entry.decoded("read"), SmartCondition.isTrue(read) { marks.insert(.read) }
+        if let fileConventions = conventions[entry.source.path] {
+            if fileConventions.isRead(entry) { marks.insert(.read) }
+        } else if let read = entry.decoded("read"), SmartCondition.isTrue(read) {
+            marks.insert(.read)
+        }
         return marks
     }
 }

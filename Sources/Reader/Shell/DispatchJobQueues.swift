@@ -12,6 +12,7 @@ final class DispatchJobQueues: JobQueues {
     private let indexing = DispatchQueue(label: "bibread.fulltext", qos: .background)
     private let readingWrites = DispatchQueue(label: "bibread.reading-writes", qos: .userInitiated)
     private let bookmarkWrites = DispatchQueue(label: "bibread.bookmark-writes", qos: .userInitiated)
+    private let libraryWrites = DispatchQueue(label: "bibread.library-writes", qos: .userInitiated)
 
     private func queue(_ queue: WorkQueue) -> DispatchQueue {
         switch queue {
@@ -25,6 +26,7 @@ final class DispatchJobQueues: JobQueues {
         case .indexing: indexing
         case .readingWrites: readingWrites
         case .bookmarkWrites: bookmarkWrites
+        case .libraryWrites: libraryWrites
         }
     }
 

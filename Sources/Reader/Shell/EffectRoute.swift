@@ -19,8 +19,9 @@ enum EffectRoute: Sendable, Equatable {
 extension LibraryEffect {
     var route: EffectRoute {
         switch self {
-        case .loadFieldGroups, .countGroups, .computeMarks, .collectEditFacts: .queue(.bulk)
+        case .loadFieldGroups, .countGroups, .computeMarks, .collectKeywords: .queue(.bulk)
         case .computeGroupMembers, .computeSort, .locateFiles: .queue(.interactive)
+        case .loadConflicts: .queue(.bulk)
         case .buildSearchIndex: .queue(.index)
         }
     }
@@ -72,6 +73,16 @@ extension SyncEffect {
         case .fetchFile: .job(.download, on: .fetches)
         case .syncLibrary: .job(.sync, on: .fetches)
         case .cancelFetch, .cancelSync: .atOnce
+        }
+    }
+}
+
+extension EditEffect {
+    var route: EffectRoute {
+        switch self {
+        // Before the effects after it, which ask the background work about the edited entry.
+        case .showEdited: .atOnce
+        case .write, .describeUndo, .undo, .loadEntryText, .resolveConflict: .queue(.libraryWrites)
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import ReaderCore
 import Synchronization
 
@@ -9,11 +10,20 @@ final class EffectRunner: Sendable {
     private let current: Mutex<(work: BackgroundWork?, generation: Int)>
     private let mailbox: Mailbox
     private let queues: any JobQueues
+    /// Writes the reader's edits (whatever library is shown: its reports are never dropped).
+    let editWriter: LibraryEditWriter
 
-    init(work: BackgroundWork?, mailbox: Mailbox, queues: any JobQueues = DispatchJobQueues()) {
+    init(work: BackgroundWork?, mailbox: Mailbox, queues: any JobQueues = DispatchJobQueues(),
+         editWriter: LibraryEditWriter = LibraryEditWriter()) {
         current = Mutex((work, 0))
         self.mailbox = mailbox
         self.queues = queues
+        self.editWriter = editWriter
+    }
+
+    /// Waits up to `timeout` seconds for the edits asked for to be written; false if some are not.
+    func finishLibraryWrites(timeout: TimeInterval) -> Bool {
+        editWriter.waitForWrites(timeout: timeout)
     }
 
     /// Waits for the reading, bookmark and note writes asked for so far (the program is about
@@ -55,10 +65,24 @@ final class EffectRunner: Sendable {
             dispatch(sync.route, quitting: quitting) { work, token, post in work.perform(sync, token: token, post: post) }
         case .fullText(let fullText):
             dispatch(fullText.route, quitting: quitting) { work, token, post in work.perform(fullText, token: token, post: post) }
+        case .editing(let edit):
+            runEdit(edit)
         case .app, .handlers:
             // The loop performs these itself (`ReaderLoop`): they need the terminal or outlive the library.
             break
         }
+    }
+
+    /// An edit's effect: the edited entry goes to the background work at once; writes go on
+    /// their queue, and what they report reaches the loop even after a reload.
+    private func runEdit(_ edit: EditEffect) {
+        if case .showEdited(let edited) = edit {
+            current.withLock { $0.work }?.replaceEntry(at: edited.position, with: edited.entry)
+            return
+        }
+        guard case .queue(let queue) = edit.route else { return }
+        editWriter.begin()
+        queues.async(on: queue) { [editWriter, mailbox] in editWriter.perform(edit, post: { mailbox.post($0) }) }
     }
 
     private func dispatch(_ route: EffectRoute, quitting: Bool,

@@ -1,3 +1,4 @@
+import BibreadServices
 import Foundation
 
 /// Watches a library's files for changes other programs make (BibDesk or JabRef on a shared
@@ -55,6 +56,18 @@ final class LibraryWatcher: @unchecked Sendable {
     /// until they change again is nothing.
     func noteRead() {
         stamps.record()
+    }
+
+    /// True when the file at `path` is as last read (or noted written): no change of another
+    /// program waits to be read.
+    func isAsLastRead(_ path: String) -> Bool {
+        stamps.changed(among: [URL(fileURLWithPath: path).standardizedFileURL.path]).isEmpty
+    }
+
+    /// Notes the file at `path` as the reader's own write left it (`stamp`), when it is still
+    /// that write: a change another program made since is still reported.
+    func noteWritten(_ path: String, stamp: LoadedFileStamp) {
+        stamps.record(URL(fileURLWithPath: path).standardizedFileURL.path, ifStill: stamp)
     }
 
     /// Stops watching (the thread ends within its next poll, a fifth of a second).
@@ -149,6 +162,13 @@ private final class FileStamps: @unchecked Sendable {
     func record() {
         let now = Dictionary(uniqueKeysWithValues: paths.map { ($0, Self.stamp(of: $0)) })
         lock.withLock { stamps = now }
+    }
+
+    /// Records the file at `path` as it is now, if its size and time are `stamp`'s.
+    func record(_ path: String, ifStill stamp: LoadedFileStamp) {
+        let now = Self.stamp(of: path)
+        guard now.count == 4, now[0] == stamp.size, now[1] == stamp.modifiedSeconds, now[2] == stamp.modifiedNanoseconds else { return }
+        lock.withLock { stamps[path] = now }
     }
 
     /// The paths among `paths` whose size or modification time is not as recorded.

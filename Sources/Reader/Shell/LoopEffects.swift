@@ -11,4 +11,7 @@ protocol LoopEffects: AnyObject {
     func perform(_ effect: HandlerEffect) -> Event?
     /// Reads the library's files again (a sync changed them), with work for it; nil: nothing to read.
     func reloadLibrary() -> (library: Library, work: BackgroundWork)?
+    /// Opens a reference's text in `$EDITOR` (`$VISUAL`, then `$EDITOR`, then `vi`) and says
+    /// what the user saved (`entryTextEdited`).
+    func editInEditor(_ text: EntryText) -> Event
 }

@@ -136,8 +136,17 @@ public enum ReaderApp {
         }
         defer { watcher?.stop() }
         loopEffects.afterReload = { watcher?.noteRead() }
+        if let watcher {
+            runner.editWriter.watch(with: LibraryEditWriter.WatchHooks(isAsLastRead: { watcher.isAsLastRead($0) },
+                                                                      noteWritten: { watcher.noteWritten($0, stamp: $1) }))
+        }
         loop.ask(effects)
         loop.run(on: screen, waiter: PollWaiter(input: 0, wake: pipeEnds[0]))
+        if loop.unfinishedWrites {
+            screen.close()
+            TerminalGuard.releaseStandardError()
+            printError("bibread: an edit was still being written after \(Int(ReaderLoop.writeWait)) seconds (another program may hold the library's lock); it may not be saved: check with 'bibread show'")
+        }
         let signal = TerminalGuard.pendingSignal
         if signal != 0 {
             screen.close()

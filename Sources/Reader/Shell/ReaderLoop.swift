@@ -1,3 +1,4 @@
+import Foundation
 import ReaderCore
 /// The event loop: hands terminal input and background results to `update`, performs the
 /// effects it returns (its own at once, the rest through `EffectRunner`, where their routes
@@ -9,6 +10,8 @@ final class ReaderLoop {
     private(set) var pending: [Effect] = []
     /// False once an effect said quit.
     private(set) var isRunning = true
+    /// True when the loop ended with edits still being written after `writeWait`.
+    private(set) var unfinishedWrites = false
     private var needsFullRedraw = false
     let runner: EffectRunner
     let mailbox: Mailbox
@@ -37,7 +40,7 @@ final class ReaderLoop {
                 perform(app)
             case .handlers(let handler):
                 if let event = effects.perform(handler) { pending += state.update(event) }
-            case .library, .document, .reading, .bookmarks, .readingList, .sync, .fullText:
+            case .library, .document, .reading, .bookmarks, .readingList, .sync, .fullText, .editing:
                 runner.run(effect, quitting: state.isQuitting)
             }
         }
@@ -50,6 +53,10 @@ final class ReaderLoop {
         case .saveSession:
             if let problem = effects.saveSession(of: state) { state.message = problem }
         case .redrawAll:
+            needsFullRedraw = true
+        case .editInEditor(let text):
+            // The editor has the terminal meanwhile; the screen is drawn anew after.
+            pending += state.update(effects.editInEditor(text))
             needsFullRedraw = true
         case .reloadLibrary:
             // A sync brought a new .bib: read it again and start the background work anew.
@@ -119,5 +126,9 @@ final class ReaderLoop {
             guard receive(from: terminal, waiter: waiter) else { break }
         }
         runner.finishReadingWrites()
+        unfinishedWrites = !runner.finishLibraryWrites(timeout: ReaderLoop.writeWait)
     }
+
+    /// How long the reader waits, once quitting, for edits still being written.
+    static let writeWait: TimeInterval = 30
 }

@@ -26,4 +26,7 @@ enum WorkQueue: Sendable, CaseIterable {
     /// one transaction each, never behind long work (a big library's group counts on the bulk
     /// queue kept a bookmark confirmed on screen unwritten for seconds), finished before exit.
     case bookmarkWrites
+    /// Edits of the library's files and undo: one at a time, in the order asked for, waited
+    /// for before the program exits.
+    case libraryWrites
 }

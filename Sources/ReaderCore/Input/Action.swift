@@ -46,4 +46,8 @@ public enum Action: String, CaseIterable, Sendable {
     case editKeywords = "keywords", fileInGroups = "static-groups"
     case complete, completePrevious = "complete-previous"
     case toggleGroup = "toggle-group"
+    // keys: editing the selected reference
+    case toggleRead = "toggle-read", rate, editField = "edit-field", editEntry = "edit-entry", undoEdit = "undo-edit"
+    case rateNumbered = "rate-numbered", completeField = "complete-field"
+    case resolveConflict = "resolve-conflict", keepMine = "keep-mine", keepRemote = "keep-remote", editValue = "edit-value"
 }

@@ -13,6 +13,10 @@ public enum ActionScope: String, Sendable, CaseIterable {
     case noteEditor = "Note editor"
     case noteQuestion = "Note with changes, closing"
     case question = "Questions"
+    // keys: editing
+    case rating = "Rating"
+    case fieldPrompt = "Field name"
+    case conflictChoice = "Conflict"
     case chooser = "Several PDFs"
     case openWithMenu = "Open with"
     case outline = "Contents"
@@ -29,6 +33,8 @@ public enum ActionScope: String, Sendable, CaseIterable {
         switch self {
         case .browse, .reading, .bookmarks, .chooser, .openWithMenu, .outline, .help, .groupPicker: return .navigation
         case .searchBar, .prompt, .noteEditor, .keywordEditor: return .textField
+        case .fieldPrompt: return .prompt
+        case .rating, .conflictChoice: return nil
         case .navigation, .everywhere, .listening, .transfer, .textField, .noteQuestion, .question: return nil
         }
     }

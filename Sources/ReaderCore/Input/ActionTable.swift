@@ -29,6 +29,14 @@ public enum ActionTable {
         // Keywords and static groups of the selected reference (issue 28, pickers)
         .init(action: .editKeywords, scope: .browse, help: "Keywords: add (word) and remove (-word), Tab completes", defaultKeys: [.character("t")]),
         .init(action: .fileInGroups, scope: .browse, help: "File into static groups / take out of them (a checklist)", defaultKeys: [.character("+")]),
+        // keys: editing the selected reference (written to its .bib in its own conventions)
+        .init(action: .toggleRead, scope: .browse, help: "Mark read / unread", defaultKeys: [.character("x")]),
+        .init(action: .rate, scope: .browse, help: "Rate: * then 0 (none) to 5", defaultKeys: [.character("*")]),
+        .init(action: .editField, scope: .browse, help: "Edit a field (Tab completes its name)", defaultKeys: [.character("e")]),
+        .init(action: .editEntry, scope: .browse, help: "Edit the whole entry in $EDITOR", defaultKeys: [.character("E")]),
+        .init(action: .undoEdit, scope: .browse, help: "Undo the last edit of the library (asks first)", defaultKeys: [.character("u")]),
+        .init(action: .resolveConflict, scope: .browse, help: "Resolve a sync's conflict: keep mine or the remote's, or edit",
+              defaultKeys: [.character("C")]),
         .init(action: .nextPage, scope: .reading, help: "Next page", defaultKeys: [.character("]")]),
         .init(action: .previousPage, scope: .reading, help: "Previous page", defaultKeys: [.character("[")]),
         .init(action: .goToPage, scope: .reading, help: "Go to a page number or label (xii), then Enter", defaultKeys: [.character(":")]),
@@ -91,6 +99,14 @@ public enum ActionTable {
         .init(action: .yes, scope: .question, help: "yes", defaultKeys: [.character("y"), .character("Y")]),
         .init(action: .no, scope: .question, help: "no (deleting: any key but yes)", defaultKeys: [.character("n"), .character("N")]),
         .init(action: .cancel, scope: .question, help: "do nothing", defaultKeys: [.escape, .control("g")]),
+        // keys: the rating prompt and the field prompt
+        .init(action: .rateNumbered, scope: .rating, help: "that rating (0: none)", defaultKeys: (0...5).map { Key.character(Character(String($0))) }),
+        .init(action: .cancel, scope: .rating, help: "close", defaultKeys: [.escape, .control("g")]),
+        .init(action: .completeField, scope: .fieldPrompt, help: "complete the field name", defaultKeys: [.tab]),
+        .init(action: .keepMine, scope: .conflictChoice, help: "keep mine (written, the next sync pushes it)", defaultKeys: [.character("m")]),
+        .init(action: .keepRemote, scope: .conflictChoice, help: "keep the remote's (the library's)", defaultKeys: [.character("r")]),
+        .init(action: .editValue, scope: .conflictChoice, help: "write another value", defaultKeys: [.character("e")]),
+        .init(action: .cancel, scope: .conflictChoice, help: "leave it", defaultKeys: [.escape, .control("g")]),
         // Choosing one of a reference's PDFs
         .init(action: .choose, scope: .chooser, help: "open", defaultKeys: [.enter]),
         .init(action: .chooseNumbered, scope: .chooser, help: "open that one", defaultKeys: AnyDigit.keys),

@@ -45,6 +45,7 @@ extension AppState {
         case .importQuestion(let pending): BookmarksView.drawNotesQuestion(pending, into: &screen)
         case .keywordEditor(let editor): KeywordEditorOverlay.draw(editor, state: self, into: &screen)
         case .groupPicker(let picker): GroupPickerOverlay.draw(picker, state: self, into: &screen)
+        case .editPrompt(let prompt): EditPromptLine.draw(prompt, state: self, into: &screen)
         case .readingPrompt, .bookmarksPrompt: break
         }
     }

@@ -38,6 +38,15 @@ enum DetailsPane {
            let pages = state.fullText?.pages[position], !pages.isEmpty {
             lines = fullTextLines(pages, width: rect.width - 2, words: state.fullText?.terms.flatMap(\.words) ?? []) + lines
         }
+        if let position = state.listCursor.selected < state.visible.count ? state.visible[state.listCursor.selected] : nil,
+           case let conflicts = state.conflictLines(at: position), !conflicts.isEmpty {
+            var shown = [Line(text: "Conflicts · \(state.keymap.keys(for: .resolveConflict).first?.description ?? "C") resolves",
+                              style: Style(.error, bold: true))]
+            for conflict in conflicts {
+                for text in DisplayWidth.wrap(conflict, to: max(10, rect.width - 3)) { shown.append(Line(text: " " + text, style: Style())) }
+            }
+            lines = shown + [Line(text: "", style: Style())] + lines
+        }
         let rows = rect.height - 1
         let top = min(state.detailsScroll, max(0, lines.count - rows))
         for offset in 0..<max(0, rows) {

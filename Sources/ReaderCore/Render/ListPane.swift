@@ -76,7 +76,9 @@ enum ListPane {
             var markText = ""
             markText += marks.contains(.hasPDF) ? "●" : marks.contains(.remoteOnly) ? "○" : " "
             markText += marks.contains(.read) ? "✓" : " "
-            markText += marks.contains(.bookmarked) || state.bookmarkedKeys.contains(entry.key.lowercased()) ? "★" : " "
+            // A conflict a sync left outranks the bookmark: it asks for a choice.
+            markText += state.hasConflict(at: position) ? "!"
+                : marks.contains(.bookmarked) || state.bookmarkedKeys.contains(entry.key.lowercased()) ? "★" : " "
             screen.write(markText, x: rect.x + 1, y: y, style: selected ? style : Style(.mark))
             var x = rect.x + 1 + Columns.marks
             screen.write(DisplayWidth.truncate(entry.creators.display, to: columns.authors), x: x, y: y, style: style)

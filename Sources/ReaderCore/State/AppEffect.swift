@@ -4,6 +4,8 @@ public enum AppEffect: Sendable, Equatable {
     case saveSession
     /// Read the library's files again (a sync changed them).
     case reloadLibrary
+    /// Opens a reference's text in `$EDITOR` (the terminal is the editor's meanwhile).
+    case editInEditor(EntryText)
     case redrawAll
     case quit
 }

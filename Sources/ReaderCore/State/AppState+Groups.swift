@@ -42,6 +42,11 @@ extension AppState {
         let afterBuiltIns = rows.lastIndex { $0.kind == .builtin && $0.depth == 0 && !$0.isHeading }.map { $0 + 1 } ?? 0
         rows.insert(GroupRow(id: .builtIn(.recentlyRead), name: BuiltInGroup.recentlyRead.name, depth: 0, kind: .builtin,
                              hasChildren: false, unavailableReason: nil), at: afterBuiltIns)
+        if !editing.conflicts.isEmpty {
+            // A synced library's conflicts, while there are some, after Recently read.
+            rows.insert(GroupRow(id: .builtIn(.conflicts), name: BuiltInGroup.conflicts.name, depth: 0, kind: .builtin,
+                                 hasChildren: false, unavailableReason: nil), at: afterBuiltIns + 1)
+        }
         if linkTargets != nil {
             // The references of the link bibread was opened with, first.
             rows.insert(GroupRow(id: .builtIn(.fromLink), name: BuiltInGroup.fromLink.name, depth: 0, kind: .builtin,
@@ -118,6 +123,10 @@ extension AppState {
         if group == .builtIn(.fromLink) {
             refreshLinkGroup()
             return []
+        }
+        if group == .builtIn(.conflicts) {
+            refreshConflictsGroup()
+            return [.app(.saveSession)]
         }
         groupMembers = nil
         refreshVisible()

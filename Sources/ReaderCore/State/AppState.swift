@@ -19,9 +19,9 @@ public struct AppState: Sendable {
     /// The library's keywords, most used first, for the keywords prompt's completion; nil while
     /// they are collected (once per library read).
     public var keywordVocabulary: KeywordVocabulary?
-    /// Whose conventions each library file follows (by path), once worked out (it reads every
-    /// file): a Zotero export is refused before anything is typed.
-    public var fileConventions: [String: LibraryConventions] = [:]
+    /// Whose conventions each library file follows (by path), once worked out with the marks
+    /// (empty until then): a Zotero export is refused before anything is typed.
+    public var fileConventions: [String: LibraryConventions] { editing.conventions ?? [:] }
 
     // Groups
     public var groups: [Group] = []
@@ -93,6 +93,9 @@ public struct AppState: Sendable {
     public var bookmarkFolder: BookmarkFolderChoice?
     /// Lower-cased cite keys with a bookmark (the ★ mark).
     public var bookmarkedKeys: Set<String> = []
+
+    /// The edits being written, and what waits for them.
+    var editing = EditingState()
 
     public var message: StatusMessage?
     public var isQuitting = false

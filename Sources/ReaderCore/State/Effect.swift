@@ -18,6 +18,8 @@ public enum Effect: Sendable, Equatable {
     case fullText(FullTextEffect)
     /// The apps of the "open with" menu and the clipboard.
     case handlers(HandlerEffect)
+    /// Writes of the library's files: edits, in order, and undo (one serial queue).
+    case editing(EditEffect)
     /// What the loop does itself: the session file, reloading the library, the screen, quitting.
     case app(AppEffect)
 }

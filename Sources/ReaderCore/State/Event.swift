@@ -14,9 +14,12 @@ public enum Event: Sendable {
     case searchIndexReady(SearchIndex)
     case sortReady(SortKey, rank: [Int32])
     case marksReady([ReferenceMarks])
-    /// The library's keywords (the keywords prompt's completion) and each file's conventions
-    /// (by path), worked out once per library read.
-    case editFactsReady(keywords: KeywordVocabulary, conventions: [String: LibraryConventions])
+    /// The library's keywords, most used first (the keywords prompt's completion), worked out
+    /// once per library read.
+    case keywordsReady(KeywordVocabulary)
+    /// Whose conventions each library file follows (by path): what edits write, what is read,
+    /// which static groups the checklist offers. Worked out with the marks.
+    case conventionsReady([String: LibraryConventions])
     /// Where linked files are (by path); `opening`: the reference whose files were asked for, to
     /// open it now.
     case filesLocated([String: FileLocation], opening: EntryAddress?)
@@ -71,6 +74,23 @@ public enum Event: Sendable {
     /// Indexing the PDFs: documents done of all, and how it ended.
     case indexProgress(done: Int, total: Int)
     case indexFinished(message: String?)
+    // keys: the reader's edits
+    /// An edit is written and durable (or the file already said so).
+    case editSaved(EditSaved)
+    /// An edit could not be written (`id` of its request): the message says why.
+    case editFailed(id: Int, message: String)
+    /// What `u` would undo (`path`: the file; nil: nothing, and `text` says why).
+    case undoDescribed(path: String?, text: String)
+    /// `u` was answered: the file is as it was before the edit, or the message says why not.
+    case undoFinished(message: String, failed: Bool)
+    /// A reference's text as its file has it, for `$EDITOR` (nil: it could not be read; `problem` says why).
+    case entryTextLoaded(EntryText?, problem: String?)
+    /// The editor ended: the text the user saved (nil: the editor could not run; `problem` says why).
+    case entryTextEdited(EntryText, edited: String?, problem: String?)
+    /// The open conflicts of a synced library's files.
+    case conflictsLoaded([EntryConflict])
+    /// `C` settled a conflict (or the message says why not).
+    case conflictResolved(message: String, failed: Bool)
     /// A terminating signal (SIGINT, SIGTERM, SIGHUP) arrived.
     case terminate
 }

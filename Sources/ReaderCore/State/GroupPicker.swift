@@ -43,7 +43,7 @@ public struct GroupPicker: Sendable, Equatable {
             guard choice.isMember != isTicked else { return nil }
             let verb = isTicked ? "add" : "remove"
             return (isTicked ? .addToGroup(choice.name) : .removeFromGroup(choice.name),
-                    "group \(verb) \(choice.name) \(address.text)")
+                    "group \(verb) \(choice.name)")
         }
     }
 

@@ -81,7 +81,7 @@ public struct KeywordEditor: Sendable, Equatable {
             default: break
             }
         }
-        return (["tag", address.text] + words).joined(separator: " ")
+        return (["tag"] + words).joined(separator: " ")
     }
 
     /// Tab (`forward`) or Shift-Tab: the next (or previous) candidate for the word at the end,

@@ -11,7 +11,8 @@ public enum LibraryEffect: Sendable, Equatable {
     case computeMarks
     /// Find where these files are, to open the reference at `opening` once they are located.
     case locateFiles([LinkedFile], opening: EntryAddress)
-    /// Work out what the keywords prompt and the groups checklist need (`editFactsReady`): the
-    /// library's keywords, and each file's conventions.
-    case collectEditFacts
+    /// Collect the library's keywords for the keywords prompt's completion (`keywordsReady`).
+    case collectKeywords
+    /// Read the conflicts the remote's journal keeps for the library's files (`conflictsLoaded`).
+    case loadConflicts
 }

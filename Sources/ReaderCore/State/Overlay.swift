@@ -24,6 +24,8 @@ public enum Overlay: Sendable, Equatable {
     case keywordEditor(KeywordEditor)
     /// `+`: the static groups of the reference's file, ticked where it is a member.
     case groupPicker(GroupPicker)
+    // keys: editing the selected reference (rating, a field, remove it?, undo?)
+    case editPrompt(EditPrompt)
 
     /// The scope of the overlay's keys.
     var scope: ActionScope {
@@ -38,6 +40,7 @@ public enum Overlay: Sendable, Equatable {
         case .bookmarksPrompt(let prompt): return prompt.isQuestion ? .question : .prompt
         case .keywordEditor: return .keywordEditor
         case .groupPicker: return .groupPicker
+        case .editPrompt(let prompt): return prompt.scope
         }
     }
 
@@ -56,7 +59,7 @@ public enum Overlay: Sendable, Equatable {
         switch self {
         case .readingPrompt, .outline, .noteEditor: return .reading
         case .bookmarksPrompt, .importQuestion: return .bookmarks
-        case .reloadQuestion, .keywordEditor: return .library
+        case .reloadQuestion, .keywordEditor, .editPrompt: return .library
         case .help, .openWith, .chooser, .groupPicker: return nil
         }
     }
@@ -75,11 +78,13 @@ public enum Overlay: Sendable, Equatable {
         case .importQuestion: return .importQuestion
         case .keywordEditor: return .keywordEditor
         case .groupPicker: return .groupPicker
+        case .editPrompt: return .editPrompt
         }
     }
 
     enum Kind: Sendable, Equatable {
         case help, openWith, chooser, reloadQuestion, readingPrompt, outline, noteEditor, bookmarksPrompt, importQuestion
         case keywordEditor, groupPicker
+        case editPrompt
     }
 }

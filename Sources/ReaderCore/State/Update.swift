@@ -8,8 +8,10 @@ extension AppState {
         guard library != nil else { return [] }
         rebuildGroupRows()
         var effects: [Effect] = [.library(.loadFieldGroups), .library(.buildSearchIndex), .library(.computeMarks), .library(.computeSort(sort)), .bookmarks(.loadBookmarks),
-                                 .fullText(.updateFullTextIndex), .library(.collectEditFacts)]
+                                 .fullText(.updateFullTextIndex), .library(.collectKeywords)]
         effects.append(.library(.countGroups(countableGroups)))
+        // A synced library's journal, or the one `bibread merge-conflicted` keeps for a library it does not sync.
+        effects.append(.library(.loadConflicts))
         groupCounts[.builtIn(.recentlyRead)] = lastRead.count
         if activeGroup.builtIn?.isTransient == true && linkTargets == nil {
             // Restored from a session that saved it before they were never saved: it is gone.
@@ -19,6 +21,8 @@ extension AppState {
             refreshLinkGroup()
         } else if activeGroup == .builtIn(.recentlyRead) {
             refreshRecentlyRead()
+        } else if activeGroup == .builtIn(.conflicts) {
+            refreshConflictsGroup()
         } else if activeGroup != .all {
             effects.append(.library(.computeGroupMembers(activeGroup)))
         }
@@ -81,9 +85,11 @@ extension AppState {
         case .marksReady(let newMarks):
             marks = newMarks
             return []
-        case .editFactsReady(let vocabulary, let conventions):
+        case .keywordsReady(let vocabulary):
             keywordVocabulary = vocabulary
-            fileConventions = conventions
+            return []
+        case .conventionsReady(let conventions):
+            editing.conventions = conventions
             return []
         case .filesLocated(let located, let opening):
             fileLocations.merge(located) { _, new in new }
@@ -131,15 +137,18 @@ extension AppState {
             syncing = nil
             waitingForRemote = nil
             message = StatusMessage(summary + (libraryChanged ? " · the library was read again" : ""), isError: failed)
-            return libraryChanged ? [.app(.reloadLibrary)] : [.library(.computeMarks)]
+            return libraryChanged ? [.app(.reloadLibrary)] : [.library(.computeMarks)] + (librarySynced ? [.library(.loadConflicts)] : [])
         case .libraryReloaded(let reloaded):
+            forgetEditPositions()
             let count = "\(Count.format(reloaded.entries.count)) reference\(reloaded.entries.count == 1 ? "" : "s")"
             if reloadAsked {
                 reloadAsked = false
                 message = StatusMessage("Read the library again from disk: \(count)")
             } else if let changed = changedOnDisk {
                 let names = changed.map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")
-                message = StatusMessage("\(names) changed on disk; read again: \(count)")
+                // An edit saved on the changed file says so first.
+                let saved = message.flatMap { $0.text.hasPrefix("Saved: ") ? $0.text + " · " : nil } ?? ""
+                message = StatusMessage("\(saved)\(names) changed on disk; read again: \(count)")
             }
             changedOnDisk = nil
             return reload(reloaded)
@@ -147,6 +156,11 @@ extension AppState {
             // A sync writes the .bib itself, and reads it again when it ends.
             guard library != nil, syncing == nil else { return [] }
             changedOnDisk = (changedOnDisk ?? []) + paths.filter { !(changedOnDisk ?? []).contains($0) }
+            // An edit being written goes on the file as it is now; read it once written.
+            if editing.isWriting {
+                editing.reloadWhenWritten = true
+                return []
+            }
             return [.app(.reloadLibrary)]
         case .bookmarksLoaded, .bookmarkFailed, .notesLoaded, .readingListLoaded, .readingListProgress, .readingListFailed:
             return updateBookmarks(event)
@@ -185,6 +199,8 @@ extension AppState {
         case .tick:
             // Cheap: one query, and the tree is read again only when another bibread changed it.
             return library != nil ? [.bookmarks(.checkBookmarks)] : []
+        case .editSaved, .editFailed, .undoDescribed, .undoFinished, .entryTextLoaded, .entryTextEdited, .conflictsLoaded, .conflictResolved:
+            return updateEditing(event)
         case .terminate:
             isQuitting = true
             return [.app(.saveSession), .app(.quit)]
@@ -205,7 +221,6 @@ extension AppState {
         sortRank = nil
         marks = nil
         keywordVocabulary = nil
-        fileConventions = [:]
         screen.chooser = nil
         if activeGroup == .all {
             groupMembers = Array(reloaded.entries.indices)
@@ -253,6 +268,7 @@ extension AppState {
         case .importQuestion: return handleImportQuestion(key)
         case .keywordEditor: return handleKeywordEditor(key)
         case .groupPicker: return handleGroupPicker(key)
+        case .editPrompt: return handleEditPrompt(key)
         }
     }
 
@@ -282,6 +298,7 @@ extension AppState {
     mutating func perform(_ action: Action) -> [Effect] {
         switch action {
         case .quit:
+            if let waiting = quitAfterWrites() { return waiting }
             isQuitting = true
             return [.app(.saveSession), .app(.quit)]
         case .help:
@@ -343,7 +360,13 @@ extension AppState {
             refreshVisible()
             return [.app(.saveSession)]
         case .reloadLibrary:
+            guard !editing.isWriting else {
+                message = StatusMessage("An edit is being saved; R reads the library again once it is")
+                return []
+            }
             screen.show(.reloadQuestion)
+        case .toggleRead, .rate, .editField, .editEntry, .undoEdit, .resolveConflict:
+            return performEdit(action)
         case .showBookmarks:
             return showBookmarks()
         case .openWith:
