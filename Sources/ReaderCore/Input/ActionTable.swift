@@ -49,6 +49,8 @@ public enum ActionTable {
         .init(action: .scrollLeft, scope: .reading, help: "Scroll left (layout)", defaultKeys: [.left, .character("h")]),
         .init(action: .scrollRight, scope: .reading, help: "Scroll right (layout)", defaultKeys: [.right, .character("l")]),
         .init(action: .back, scope: .reading, help: "Back to the library", defaultKeys: [.character("q"), .escape]),
+        // keys: editing the reference being read
+        .init(action: .toggleRead, scope: .reading, help: "Mark the paper read / unread", defaultKeys: [.character("x")]),
         .init(action: .openBookmark, scope: .bookmarks, help: "Open the bookmark at its page; open or close a folder", defaultKeys: [.enter]),
         .init(action: .expandFolder, scope: .bookmarks, help: "Open a folder", defaultKeys: [.right, .character("l")]),
         .init(action: .collapseFolder, scope: .bookmarks, help: "Close a folder, or go to the folder above", defaultKeys: [.left, .character("h")]),

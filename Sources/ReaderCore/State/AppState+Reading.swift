@@ -101,6 +101,8 @@ extension AppState {
             return copyLink()
         case .editNote:
             openNoteEditor()
+        case .toggleRead:
+            return performEdit(.toggleRead)
         case .outline:
             guard let info = view.info else { return [] }
             if info.outline.isEmpty {
