@@ -53,7 +53,7 @@ struct EditingEndToEndTests {
 
     @Test("x, * and e on a BibDesk library: shown at once, saved in BibDesk's fields, kept after quitting")
     func markRateAndEditABibDeskLibrary() async throws {
-        try await withCopy(of: Self.bibDesk, count: 39) { tmux, bib, sandbox in
+        try await withCopy(of: Self.bibDesk, count: 39, environment: ["BIBREAD_TIMINGS": "1"]) { tmux, bib, sandbox in
             let unreadBefore = try await unread(in: tmux)
             try await select(Self.key, count: 39, in: tmux)
             try await tmux.sendKeys("x")
@@ -76,6 +76,13 @@ struct EditingEndToEndTests {
             try await tmux.type("University of Manchester")
             try await tmux.sendKeys("Enter")
             try await tmux.waitFor("Saved: \(Self.key): School: ")
+            // The reader's own writes are not another program's: the watcher (0.3 s to settle)
+            // says nothing, and the library is not read again.
+            // (BIBREAD_TIMINGS logs each event the loop takes.)
+            try await Task.sleep(for: .seconds(1.5))
+            let log = (try? String(contentsOf: sandbox.state.appendingPathComponent("bibread/stderr.log"), encoding: .utf8)) ?? ""
+            #expect(log.contains("edit saved"), "the log has the loop's events:\n\(log.suffix(2000))")
+            #expect(!log.contains("library changed on disk"), "\(log.suffix(2000))")
             try await tmux.sendKeys("q")
             try await ReaderEndToEndTests().expectCleanExit(tmux)
             let text = text(of: bib)
