@@ -170,6 +170,39 @@ struct EditingEndToEndTests {
         }
     }
 
+    @Test("q while an edit waits for the file's lock: the reader says so, writes it once it can, then quits")
+    func quitWaitsForAnEditBeingWritten() async throws {
+        try await withCopy(of: Self.bibDesk, count: 39) { tmux, bib, sandbox in
+            try await select(Self.key, count: 39, in: tmux)
+            try await tmux.sendKeys("*")
+            try await tmux.sendKeys("5")
+            try await tmux.waitFor("Saved: \(Self.key): Rating: added 5")
+            let holder = try holdLock(in: sandbox, seconds: 3)
+            try await tmux.sendKeys("x")
+            try await tmux.waitFor("Saving \(Self.key)…")
+            try await tmux.sendKeys("q")
+            try await tmux.waitFor("Saving 1 edit before quitting…")
+            #expect(!text(of: bib).contains("Read ="), "not written while the lock is held")
+            holder.waitUntilExit()
+            try await ReaderEndToEndTests().expectCleanExit(tmux)
+            #expect(text(of: bib).contains(/Read = *\{1\}/), "written before the reader ended")
+        }
+    }
+
+    /// Another process holding the library's write lock (the one lock file a first edit made)
+    /// for `seconds`, as another bibread writing it would.
+    private func holdLock(in sandbox: Sandbox, seconds: Int) throws -> Process {
+        let locks = sandbox.state.appendingPathComponent("bibread/locks")
+        let lock = try #require(try FileManager.default.contentsOfDirectory(atPath: locks.path).first { $0.hasSuffix(".lock") })
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = [locks.appendingPathComponent(lock).path, "-c", "sleep \(seconds)"]
+        try holder.run()
+        // flock takes it at once (no other holder); give it the moment to start.
+        Thread.sleep(forTimeInterval: 0.3)
+        return holder
+    }
+
     @Test("Another program changes the .bib while an edit waits for the file's lock: both changes are kept and shown")
     func anotherProgramsChangeWhileAnEditIsPending() async throws {
         try await withCopy(of: Self.bibDesk, count: 39) { tmux, bib, sandbox in
@@ -178,13 +211,7 @@ struct EditingEndToEndTests {
             try await tmux.sendKeys("5")
             try await tmux.waitFor("Saved: \(Self.key): Rating: added 5")
             // Another bibread holds the file's write lock for a while.
-            let locks = sandbox.state.appendingPathComponent("bibread/locks")
-            let lock = try #require(try FileManager.default.contentsOfDirectory(atPath: locks.path).first { $0.hasSuffix(".lock") })
-            let holder = Process()
-            holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-            holder.arguments = [locks.appendingPathComponent(lock).path, "-c", "sleep 3"]
-            try holder.run()
-            try await Task.sleep(for: .milliseconds(300))
+            let holder = try holdLock(in: sandbox, seconds: 3)
             try await tmux.sendKeys("x")
             try await tmux.waitFor("Saving \(Self.key)…")
             // Meanwhile an editor writes the file: a note on the reference.
