@@ -177,30 +177,34 @@ struct EditingEndToEndTests {
             try await tmux.sendKeys("*")
             try await tmux.sendKeys("5")
             try await tmux.waitFor("Saved: \(Self.key): Rating: added 5")
-            let holder = try holdLock(in: sandbox, seconds: 3)
+            let (holder, release) = try holdLock(in: sandbox)
             try await tmux.sendKeys("x")
             try await tmux.waitFor("Saving \(Self.key)…")
             try await tmux.sendKeys("q")
             try await tmux.waitFor("Saving 1 edit before quitting…")
             #expect(!text(of: bib).contains("Read ="), "not written while the lock is held")
+            release()
             holder.waitUntilExit()
             try await ReaderEndToEndTests().expectCleanExit(tmux)
             #expect(text(of: bib).contains(/Read = *\{1\}/), "written before the reader ended")
         }
     }
 
-    /// Another process holding the library's write lock (the one lock file a first edit made)
-    /// for `seconds`, as another bibread writing it would.
-    private func holdLock(in sandbox: Sandbox, seconds: Int) throws -> Process {
+    /// Another process holding the library's write lock (the one lock file a first edit made),
+    /// as another bibread writing it would, until `release` is called (however loaded the
+    /// machine, the lock is held until the test has seen what it waits for).
+    private func holdLock(in sandbox: Sandbox) throws -> (holder: Process, release: () -> Void) {
         let locks = sandbox.state.appendingPathComponent("bibread/locks")
         let lock = try #require(try FileManager.default.contentsOfDirectory(atPath: locks.path).first { $0.hasSuffix(".lock") })
+        let stop = sandbox.root.appendingPathComponent("release-lock")
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = [locks.appendingPathComponent(lock).path, "-c", "sleep \(seconds)"]
+        holder.arguments = [locks.appendingPathComponent(lock).path, "-c",
+                            "while [ ! -e '\(stop.path)' ]; do sleep 0.05; done"]
         try holder.run()
         // flock takes it at once (no other holder); give it the moment to start.
         Thread.sleep(forTimeInterval: 0.3)
-        return holder
+        return (holder, { FileManager.default.createFile(atPath: stop.path, contents: Data()) })
     }
 
     @Test("Another program changes the .bib while an edit waits for the file's lock: both changes are kept and shown")
@@ -211,13 +215,14 @@ struct EditingEndToEndTests {
             try await tmux.sendKeys("5")
             try await tmux.waitFor("Saved: \(Self.key): Rating: added 5")
             // Another bibread holds the file's write lock for a while.
-            let holder = try holdLock(in: sandbox, seconds: 3)
+            let (holder, release) = try holdLock(in: sandbox)
             try await tmux.sendKeys("x")
             try await tmux.waitFor("Saving \(Self.key)…")
             // Meanwhile an editor writes the file: a note on the reference.
             let changed = text(of: bib).replacingOccurrences(of: "Author =       {B. Merino de Paz},",
                                                               with: "Author =       {B. Merino de Paz},\n  Note = {Written by another program},")
             try changed.write(to: bib, atomically: true, encoding: .utf8)
+            release()
             holder.waitUntilExit()
             try await tmux.waitFor("Saved: \(Self.key): Read: added 1", timeout: .seconds(20))
             try await tmux.waitFor("Written by another", timeout: .seconds(20))
