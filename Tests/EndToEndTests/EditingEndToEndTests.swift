@@ -53,7 +53,7 @@ struct EditingEndToEndTests {
 
     @Test("x, * and e on a BibDesk library: shown at once, saved in BibDesk's fields, kept after quitting")
     func markRateAndEditABibDeskLibrary() async throws {
-        try await withCopy(of: Self.bibDesk, count: 39) { tmux, bib, sandbox in
+        try await withCopy(of: Self.bibDesk, count: 39, environment: ["BIBREAD_TIMINGS": "1"]) { tmux, bib, sandbox in
             let unreadBefore = try await unread(in: tmux)
             try await select(Self.key, count: 39, in: tmux)
             try await tmux.sendKeys("x")
@@ -76,6 +76,13 @@ struct EditingEndToEndTests {
             try await tmux.type("University of Manchester")
             try await tmux.sendKeys("Enter")
             try await tmux.waitFor("Saved: \(Self.key): School: ")
+            // The reader's own writes are not another program's: the watcher (0.3 s to settle)
+            // says nothing, and the library is not read again.
+            // (BIBREAD_TIMINGS logs each event the loop takes.)
+            try await Task.sleep(for: .seconds(1.5))
+            let log = (try? String(contentsOf: sandbox.state.appendingPathComponent("bibread/stderr.log"), encoding: .utf8)) ?? ""
+            #expect(log.contains("edit saved"), "the log has the loop's events:\n\(log.suffix(2000))")
+            #expect(!log.contains("library changed on disk"), "\(log.suffix(2000))")
             try await tmux.sendKeys("q")
             try await ReaderEndToEndTests().expectCleanExit(tmux)
             let text = text(of: bib)
@@ -163,6 +170,43 @@ struct EditingEndToEndTests {
         }
     }
 
+    @Test("q while an edit waits for the file's lock: the reader says so, writes it once it can, then quits")
+    func quitWaitsForAnEditBeingWritten() async throws {
+        try await withCopy(of: Self.bibDesk, count: 39) { tmux, bib, sandbox in
+            try await select(Self.key, count: 39, in: tmux)
+            try await tmux.sendKeys("*")
+            try await tmux.sendKeys("5")
+            try await tmux.waitFor("Saved: \(Self.key): Rating: added 5")
+            let (holder, release) = try holdLock(in: sandbox)
+            try await tmux.sendKeys("x")
+            try await tmux.waitFor("Saving \(Self.key)…")
+            try await tmux.sendKeys("q")
+            try await tmux.waitFor("Saving 1 edit before quitting…")
+            #expect(!text(of: bib).contains("Read ="), "not written while the lock is held")
+            release()
+            holder.waitUntilExit()
+            try await ReaderEndToEndTests().expectCleanExit(tmux)
+            #expect(text(of: bib).contains(/Read = *\{1\}/), "written before the reader ended")
+        }
+    }
+
+    /// Another process holding the library's write lock (the one lock file a first edit made),
+    /// as another bibread writing it would, until `release` is called (however loaded the
+    /// machine, the lock is held until the test has seen what it waits for).
+    private func holdLock(in sandbox: Sandbox) throws -> (holder: Process, release: () -> Void) {
+        let locks = sandbox.state.appendingPathComponent("bibread/locks")
+        let lock = try #require(try FileManager.default.contentsOfDirectory(atPath: locks.path).first { $0.hasSuffix(".lock") })
+        let stop = sandbox.root.appendingPathComponent("release-lock")
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = [locks.appendingPathComponent(lock).path, "-c",
+                            "while [ ! -e '\(stop.path)' ]; do sleep 0.05; done"]
+        try holder.run()
+        // flock takes it at once (no other holder); give it the moment to start.
+        Thread.sleep(forTimeInterval: 0.3)
+        return (holder, { FileManager.default.createFile(atPath: stop.path, contents: Data()) })
+    }
+
     @Test("Another program changes the .bib while an edit waits for the file's lock: both changes are kept and shown")
     func anotherProgramsChangeWhileAnEditIsPending() async throws {
         try await withCopy(of: Self.bibDesk, count: 39) { tmux, bib, sandbox in
@@ -171,19 +215,14 @@ struct EditingEndToEndTests {
             try await tmux.sendKeys("5")
             try await tmux.waitFor("Saved: \(Self.key): Rating: added 5")
             // Another bibread holds the file's write lock for a while.
-            let locks = sandbox.state.appendingPathComponent("bibread/locks")
-            let lock = try #require(try FileManager.default.contentsOfDirectory(atPath: locks.path).first { $0.hasSuffix(".lock") })
-            let holder = Process()
-            holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-            holder.arguments = [locks.appendingPathComponent(lock).path, "-c", "sleep 3"]
-            try holder.run()
-            try await Task.sleep(for: .milliseconds(300))
+            let (holder, release) = try holdLock(in: sandbox)
             try await tmux.sendKeys("x")
             try await tmux.waitFor("Saving \(Self.key)…")
             // Meanwhile an editor writes the file: a note on the reference.
             let changed = text(of: bib).replacingOccurrences(of: "Author =       {B. Merino de Paz},",
                                                               with: "Author =       {B. Merino de Paz},\n  Note = {Written by another program},")
             try changed.write(to: bib, atomically: true, encoding: .utf8)
+            release()
             holder.waitUntilExit()
             try await tmux.waitFor("Saved: \(Self.key): Read: added 1", timeout: .seconds(20))
             try await tmux.waitFor("Written by another", timeout: .seconds(20))

@@ -229,6 +229,25 @@ struct EditingTests {
         #expect(copy.harness.state.message?.text.hasPrefix("Nothing to undo") == true)
     }
 
+    @Test func xInTheReadingViewMarksThePaperBeingRead() throws {
+        // A copy of the samples (the library and its PDFs), so that the paper opens.
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let samples = folder.appendingPathComponent("Samples")
+        try FileManager.default.copyItem(at: Fixtures.samples, to: samples)
+        let bib = samples.appendingPathComponent("library.bib")
+        var harness = ReaderHarness(library: Fixtures.library(at: bib), paths: [bib.path], width: 120, height: 40,
+                                    editState: folder.appendingPathComponent("state"))
+        harness.read("knuth1984texbook")
+        try #require(harness.state.reading?.pageText != nil)
+        harness.press("x")
+        #expect(harness.state.reading != nil, "still reading")
+        #expect(harness.state.message?.text.hasPrefix("Saved: knuth1984texbook: Read: 1 → 0") == true, "\(harness.state.message?.text ?? "")")
+        let text = try String(contentsOf: bib, encoding: .utf8)
+        let entry = try #require(Library.parse([(path: bib.path, bytes: Array(text.utf8))]).entry(at: "knuth1984texbook"))
+        #expect(entry.raw("read") == "0", "it was read: x marks it unread")
+    }
+
     @Test func qWhileAnEditIsWrittenQuitsOnceItIs() throws {
         var copy = try Copy(Self.bibDesk, selecting: "Acemoglu2003Whynotpolitical")
         defer { copy.remove() }

@@ -54,6 +54,8 @@ public enum ActionTable {
         .init(action: .back, scope: .reading, help: "Back to the library", defaultKeys: [.character("q"), .escape]),
         // Static groups of the reference read (issue 28, pickers; its keywords are t in the library: t here is the layout)
         .init(action: .fileInGroups, scope: .reading, help: "File this reference into static groups / take it out", defaultKeys: [.character("+")]),
+        // keys: editing the reference being read
+        .init(action: .toggleRead, scope: .reading, help: "Mark the paper read / unread", defaultKeys: [.character("x")]),
         .init(action: .openBookmark, scope: .bookmarks, help: "Open the bookmark at its page; open or close a folder", defaultKeys: [.enter]),
         .init(action: .expandFolder, scope: .bookmarks, help: "Open a folder", defaultKeys: [.right, .character("l")]),
         .init(action: .collapseFolder, scope: .bookmarks, help: "Close a folder, or go to the folder above", defaultKeys: [.left, .character("h")]),

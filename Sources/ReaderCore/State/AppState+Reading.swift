@@ -103,6 +103,8 @@ extension AppState {
             openNoteEditor()
         case .fileInGroups:
             return openGroupPicker()
+        case .toggleRead:
+            return performEdit(.toggleRead)
         case .outline:
             guard let info = view.info else { return [] }
             if info.outline.isEmpty {
