@@ -76,12 +76,14 @@ grep -v -e '^% ? ' -e '^% == Citekey duplicates' "$big" >"$library" || true
 
 home=$work/home
 mkdir -p "$home"/{data,cache,config,state}
-run_bibread() { # OUTPUT ARGS... : bibread in the bench's own XDG folders; sets rc
-  local out=$1
+run_bibread() { # OUTPUT ARGS... : bibread in the bench's own XDG folders, stderr to OUTPUT.err (or
+  # the log, for /dev/null); sets rc
+  local out=$1 err=$1.err
   shift
+  [[ $out == /dev/null ]] && err=$log
   rc=0
   HOME=$home XDG_DATA_HOME=$home/data XDG_CACHE_HOME=$home/cache XDG_CONFIG_HOME=$home/config \
-    XDG_STATE_HOME=$home/state "$bibread" "$@" >"$out" 2>&1 || rc=$?
+    XDG_STATE_HOME=$home/state "$bibread" "$@" >"$out" 2>>"$err" || rc=$?
 }
 # A reference from the middle of the library, whose key is plain.
 run_bibread "$work/list.json" list "$library" --json
@@ -94,7 +96,7 @@ print(plain[len(plain) // 2] if plain else "")' "$work/list.json")
 entries=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))))' "$work/list.json")
 cat "$library" >/dev/null
 
-seconds_between() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", b - a }'; }
+seconds_between() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f\n", b - a }'; }
 # median and best of the numbers on stdin
 stats() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "- -"; exit } m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.3f %.3f\n", m, v[1] }'; }
 failed=0
@@ -114,7 +116,7 @@ for ((i = 1; i <= runs; i++)); do
   run_bibread "$work/mark.out" mark "$library" "$key" "$state"
   t1=$EPOCHREALTIME
   if ((rc != 0)) || ! grep -q '→' "$work/mark.out"; then
-    say "mark $state failed (exit $rc): $(tail -n 2 "$work/mark.out")"
+    say "mark $state failed (exit $rc): $(tail -n 2 "$work/mark.out.err")"
     failed=1
   fi
   seconds_between "$t0" "$t1" >>"$work/mark.times"
@@ -132,7 +134,7 @@ if [[ -x $bibread_dev ]] && "$bibread_dev" edit-latency --help >/dev/null 2>&1; 
   if HOME=$home XDG_DATA_HOME=$home/data XDG_CACHE_HOME=$home/cache XDG_CONFIG_HOME=$home/config \
     XDG_STATE_HOME=$home/state "$bibread_dev" edit-latency "$library" --rounds $((runs * 4)) >"$work/screen.out" 2>>"$log"; then
     screen_line=$(sed 's/^/           /' "$work/screen.out")
-    screen_p99=$(grep -F 'key → screen' "$work/screen.out" | grep -oE 'p99 [0-9.]+' | grep -oE '[0-9.]+' | head -n 1 || true)
+    screen_p99=$(grep -F 'key → screen' "$work/screen.out" | sed -nE 's/.*p99 ([0-9.]+) ms.*/\1/p' | head -n 1 || true)
   else
     screen_line="FAILED: see $log"
     failed=1
@@ -192,7 +194,7 @@ done
 [[ -n $port ]] || die "lighttpd did not start (see $server_log)"
 url="http://127.0.0.1:$port/"
 mkdir -p "$home/config/bibread"
-printf '[[remote]]\nname = "bench"\nurl = "%s"\n' "$url" >"$home/config/bibread/config.toml"
+printf '[[remote]]\nname = "editbench"\nurl = "%s"\n' "$url" >"$home/config/bibread/config.toml"
 
 # The requests logged so far, once the log has settled (a request is logged when it ends).
 requests_logged() {
@@ -213,30 +215,30 @@ bib_requests_since() { # N
 }
 
 say "push: $runs runs of an edit pushed by bibread sync, and a no-op sync ..."
-run_bibread "$work/first-sync.out" sync bench
-((rc == 0)) || die "the first sync failed (exit $rc): $(tail -n 3 "$work/first-sync.out")"
+run_bibread "$work/first-sync.out" sync editbench
+((rc == 0)) || die "the first sync failed (exit $rc): $(tail -n 3 "$work/first-sync.out.err")"
 : >"$work/push.times"
 : >"$work/noop.times"
 push_requests=
 state=read
 for ((i = 1; i <= runs; i++)); do
-  run_bibread "$work/push-mark.out" mark bench "$key" "$state"
-  ((rc == 0)) || { say "mark on the synced copy failed (exit $rc): $(tail -n 2 "$work/push-mark.out")"; failed=1; }
+  run_bibread "$work/push-mark.out" mark editbench "$key" "$state"
+  ((rc == 0)) || { say "mark on the synced copy failed (exit $rc): $(tail -n 2 "$work/push-mark.out.err")"; failed=1; }
   l0=$(requests_logged)
   t0=$EPOCHREALTIME
-  run_bibread "$work/push.out" sync bench
+  run_bibread "$work/push.out" sync editbench
   t1=$EPOCHREALTIME
   requests_logged >/dev/null
   r=$(bib_requests_since "$l0")
-  if ((rc != 0)) || ! grep -q 'pushed 1 edit' "$work/push.out"; then
-    say "the push failed (exit $rc): $(tail -n 3 "$work/push.out")"
+  if ((rc != 0)) || ! grep -q 'pushed 1 edit' "$work/push.out" "$work/push.out.err"; then
+    say "the push failed (exit $rc): $(tail -n 3 "$work/push.out.err")"
     failed=1
   fi
   seconds_between "$t0" "$t1" >>"$work/push.times"
   push_requests=$r
   l0=$(requests_logged)
   t0=$EPOCHREALTIME
-  run_bibread "$work/noop.out" sync bench
+  run_bibread "$work/noop.out" sync editbench
   t1=$EPOCHREALTIME
   ((rc == 0)) || { say "the no-op sync failed (exit $rc)"; failed=1; }
   seconds_between "$t0" "$t1" >>"$work/noop.times"
@@ -247,7 +249,7 @@ for ((i = 1; i <= runs; i++)); do
   [[ $state == read ]] && state=unread || state=read
 done
 # After the pushes, the remote holds what the copy here holds.
-if ! cmp -s "$remote/library.bib" "$home/data/bibread/remotes/bench/library.bib"; then
+if ! cmp -s "$remote/library.bib" "$home/data/bibread/remotes/editbench/library.bib"; then
   say "after the pushes the remote's library.bib is not the copy here"
   failed=1
 fi

@@ -79,6 +79,19 @@ struct TwoMachineSyncTests {
         }
     }
 
+    @Test func aRemotesNameMeansTheRemoteEvenBesideAFolderOfThatName() throws {
+        let setup = try Setup()
+        #expect(try setup.run(setup.machineA, ["sync", "lab"]).status == 0)
+        // A folder named like the remote where the command runs (a user in ~/papers with lab/ in it).
+        let folder = setup.root.appendingPathComponent("cwd")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("lab"), withIntermediateDirectories: true)
+        let mark = try ProcessRunner.bibread(["mark", "lab", "turing1936computable", "read"], environment: setup.machineA, currentDirectory: folder)
+        #expect(mark.status == 0, "\(mark.standardError)")
+        #expect(mark.standardOutput.contains("turing1936computable"), "\(mark.standardOutput)")
+        let list = try ProcessRunner.bibread(["list", "lab"], environment: setup.machineA, currentDirectory: folder)
+        #expect(list.status == 0, "\(list.standardError)")
+    }
+
     @Test func editsOfDifferentReferencesOnTwoMachinesAllReachTheRemote() throws {
         let setup = try Setup()
         for machine in [setup.machineA, setup.machineB] {

@@ -86,9 +86,12 @@ enum RemoteResolution {
         let remotes = Config.load(from: Directories().config).remotes
         var unsynced = 0
         let paths = arguments.flatMap { argument -> [String] in
-            if argument.contains("/") || argument.hasSuffix(".bib") || FileManager.default.fileExists(atPath: argument) { return [argument] }
+            if argument.contains("/") || argument.hasSuffix(".bib") { return [argument] }
+            // A remote's name means the remote, even where a folder of that name is (a file of
+            // that name, without .bib, is still the file).
             let files = RemoteLocations(name: argument).libraryFiles
-            if !files.isEmpty { return files }
+            if !files.isEmpty, !isRegularFile(argument) { return files }
+            if FileManager.default.fileExists(atPath: argument) { return [argument] }
             guard RemoteLocations.knownNames(configured: remotes).contains(argument) else { return [argument] }
             Console.error("bibread: remote '\(argument)' has no library on this machine yet; run 'bibread sync \(argument)'")
             unsynced += 1
@@ -98,5 +101,10 @@ enum RemoteResolution {
         let absolute = paths.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         RemoteLocations.registerAliases(forLibraries: absolute, remotes: remotes)
         return paths
+    }
+
+    private static func isRegularFile(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
     }
 }
