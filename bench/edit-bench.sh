@@ -220,7 +220,7 @@ run_bibread "$work/first-sync.out" sync editbench
 : >"$work/push.times"
 : >"$work/noop.times"
 push_requests=
-state=read
+# $state is the opposite of the last edit above, which the synced copy holds: every mark changes it.
 for ((i = 1; i <= runs; i++)); do
   run_bibread "$work/push-mark.out" mark editbench "$key" "$state"
   ((rc == 0)) || { say "mark on the synced copy failed (exit $rc): $(tail -n 2 "$work/push-mark.out.err")"; failed=1; }

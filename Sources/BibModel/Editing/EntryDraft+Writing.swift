@@ -161,14 +161,25 @@ extension EntryDraft {
         var after = String(decoding: text[(slot.equals + 1)..<slot.valueStart], as: UTF8.self)
         if !before.allSatisfy({ $0 == " " || $0 == "\t" }) { before = " " }
         if !after.allSatisfy({ $0 == " " || $0 == "\t" }) { after = " " }
-        let lined = layout.slots.filter { $0.lineStart != nil }
-        let columns = Set(lined.map { $0.equals - $0.nameStart })
-        if lined.count >= 2, columns.count == 1, let column = columns.first,
-           Set(lined.map { $0.nameEnd - $0.nameStart }).count > 1, before.allSatisfy({ $0 == " " }) {
+        if let column = alignedColumn, before.allSatisfy({ $0 == " " }) {
             before = String(repeating: " ", count: max(1, column - name.utf8.count))
         }
         let opening = slot.opening == UInt8(ascii: "\"") || slot.opening == UInt8(ascii: "{") ? slot.opening : preferredOpening
         return name + before + "=" + after + delimited(value, opening: opening)
+    }
+
+    /// The column of the `=` signs when the entry lines them up (names of different lengths
+    /// padded to one column): the column most of its fields on lines of their own share. A field
+    /// whose name is longer than the column (a `date-modified` added to fields aligned on
+    /// `keywords`) leaves the others aligned, so it is not the only one counted.
+    private var alignedColumn: Int? {
+        let lined = layout.slots.filter { $0.lineStart != nil }
+        guard lined.count >= 2 else { return nil }
+        let byColumn = Dictionary(grouping: lined) { $0.equals - $0.nameStart }
+        guard let (column, slots) = byColumn.max(by: { $0.value.count < $1.value.count }),
+              slots.count >= 2, slots.count * 2 > lined.count,
+              Set(slots.map { $0.nameEnd - $0.nameStart }).count > 1 else { return nil }
+        return column
     }
 
     /// The name in the case its neighbours use: all lower case, or each part capitalized

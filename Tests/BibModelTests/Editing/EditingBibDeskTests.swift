@@ -39,6 +39,24 @@ struct EditingBibDeskTests {
         #expect(again.bytes == fixture.bytes)
     }
 
+    @Test func aNewFieldIsAlignedWithItsNeighboursEvenAfterALongerOne() throws {
+        // Aligned on `keywords`, with a `date-modified` an earlier edit added (longer: one space).
+        let text = """
+            @article{a,
+              author   = {A. Author},
+              title    = {A Title},
+              keywords = {x, y},
+              date-modified = {2024-03-01 10:22:33 +0100},
+            }
+
+            """
+        let fixture = try EditingFixture(text: text)
+        let result = try fixture.edit("a", .setField("note", to: "Hello"), .setField("rating", to: "4"))
+        let written = String(decoding: result.bytes, as: UTF8.self)
+        #expect(written.contains("\n  note     = {Hello},\n"), "\(written)")
+        #expect(written.contains("\n  rating   = {4},\n"), "\(written)")
+    }
+
     @Test func theLastFieldKeepsTheEntrysClosingBrace() throws {
         let fixture = try EditingFixture(Self.sample)
         // lamport1994latex ends `\tYear = {1994}}`: a field sorting after Year goes after it.
