@@ -21,13 +21,13 @@ struct LibraryPush {
     /// (and its copy here).
     func run(notice: (String) -> Void) throws -> (pushed: Int, conflicts: Int, failed: [String]) {
         var journal = try locations.existingJournal()
-        let pending = Dictionary(grouping: try journal?.pending() ?? [], by: \.file)
+        let pending = Set(try journal?.pending().map(\.file) ?? [])
         var result = (pushed: 0, conflicts: 0, failed: [String]())
-        for file in Set(pending.keys).union(changedOutside()).sorted() {
+        for file in pending.union(changedOutside()).sorted() {
             do {
                 if journal == nil { journal = try EditJournal(url: locations.journal) }
                 guard let journal else { continue }
-                let pushed = try push(file, edits: pending[file] ?? [], journal: journal, notice: notice)
+                let pushed = try push(file, journal: journal, notice: notice)
                 result.pushed += pushed.edits
                 result.conflicts += pushed.conflicts
             } catch {
@@ -53,9 +53,15 @@ struct LibraryPush {
     }
 
     /// Pushes one file; returns how many edits it pushed and how many conflicts its merge found.
-    private func push(_ file: String, edits: [JournalEdit], journal: EditJournal,
-                      notice: (String) -> Void) throws -> (edits: Int, conflicts: Int) {
+    ///
+    /// It holds the file's write lock from reading the copy here and its pending edits to
+    /// replacing the copy and noting the edits pushed: an edit (which takes the same lock, and
+    /// records itself in the journal under it) waits, and is made on the merged file after.
+    private func push(_ file: String, journal: EditJournal, notice: (String) -> Void) throws -> (edits: Int, conflicts: Int) {
         let local = try RemotePath.local(file, under: locations.library)
+        let lock = try locations.lockCopy(local)
+        defer { lock?.release() }
+        let edits = try journal.pending(file: file)
         let mine = Array(try Data(contentsOf: local))
         let base = locations.baseCopy(of: file)
         for _ in 0..<attempts {
@@ -72,9 +78,16 @@ struct LibraryPush {
             } catch TransportError.remoteChanged {
                 continue
             }
-            // The copy here becomes what the remote now holds, unless it changed meanwhile (an
-            // edit made during the push: it stays, pending, for the next sync).
-            if merged != mine, Array((try? Data(contentsOf: local)) ?? Data()) == mine {
+            // The copy here becomes what the remote now holds. Another program (which takes no
+            // lock) may have changed it meanwhile: its changes are merged onto that, and the copy,
+            // not the last synced one, is pushed by the next sync (kept as it was, it would
+            // undo the remote's changes then).
+            let now = Array(try Data(contentsOf: local))
+            if now != mine {
+                let (folded, more) = try merge(mine: now, theirs: merged, base: mine, file: file)
+                try AtomicFile.write(Data(folded), to: local)
+                conflicts += more
+            } else if merged != mine {
                 try AtomicFile.write(Data(merged), to: local)
             }
             try journal.finishPush(of: edits.map(\.id), conflicts: conflicts, file: file, at: Date().timeIntervalSince1970)

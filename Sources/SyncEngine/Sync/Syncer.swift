@@ -428,6 +428,11 @@ public final class Syncer: @unchecked Sendable {
                 try refuse("\(loss) (if that is right: bibread sync \(remote.name) --accept)")
                 continue
             }
+            // From here until the last synced copy is kept, the copy in use is locked: an edit
+            // (which takes the same lock) waits, and is made on the new copy; it cannot fall
+            // between the looks below and the rename, or make the base differ from the copy.
+            let lock = staging == nil ? try locations.lockCopy(local) : nil
+            defer { lock?.release() }
             // Edits made here that the remote does not have yet stay: the copy holding them is
             // not replaced (the remote's version is kept aside, for the push that merges them).
             if let journal = try? locations.existingJournal(), let edits = try? journal.pendingEditCount(file: file.path), edits > 0 {
