@@ -272,4 +272,26 @@ struct TwoMachineSyncTests {
         try setup.succeed(setup.machineB, "sync", "lab")
         #expect(setup.localText(setup.machineB) == remote)
     }
+
+    /// A field removed here and changed on the other machine: resolving it with --mine says
+    /// that the field is removed (it was "set to ''") and removes it, and the sync pushes that.
+    @Test func resolvingARemovedFieldWithMineRemovesIt() throws {
+        let setup = try Setup()
+        for machine in [setup.machineA, setup.machineB] { try setup.succeed(machine, "sync", "lab") }
+        try setup.succeed(setup.machineA, "set", "lab", "knuth1984texbook", "--unset", "keywords")
+        try setup.succeed(setup.machineB, "tag", "lab", "knuth1984texbook", "+macros")
+        try setup.succeed(setup.machineB, "sync", "lab")
+        try setup.sync(setup.machineA, saying: "1 conflict kept the remote's value")
+        let conflicts = try setup.run(setup.machineA, ["conflicts"])
+        #expect(conflicts.standardOutput == "lab: library.bib: knuth1984texbook keywords: yours none · in the library 'typesetting, TeX, macros'\n",
+                "\(conflicts.standardOutput)")
+        let resolve = try setup.run(setup.machineA, ["conflicts", "resolve", "knuth1984texbook", "keywords", "--mine"])
+        #expect(resolve.status == 0, "\(resolve.standardError)")
+        #expect(resolve.standardOutput == "lab: library.bib: knuth1984texbook keywords: removed (yours); the next sync pushes it\n",
+                "\(resolve.standardOutput)")
+        #expect(!Setup.entry("knuth1984texbook", in: setup.localText(setup.machineA)).contains("Keywords"))
+        try setup.succeed(setup.machineA, "sync", "lab")
+        let knuth = Setup.entry("knuth1984texbook", in: setup.remoteText)
+        #expect(!knuth.contains("Keywords") && knuth.contains("Title"), "\(knuth)")
+    }
 }

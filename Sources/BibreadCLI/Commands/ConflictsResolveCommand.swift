@@ -76,7 +76,10 @@ struct ConflictsResolveCommand: ParsableCommand {
         if theirs {
             Console.print("\(place): kept the library's value\(conflict.theirs.map { " '\($0)'" } ?? " (none)")")
         } else {
-            Console.print("\(place): set to '\(value ?? conflict.mine ?? "")'\(value == nil ? " (yours)" : ""); the next sync pushes it")
+            // This machine's value may be no value: the field was removed here.
+            let chosen = value ?? conflict.mine
+            let what = chosen.map { "set to '\($0)'" } ?? "removed"
+            Console.print("\(place): \(what)\(value == nil ? " (yours)" : ""); the next sync pushes it")
         }
     }
 }
