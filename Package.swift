@@ -57,7 +57,7 @@ let package = Package(
         // Pure Swift model: parsing, LaTeX, names, citations, linked files.
         .target(name: "BibModel", dependencies: ["PropertyList", "DiskIO"]),
         .target(name: "Checksums", dependencies: ["CCrypto"]),
-        .target(name: "DiskIO"),
+        .target(name: "DiskIO", dependencies: ["Checksums"]),
         .target(name: "PDFText", dependencies: ["CPoppler", "Checksums", "DiskIO"]),
         // Full-text search of the PDFs: an FTS5 index keyed by content fingerprint.
         .target(name: "FullText", dependencies: [

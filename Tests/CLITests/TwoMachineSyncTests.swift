@@ -285,4 +285,57 @@ struct TwoMachineSyncTests {
         try setup.succeed(setup.machineB, "sync", "lab")
         #expect(setup.localText(setup.machineB) == remote)
     }
+
+    /// A field removed here and changed on the other machine: resolving it with --mine says
+    /// that the field is removed (it was "set to ''") and removes it, and the sync pushes that.
+    @Test func resolvingARemovedFieldWithMineRemovesIt() throws {
+        let setup = try Setup()
+        for machine in [setup.machineA, setup.machineB] { try setup.succeed(machine, "sync", "lab") }
+        try setup.succeed(setup.machineA, "set", "lab", "knuth1984texbook", "--unset", "keywords")
+        try setup.succeed(setup.machineB, "tag", "lab", "knuth1984texbook", "+macros")
+        try setup.succeed(setup.machineB, "sync", "lab")
+        try setup.sync(setup.machineA, saying: "1 conflict kept the remote's value")
+        let conflicts = try setup.run(setup.machineA, ["conflicts"])
+        #expect(conflicts.standardOutput == "lab: library.bib: knuth1984texbook keywords: yours none · in the library 'typesetting, TeX, macros'\n",
+                "\(conflicts.standardOutput)")
+        let resolve = try setup.run(setup.machineA, ["conflicts", "resolve", "knuth1984texbook", "keywords", "--mine"])
+        #expect(resolve.status == 0, "\(resolve.standardError)")
+        #expect(resolve.standardOutput == "lab: library.bib: knuth1984texbook keywords: removed (yours); the next sync pushes it\n",
+                "\(resolve.standardOutput)")
+        #expect(!Setup.entry("knuth1984texbook", in: setup.localText(setup.machineA)).contains("Keywords"))
+        try setup.succeed(setup.machineA, "sync", "lab")
+        let knuth = Setup.entry("knuth1984texbook", in: setup.remoteText)
+        #expect(!knuth.contains("Keywords") && knuth.contains("Title"), "\(knuth)")
+    }
+
+    /// What a push of one edit asks of lighttpd, counted in its access log once it has stopped
+    /// (it writes the log as requests end): when the remote is still the version the copy here
+    /// came from, one PUT with If-Match and no GET (the sync's one PROPFIND lists the folder,
+    /// and the file the push made is not downloaded again); when it changed, that PUT is refused
+    /// (412), one GET fetches the remote's version, and one PUT puts the merge.
+    @Test func aPushOfOneEditIsOneConditionalPut() throws {
+        let setup = try Setup()
+        for machine in [setup.machineA, setup.machineB] { try setup.succeed(machine, "sync", "lab") }
+        func requests(of machine: [String: String]) throws -> [String] {
+            setup.server.stop()
+            setup.server = try WebDAVServer.start(root: setup.remote, writable: true)
+            for each in [setup.machineA, setup.machineB] { try setup.configure(each) }
+            try setup.succeed(machine, "sync", "lab")
+            setup.server.stop()
+            return setup.server.requests
+        }
+        try setup.succeed(setup.machineA, "mark", "lab", "turing1936computable", "read")
+        #expect(try requests(of: setup.machineA) == ["PUT /library.bib 204", "PROPFIND / 207"])
+        #expect(Setup.entry("turing1936computable", in: setup.remoteText).contains("read     = {1}"))
+        // A sync with nothing to push does not PUT; B's copy is behind: it GETs the file.
+        #expect(try requests(of: setup.machineB) == ["PROPFIND / 207", "GET /library.bib 200"])
+
+        try setup.succeed(setup.machineA, "rate", "lab", "knuth1984texbook", "2")
+        _ = try requests(of: setup.machineA)
+        try setup.succeed(setup.machineB, "tag", "lab", "shannon1948mathematical", "+bits")
+        #expect(try requests(of: setup.machineB) == ["PUT /library.bib 412", "GET /library.bib 200", "PUT /library.bib 204", "PROPFIND / 207"])
+        let remote = setup.remoteText
+        #expect(Setup.entry("knuth1984texbook", in: remote).contains("Rating = {2}") && Setup.entry("shannon1948mathematical", in: remote).contains("bits"))
+        #expect(setup.localText(setup.machineB) == remote)
+    }
 }

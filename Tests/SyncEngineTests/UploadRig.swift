@@ -104,13 +104,7 @@ final class UploadRig {
     /// Each entry of the remote's folder with its size, change time and inode: what differs
     /// as soon as anything there is written.
     func folderState() -> [String: [Int]] {
-        var state: [String: [Int]] = [:]
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: remoteRoot.path)) ?? [] {
-            var status = stat()
-            guard lstat(remoteRoot.appendingPathComponent(name).path, &status) == 0 else { continue }
-            state[name] = [Int(status.st_size), Int(status.st_ctim.tv_sec), Int(status.st_ctim.tv_nsec), Int(status.st_ino)]
-        }
-        return state
+        FolderState.of(remoteRoot)
     }
 
     /// Waits until the remote's folder has not changed for half a second (a server finishing an

@@ -28,12 +28,29 @@ public enum LibraryMerge {
     /// then references added on this side (after the reference that precedes them here, when
     /// `theirs` has it). `path` names the file in messages; `date` is the modification date
     /// written where the file keeps one.
-    public static func merge(mine: [UInt8], theirs: [UInt8], base: [UInt8]?, path: String, at date: Date) throws -> Result {
+    ///
+    /// `ownUpload`: bytes this side put on the remote without keeping them as the base (a push
+    /// killed after its upload landed, and another machine's change on top since). A field
+    /// `theirs` holds as that upload had it is this side's own earlier value, not another
+    /// machine's: this side's later value wins it, with no conflict.
+    public static func merge(mine: [UInt8], theirs: [UInt8], base: [UInt8]?, path: String, at date: Date,
+                             ownUpload: [UInt8]? = nil) throws -> Result {
         func parse(_ bytes: [UInt8]) -> Library { Library.parse([(path: path, bytes: bytes)]) }
         let myLibrary = parse(mine)
-        let plan = ThreeWayMerge.plan(base: base.map { parse($0).entries.map(EntrySnapshot.init) } ?? [],
+        let theirLibrary = parse(theirs)
+        var plan = ThreeWayMerge.plan(base: base.map { parse($0).entries.map(EntrySnapshot.init) } ?? [],
                                       mine: myLibrary.entries.map(EntrySnapshot.init),
-                                      theirs: parse(theirs).entries.map(EntrySnapshot.init))
+                                      theirs: theirLibrary.entries.map(EntrySnapshot.init))
+        if let ownUpload {
+            let own = parse(ownUpload)
+            plan.conflicts = plan.conflicts.filter { conflict in
+                guard conflict.kind == .field, let field = conflict.field, field != FieldDifference.entryType,
+                      let uploaded = own.entry(at: conflict.address).map(EntrySnapshot.init), uploaded.fields[field] == conflict.theirs,
+                      let entry = theirLibrary.entry(at: conflict.address).map(EntrySnapshot.init) else { return true }
+                plan.changes.append(.changed(entry, [FieldDifference(field: field, before: conflict.theirs, after: conflict.mine)]))
+                return false
+            }
+        }
         var bytes = theirs
         func apply(_ edit: (LibraryEditor, Library) throws -> EditResult) throws {
             let library = parse(bytes)

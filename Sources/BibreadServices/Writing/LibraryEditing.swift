@@ -42,9 +42,11 @@ public struct LibraryEditing: Sendable {
         }, check: { old, _ in
             guard let result else { return }
             try EditCheck.verify(original: old, parsedOriginal: parsed, result: result, path: path)
+        }, written: { _ in
+            // Recorded under the file's lock: a push (which takes it too) sees both or neither.
+            if let result { try journal(result, path: path, at: date) }
         })
         guard let result else { throw EditError(.checkFailed, "\(path): the edit gave no result") }
-        if write.wrote { try journal(result, path: path, at: date) }
         return LibraryEditOutcome(before: write.externalChange == nil ? bytes : nil, result: result, write: write)
     }
 

@@ -59,13 +59,18 @@ public struct LibraryFileWriter: Sendable {
     ///     bytes writes nothing.
     ///   - check: the bytes before and the new bytes as read back from the temporary file; what
     ///     it throws stops the write (the file is as it was).
+    ///   - written: called with the write once the new version is in place, while the lock is
+    ///     still held (a synced library's journal records the edit there, so that a sync's push,
+    ///     which takes the same lock, sees the file and the journal agree). What it throws is
+    ///     thrown; the file stays written.
     /// - Throws: what `transform` or `check` throws, as it is; else ``LibraryWriteError``.
     @discardableResult
     public func write(path: String, loaded: LoadedFileStamp, command: String, waiting: (Int32?) -> Void = { _ in },
                       transform: ([UInt8]) throws -> [UInt8],
-                      check: (_ old: [UInt8], _ new: [UInt8]) throws -> Void) throws -> LibraryWrite {
+                      check: (_ old: [UInt8], _ new: [UInt8]) throws -> Void,
+                      written: (LibraryWrite) throws -> Void = { _ in }) throws -> LibraryWrite {
         let target = try Self.resolved(path)
-        let lock = try LibraryWriteLock.acquire(lockURL(target), for: target, waiting: waiting)
+        let lock = try lock(target, waiting: waiting)
         defer { lock.release() }
         let found = try LoadedFileStamp.readWithStatus(target)
         let foundStamp = LoadedFileStamp(bytes: found.bytes, status: found.status)
@@ -91,7 +96,9 @@ public struct LibraryFileWriter: Sendable {
             if recorded { try? history.removeLast(entry) }
             throw error
         }
-        return LibraryWrite(path: target, externalChange: external, wrote: true, bytes: new, stamp: try Self.stamp(target, hash: entry.after))
+        let write = LibraryWrite(path: target, externalChange: external, wrote: true, bytes: new, stamp: try Self.stamp(target, hash: entry.after))
+        try written(write)
+        return write
     }
 
     /// Puts back the version of the library file at `path` before bibread's last edit of it,
@@ -103,7 +110,7 @@ public struct LibraryFileWriter: Sendable {
     @discardableResult
     public func undo(path: String, waiting: (Int32?) -> Void = { _ in }) throws -> LibraryUndo {
         let target = try Self.resolved(path)
-        let lock = try LibraryWriteLock.acquire(lockURL(target), for: target, waiting: waiting)
+        let lock = try lock(target, waiting: waiting)
         defer { lock.release() }
         let found = try LoadedFileStamp.readWithStatus(target)
         let foundStamp = LoadedFileStamp(bytes: found.bytes, status: found.status)
@@ -135,7 +142,16 @@ public struct LibraryFileWriter: Sendable {
     }
 
     func lockURL(_ target: String) -> URL {
-        state.appendingPathComponent("locks").appendingPathComponent("\(Self.key(target)).lock")
+        LibraryWriteLock.url(forFile: target, state: state)
+    }
+
+    /// Takes the lock of the library file `target` (the one a sync's push takes too).
+    private func lock(_ target: String, waiting: (Int32?) -> Void) throws(LibraryWriteError) -> LibraryWriteLock {
+        do {
+            return try LibraryWriteLock.acquire(lockURL(target), for: target, waiting: waiting)
+        } catch {
+            throw .lockFailed(path: target, reason: error.reason)
+        }
     }
 
     /// The history of the library file `target`.

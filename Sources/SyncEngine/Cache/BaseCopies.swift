@@ -64,6 +64,47 @@ public struct BaseCopies: Sendable {
         return version
     }
 
+    /// Notes, durably, the bytes about to be uploaded to `remotePath` (before the upload): when
+    /// the process dies after the upload landed but before its version was kept, the next push
+    /// finds the remote holding exactly these bytes and takes them as the last synced copy
+    /// (``adoptedCopy(of:remote:)``) instead of taking its own earlier push for another
+    /// machine's change.
+    public func noteUpload(_ contents: [UInt8], to remotePath: String) throws {
+        try AtomicFile.write(Data(contents), to: uploadFile(for: remotePath))
+    }
+
+    /// The last synced copy of `remotePath` given the remote's version `remote`: the upload
+    /// noted before when the remote holds exactly its bytes (kept now as the copy, with the
+    /// remote's version), else ``copy(of:)``.
+    public func adoptedCopy(of remotePath: String, remote: VersionedContents) throws -> VersionedContents? {
+        let noted = uploadFile(for: remotePath)
+        if let bytes = try? Data(contentsOf: noted), bytes.elementsEqual(remote.contents) {
+            try save(remote, of: remotePath)
+            try? FileManager.default.removeItem(at: noted)
+            return remote
+        }
+        return copy(of: remotePath)
+    }
+
+    /// Whether an upload to `remotePath` was noted and not forgotten since (it may have landed).
+    public func hasNotedUpload(to remotePath: String) -> Bool {
+        FileManager.default.fileExists(atPath: uploadFile(for: remotePath).path)
+    }
+
+    /// The bytes of the upload noted for `remotePath`, if one is.
+    public func notedUpload(to remotePath: String) -> [UInt8]? {
+        (try? Data(contentsOf: uploadFile(for: remotePath))).map(Array.init)
+    }
+
+    /// Forgets the upload noted for `remotePath` (it landed and is kept, or was refused).
+    public func forgetUpload(to remotePath: String) {
+        try? FileManager.default.removeItem(at: uploadFile(for: remotePath))
+    }
+
+    private func uploadFile(for remotePath: String) -> URL {
+        file(for: remotePath).deletingPathExtension().appendingPathExtension("uploading")
+    }
+
     /// Where the copy of `remotePath` is kept: the path with `%` and `/` percent-encoded
     /// (`sub%2Flibrary.bib.base`), or, for a path too long for a file name, its SHA-256.
     func file(for remotePath: String) -> URL {

@@ -13,9 +13,13 @@ public struct RemoteLocations: Sendable, Equatable {
     public let name: String
     public let library: URL
     public let cache: URL
+    /// bibread's state folder (`$XDG_STATE_HOME/bibread`), where the write locks of library
+    /// files are (``LibraryWriteLock``): a push takes the lock of the copy it replaces.
+    public let state: URL
 
     public init(name: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.name = name
+        state = BaseDirectories(environment: environment).state
         library = Self.librariesRoot(environment: environment).appendingPathComponent(name)
         cache = Self.cachesRoot(environment: environment).appendingPathComponent(name)
     }

@@ -16,6 +16,9 @@ public final class Syncer: @unchecked Sendable {
     let transport: any Transport
     let session: CurlSession
     private let clock: () -> Double
+    /// The version each .bib this run pushed now has on the remote: the copy here is that
+    /// version, and is not downloaded again.
+    private var pushedVersions: [String: RemoteVersion] = [:]
 
     public init(remote: Remote, locations: RemoteLocations, transport: any Transport, session: CurlSession,
                 clock: @escaping () -> Double = { Date().timeIntervalSince1970 }) {
@@ -55,7 +58,7 @@ public final class Syncer: @unchecked Sendable {
         // library that comes back holds them.
         if !options.dryRun {
             if let uploading = transport as? any UploadingTransport {
-                _ = try LibraryPush(locations: locations, transport: uploading).run { events(.notice($0)) }
+                pushedVersions = try LibraryPush(locations: locations, transport: uploading).run { events(.notice($0)) }.versions
             } else if let journal = try? locations.existingJournal(), let pending = try? journal.pending(), !pending.isEmpty {
                 events(.notice("this remote cannot be written to (a plain HTTP folder): the edits made here stay on this machine"))
             }
@@ -290,6 +293,11 @@ public final class Syncer: @unchecked Sendable {
         /// Nanoseconds since 1970.
         var modified: Int64
 
+        /// The facts of the file at `path`, read as `loaded`; nil when it cannot be read.
+        init?(path: String, loaded: Library) {
+            self.init(path: path, errors: loaded.errorCount, entries: loaded.entries.count)
+        }
+
         /// The size and modification time of the file at `path`, with `errors` and `entries`;
         /// nil when it cannot be read.
         init?(path: String, errors: Int, entries: Int?) {
@@ -381,6 +389,17 @@ public final class Syncer: @unchecked Sendable {
             // The same version is not the same file when the listing gives another size than
             // the copy a sync put in place had (one cut short by a server that gave no length).
             let recorded = state.copies?[file.path]
+            // The version this run's push made: the copy here is it (or it with an edit made
+            // since, which the next push takes), so it is noted as synced, not downloaded again.
+            if staging == nil, let version = file.version, pushedVersions[file.path]?.token == version,
+               let facts = CopyFacts(path: local.path, loaded: LibraryLoader.load(paths: [local.path]).library) {
+                state.versions[file.path] = version
+                state.copies = state.copies ?? [:]
+                state.copies?[file.path] = facts
+                try AtomicFile.write(try JSONEncoder().encode(state), to: libraryStateURL)
+                events(.library(file: file.path, outcome: .unchanged))
+                continue
+            }
             if let version = file.version, state.versions[file.path] == version, FileManager.default.fileExists(atPath: local.path),
                file.size == nil || recorded == nil || recorded?.size == file.size {
                 events(.library(file: file.path, outcome: .unchanged))
@@ -428,6 +447,11 @@ public final class Syncer: @unchecked Sendable {
                 try refuse("\(loss) (if that is right: bibread sync \(remote.name) --accept)")
                 continue
             }
+            // From here until the last synced copy is kept, the copy in use is locked: an edit
+            // (which takes the same lock) waits, and is made on the new copy; it cannot fall
+            // between the looks below and the rename, or make the base differ from the copy.
+            let lock = staging == nil ? try locations.lockCopy(local) : nil
+            defer { lock?.release() }
             // Edits made here that the remote does not have yet stay: the copy holding them is
             // not replaced (the remote's version is kept aside, for the push that merges them).
             if let journal = try? locations.existingJournal(), let edits = try? journal.pendingEditCount(file: file.path), edits > 0 {
