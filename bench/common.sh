@@ -42,3 +42,16 @@ goal() {
   [[ $2 == 1 ]] && verdict=PASS
   printf '  %s  %s: %s\n' "$verdict" "$1" "$3"
 }
+
+# bench_corpus BENCH_DIR MAKE_CORPUS LOG: sets big to the ~26 MB bench library
+# (BENCH_DIR/bench-corpus.bib), built with make-bench-corpus.sh unless a newer one is there.
+bench_corpus() {
+  big=$1/bench-corpus.bib
+  if [[ -s $big && $big -nt $2 ]]; then
+    say "corpus: reusing $big"
+  else
+    say "corpus: building $big ..."
+    bash "$2" "$big.tmp" >>"$3" 2>&1 || die "make-bench-corpus.sh failed, see $3"
+    mv -f "$big.tmp" "$big"
+  fi
+}

@@ -62,14 +62,7 @@ log=$work/edit-bench.log
 : >"$log"
 
 # ---- the library --------------------------------------------------------------
-big=$bench_dir/bench-corpus.bib
-if [[ -s $big && $big -nt $make_corpus ]]; then
-  say "corpus: reusing $big"
-else
-  say "corpus: building $big ..."
-  bash "$make_corpus" "$big.tmp" >>"$log" 2>&1 || die "make-bench-corpus.sh failed, see $log"
-  mv -f "$big.tmp" "$big"
-fi
+bench_corpus "$bench_dir" "$make_corpus" "$log"
 library=$work/library.bib
 grep -v -e '^% ? ' -e '^% == Citekey duplicates' "$big" >"$library" || true
 [[ -s $library ]] || die "the bench library came out empty"

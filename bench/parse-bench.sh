@@ -34,6 +34,8 @@ goal_wall=0.30 goal_rss_mb=120 goal_speedup=4 goal_tugboat_ms=50
 
 say() { printf '%s\n' "$*" >&2; }
 die() { say "parse-bench: $*"; exit 2; }
+# shellcheck source=bench/common.sh
+source "$here/common.sh"
 
 # ---- preconditions ----------------------------------------------------------
 [[ $runs =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, not '$runs'"
@@ -57,14 +59,7 @@ log=$bench_dir/parse-bench.log
 : >"$log"
 
 # ---- the corpus -------------------------------------------------------------
-big=$bench_dir/bench-corpus.bib
-if [[ -s $big && $big -nt $make_corpus ]]; then
-  say "corpus: reusing $big"
-else
-  say "corpus: building $big ..."
-  bash "$make_corpus" "$big.tmp" >>"$log" 2>&1 || die "make-bench-corpus.sh failed, see $log"
-  mv -f "$big.tmp" "$big"
-fi
+bench_corpus "$bench_dir" "$make_corpus" "$log"
 big_bytes=$(wc -c <"$big")
 # Count @-blocks the way make-bench-corpus.sh does, split into entries and the rest.
 read -r blocks corpus_entries < <(grep -oiE '^[[:space:]]*@[a-z]+[[:space:]]*[{(]' "$big" |
