@@ -70,6 +70,9 @@ let package = Package(
         // menu's entries and values, the saved bookmark tree, the library session, the reading
         // mode, byte counts. No I/O, no C, no GRDB.
         .target(name: "BibreadValues", dependencies: ["BibModel", "ReadingList"]),
+        // The reading state of every machine merged without conflicts (issue 29): hybrid logical
+        // clocks, the operations and their log format, the CRDT replica. Foundation only, no I/O.
+        .target(name: "ReadingStateSync"),
         // "Open with": the registry of installed apps, safe argv substitution, the clipboard,
         // desktop integration of bibread:// links.
         .target(name: "OpenWith", dependencies: [
@@ -103,7 +106,7 @@ let package = Package(
         // Development tools kept out of bibread (docs/ARCHITECTURE.md): the reader with the test
         // hooks, the crash-safety writer and the benchmarks, all through the modules' public API.
         .target(name: "DevTools", dependencies: [
-            "BibModel", "BibreadValues", "BibreadServices", "Reader", "ReaderCore", "PDFText", "SyncEngine", "DiskIO", "ReadingList", "FullText",
+            "BibModel", "ReadingStateSync", "BibreadValues", "BibreadServices", "Reader", "ReaderCore", "PDFText", "SyncEngine", "DiskIO", "ReadingList", "FullText",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "bibread-dev", dependencies: ["DevTools"], path: "Sources/BibreadDev"),
@@ -123,6 +126,7 @@ let package = Package(
         .testTarget(name: "BibreadServicesTests", dependencies: ["BibreadServices", "Checksums", "BibreadTestSupport"]),
         .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "BibreadTestSupport"]),
         .testTarget(name: "ReaderTests", dependencies: ["Reader", "ReaderCore", "BibreadValues", "BibreadServices", "PDFText", "DiskIO", "ReadingList", "OpenWith", "FullText", "SyncEngine", "BibreadTestSupport"], exclude: ["Screens"]),
+        .testTarget(name: "ReadingStateSyncTests", dependencies: ["ReadingStateSync", "BibreadTestSupport"]),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList", "BibreadTestSupport"]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets", "BibreadTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["BibreadTestSupport"]),
