@@ -304,4 +304,10 @@ public struct NotePage: Hashable, Sendable {
     public let fingerprint: String
     /// The page, 1-based.
     public let page: Int
+
+    /// The page `page` of the document `fingerprint`.
+    public init(fingerprint: String, page: Int) {
+        self.fingerprint = fingerprint
+        self.page = page
+    }
 }
