@@ -1,0 +1,172 @@
+import Foundation
+
+/// The format of a machine's operation log: one JSON object per line (`StateOperation`'s
+/// Codable form), each line ending in a newline.
+///
+/// Reading is hostile-input safe: a log larger than `maximumBytes`, a line longer than
+/// `maximumLineBytes`, a line cut short, anything that is not an operation, and any value out of
+/// range (a page below 1, a huge or control-character-laden string, a time past the year 3000)
+/// is refused with `StateLogError` naming the line, and nothing of the log is used.
+public enum StateLog {
+    /// The largest log read: 64 MiB.
+    public static let maximumBytes = 64 << 20
+    /// The longest line: 64 KiB.
+    public static let maximumLineBytes = 64 << 10
+
+    /// `operations` as a log.
+    public static func encode<S: Sequence>(_ operations: S) -> Data where S.Element == StateOperation {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var data = Data()
+        for operation in operations {
+            // Encoding these plain values cannot fail; a failure would drop nothing silently.
+            guard let line = try? encoder.encode(operation) else { continue }
+            data.append(line)
+            data.append(UInt8(ascii: "\n"))
+        }
+        return data
+    }
+
+    /// The operations of the log `data`, or `StateLogError` for the first line that is wrong.
+    public static func decode(_ data: Data) throws(StateLogError) -> [StateOperation] {
+        if data.count > maximumBytes {
+            throw StateLogError(line: nil, problem: "the log is \(data.count) bytes, more than the \(maximumBytes) bytes allowed")
+        }
+        if data.isEmpty { return [] }
+        let decoder = JSONDecoder()
+        var operations: [StateOperation] = []
+        var lineNumber = 0
+        var start = data.startIndex
+        while start < data.endIndex {
+            lineNumber += 1
+            guard let end = data[start...].firstIndex(of: UInt8(ascii: "\n")) else {
+                throw StateLogError(line: lineNumber, problem: "the line is cut short (no end of line): the log is truncated")
+            }
+            let line = data[start..<end]
+            start = data.index(after: end)
+            if line.count > maximumLineBytes {
+                throw StateLogError(line: lineNumber, problem: "the line is \(line.count) bytes, more than the \(maximumLineBytes) allowed")
+            }
+            if line.isEmpty { throw StateLogError(line: lineNumber, problem: "the line is empty") }
+            let operation: StateOperation
+            do {
+                operation = try decoder.decode(StateOperation.self, from: line)
+            } catch let error as DecodingError {
+                throw StateLogError(line: lineNumber, problem: Self.describe(error))
+            } catch {
+                throw StateLogError(line: lineNumber, problem: "not a state operation")
+            }
+            if let problem = operation.problem {
+                throw StateLogError(line: lineNumber, problem: problem)
+            }
+            operations.append(operation)
+        }
+        return operations
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ codingPath: [CodingKey]) -> String {
+            let names = codingPath.filter { $0.intValue == nil }.map(\.stringValue)
+            return names.isEmpty ? "the operation" : "'\(names.joined(separator: "."))'"
+        }
+        switch error {
+        case let .keyNotFound(key, context):
+            return "\(path(context.codingPath + [key])) is missing"
+        case let .typeMismatch(_, context) where context.codingPath.last?.stringValue == "change":
+            return "'change' is not an operation this version knows"
+        case let .typeMismatch(_, context), let .valueNotFound(_, context):
+            return "\(path(context.codingPath)) has the wrong type or is out of range"
+        case let .dataCorrupted(context):
+            if context.codingPath.isEmpty { return "not valid JSON (or a number out of range)" }
+            return "\(path(context.codingPath)): \(context.debugDescription)"
+        @unknown default:
+            return "not a state operation"
+        }
+    }
+}
+
+/// A log refused by `StateLog.decode(_:)`: the line (1-based, nil for the whole log) and what is
+/// wrong with it.
+public struct StateLogError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The line that is wrong, 1-based; nil when the whole log is refused.
+    public let line: Int?
+    /// What is wrong, in words.
+    public let problem: String
+
+    /// The error for `line` (nil: the whole log) with `problem`.
+    public init(line: Int?, problem: String) {
+        self.line = line
+        self.problem = problem
+    }
+
+    public var description: String { line.map { "line \($0): \(problem)" } ?? problem }
+}
+
+extension StateOperation {
+    /// The most characters of a fingerprint, a cite key or a position key.
+    static let maximumKeyLength = 256
+    /// The most characters of a node's name.
+    static let maximumNameLength = 1_000
+    /// The most characters of a node's target.
+    static let maximumTargetLength = 4_000
+    /// The most characters of a page note.
+    static let maximumNoteLength = 16_000
+    /// The most timestamps a remove or a note may list as seen.
+    static let maximumObserved = 1_000
+    /// The highest page number.
+    static let maximumPage = 1_000_000
+
+    /// What is wrong with this operation's values, or nil when they are all in range.
+    var problem: String? {
+        switch change {
+        case let .setPosition(fingerprint, page, scroll):
+            return Self.key(fingerprint, "fingerprint") ?? Self.page(page)
+                ?? (scroll.isFinite && scroll >= 0 && scroll <= 1 ? nil : "the scroll \(scroll) is not between 0 and 1")
+        case let .setReadTime(citeKey, readAt):
+            return Self.key(citeKey, "cite key")
+                ?? (readAt >= 0 && readAt <= HybridTimestamp.latestWallMilliseconds ? nil : "the read time \(readAt) is not between 1970 and 3000")
+        case let .addNode(_, _, _, position, name, target):
+            return Self.key(position, "position") ?? Self.text(name, "name", Self.maximumNameLength, allowsEmpty: false)
+                ?? target.flatMap { Self.text($0, "target", Self.maximumTargetLength, allowsEmpty: false) }
+        case let .renameNode(_, name):
+            return Self.text(name, "name", Self.maximumNameLength, allowsEmpty: false)
+        case let .moveNode(_, _, position):
+            return Self.key(position, "position")
+        case let .removeNode(_, observedAdds, _):
+            return observedAdds.count > Self.maximumObserved ? "the remove lists \(observedAdds.count) adds, more than \(Self.maximumObserved)" : nil
+        case let .setNote(fingerprint, page, text, supersedes):
+            return Self.key(fingerprint, "fingerprint") ?? Self.page(page)
+                ?? Self.text(text, "note", Self.maximumNoteLength, allowsEmpty: true, allowsLineBreaks: true)
+                ?? (supersedes.count > Self.maximumObserved ? "the note lists \(supersedes.count) versions, more than \(Self.maximumObserved)" : nil)
+        }
+    }
+
+    private static func page(_ page: Int) -> String? {
+        page >= 1 && page <= maximumPage ? nil : "the page \(page) is not between 1 and \(maximumPage)"
+    }
+
+    private static func key(_ key: String, _ what: String) -> String? {
+        text(key, what, maximumKeyLength, allowsEmpty: false)
+    }
+
+    private static func text(_ text: String, _ what: String, _ limit: Int, allowsEmpty: Bool, allowsLineBreaks: Bool = false) -> String? {
+        if text.isEmpty && !allowsEmpty { return "the \(what) is empty" }
+        if text.count > limit { return "the \(what) is \(text.count) characters, more than \(limit)" }
+        let control = text.unicodeScalars.contains { scalar in
+            if allowsLineBreaks && (scalar == "\n" || scalar == "\t") { return false }
+            // C0, DEL, C1, and the bidirectional overrides that reorder what a terminal shows.
+            return scalar.properties.generalCategory == .control || (0x202A...0x202E).contains(scalar.value)
+                || (0x2066...0x2069).contains(scalar.value)
+        }
+        return control ? "the \(what) holds a control character" : nil
+    }
+}
+
+extension ReadingStateReplica {
+    /// Applies every operation of the log `data`; a log `StateLog.decode(_:)` refuses leaves
+    /// this state untouched.
+    public mutating func apply(log data: Data) throws(StateLogError) {
+        let operations = try StateLog.decode(data)
+        apply(contentsOf: operations)
+    }
+}
