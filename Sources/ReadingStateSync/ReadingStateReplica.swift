@@ -89,15 +89,15 @@ public struct ReadingStateReplica: Equatable, Sendable {
         switch operation.change {
         case let .setPosition(fingerprint, page, scroll):
             let value = ReadingPosition(page: page, scroll: scroll, timestamp: stamp)
-            write(&positions[fingerprint], value, at: stamp)
+            Self.write(&positions[fingerprint], value, at: stamp)
         case let .setReadTime(citeKey, readAt):
-            write(&readTimes[citeKey], readAt, at: stamp)
+            Self.write(&readTimes[citeKey], readAt, at: stamp)
         case let .addNode(id, kind, parent, position, name, target):
             nodeRecords[id, default: NodeRecord()].adds[stamp] = NodeKindAndTarget(kind: kind, target: target)
-            write(&nodeRecords[id, default: NodeRecord()].name, name, at: stamp)
+            Self.write(&nodeRecords[id, default: NodeRecord()].name, name, at: stamp)
             place(id, Placement(parent: parent, position: position), at: stamp, isMove: false)
         case let .renameNode(id, name):
-            write(&nodeRecords[id, default: NodeRecord()].name, name, at: stamp)
+            Self.write(&nodeRecords[id, default: NodeRecord()].name, name, at: stamp)
         case let .moveNode(id, parent, position):
             place(id, Placement(parent: parent, position: position), at: stamp, isMove: true)
         case let .removeNode(id, observedAdds, observedPlacement):
@@ -119,7 +119,7 @@ public struct ReadingStateReplica: Equatable, Sendable {
         for operation in operations { apply(operation) }
     }
 
-    private func write<Value>(_ register: inout Register<Value>?, _ value: Value, at stamp: HybridTimestamp) {
+    private static func write<Value>(_ register: inout Register<Value>?, _ value: Value, at stamp: HybridTimestamp) {
         if register == nil { register = Register(value: value, timestamp: stamp) } else { register?.write(value, at: stamp) }
     }
 
@@ -142,15 +142,15 @@ public struct ReadingStateReplica: Equatable, Sendable {
 
     /// Merges the state of `other` into this one (the same as applying all of its operations).
     public mutating func merge(_ other: ReadingStateReplica) {
-        for (key, register) in other.positions { write(&positions[key], register.value, at: register.timestamp) }
-        for (key, register) in other.readTimes { write(&readTimes[key], register.value, at: register.timestamp) }
+        for (key, register) in other.positions { Self.write(&positions[key], register.value, at: register.timestamp) }
+        for (key, register) in other.readTimes { Self.write(&readTimes[key], register.value, at: register.timestamp) }
         for (id, theirs) in other.nodeRecords {
             var record = nodeRecords[id, default: NodeRecord()]
             record.adds.merge(theirs.adds) { mine, _ in mine }
             record.removedAdds.formUnion(theirs.removedAdds)
             record.removed = record.removed || theirs.removed
             record.lastObservedPlacement = Self.greatest(record.lastObservedPlacement, theirs.lastObservedPlacement)
-            if let name = theirs.name { write(&record.name, name.value, at: name.timestamp) }
+            if let name = theirs.name { Self.write(&record.name, name.value, at: name.timestamp) }
             if let placement = theirs.placement, record.placement.map({ placement.timestamp > $0.timestamp }) ?? true {
                 record.placement = placement
                 record.placementIsMove = theirs.placementIsMove
