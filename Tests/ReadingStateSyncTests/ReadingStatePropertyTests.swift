@@ -100,20 +100,26 @@ import Testing
             let reference = ReadingStateReplica(operations: operations)
             for _ in 0..<4 {
                 let shuffled = operations.shuffled(using: &generator)
-                #expect(ReadingStateReplica(operations: shuffled) == reference, "seed \(seed), round \(round): a permutation differs")
+                let permutationAgrees = ReadingStateReplica(operations: shuffled) == reference
+                #expect(permutationAgrees, "seed \(seed), round \(round): a permutation differs")
+                // (Each comparison is a Bool first, so a failure prints the seed, not two whole states.)
                 // Three groups, merged as states in both groupings, and the whole log replayed twice.
                 let cut1 = Int.random(in: 0...shuffled.count, using: &generator)
                 let cut2 = Int.random(in: cut1...shuffled.count, using: &generator)
                 let a = ReadingStateReplica(operations: shuffled[..<cut1])
                 let b = ReadingStateReplica(operations: shuffled[cut1..<cut2])
                 let c = ReadingStateReplica(operations: shuffled[cut2...])
-                #expect(a.merging(b).merging(c) == reference, "seed \(seed), round \(round): (a+b)+c differs")
-                #expect(a.merging(b.merging(c)) == reference, "seed \(seed), round \(round): a+(b+c) differs")
-                #expect(c.merging(a).merging(b) == reference, "seed \(seed), round \(round): (c+a)+b differs")
+                let leftGroupingAgrees = a.merging(b).merging(c) == reference
+                #expect(leftGroupingAgrees, "seed \(seed), round \(round): (a+b)+c differs")
+                let rightGroupingAgrees = a.merging(b.merging(c)) == reference
+                #expect(rightGroupingAgrees, "seed \(seed), round \(round): a+(b+c) differs")
+                let otherOrderAgrees = c.merging(a).merging(b) == reference
+                #expect(otherOrderAgrees, "seed \(seed), round \(round): (c+a)+b differs")
                 var twice = reference
                 twice.apply(contentsOf: shuffled)
                 twice.merge(a)
-                #expect(twice == reference, "seed \(seed), round \(round): a replay changed the state")
+                let replayAgrees = twice == reference
+                #expect(replayAgrees, "seed \(seed), round \(round): a replay changed the state")
             }
         }
     }
