@@ -5,8 +5,8 @@ import Foundation
 ///
 /// Reading is hostile-input safe: a log larger than `maximumBytes`, a line longer than
 /// `maximumLineBytes`, a line cut short, anything that is not an operation, and any value out of
-/// range (a page below 1, a huge or control-character-laden string, a time past the year 3000)
-/// is refused with `StateLogError` naming the line, and nothing of the log is used.
+/// range (a page below 1, a huge or control-character-laden string, a time past the year 3000),
+/// and two operations with the same timestamp, is refused with `StateLogError` naming the line, and nothing of the log is used.
 public enum StateLog {
     /// The largest log read: 64 MiB.
     public static let maximumBytes = 64 << 20
@@ -35,6 +35,7 @@ public enum StateLog {
         if data.isEmpty { return [] }
         let decoder = JSONDecoder()
         var operations: [StateOperation] = []
+        var lineOfTimestamp: [HybridTimestamp: Int] = [:]
         var lineNumber = 0
         var start = data.startIndex
         while start < data.endIndex {
@@ -58,6 +59,11 @@ public enum StateLog {
             }
             if let problem = operation.problem {
                 throw StateLogError(line: lineNumber, problem: problem)
+            }
+            // Two operations with one timestamp would make a last-writer-wins choice depend on
+            // the order they arrive in: each operation has a timestamp of its own.
+            if let earlier = lineOfTimestamp.updateValue(lineNumber, forKey: operation.timestamp) {
+                throw StateLogError(line: lineNumber, problem: "the timestamp is the same as line \(earlier)'s")
             }
             operations.append(operation)
         }

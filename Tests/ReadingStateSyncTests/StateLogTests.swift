@@ -51,10 +51,15 @@ import Testing
                       "line 1: 'change' is not an operation this version knows")
     }
 
+    @Test func twoOperationsWithOneTimestampAreRefused() {
+        let other = goodLine.replacingOccurrences(of: "\"page\":250", with: "\"page\":9")
+        expectRefused(goodLine + other, "line 2: the timestamp is the same as line 1's")
+    }
+
     @Test func aTruncatedLogIsRefused() {
-        let whole = goodLine + goodLine
-        expectRefused(String(whole.dropLast(10)), "line 2: the line is cut short (no end of line): the log is truncated")
-        expectRefused(String(whole.dropLast(1)), "line 2: the line is cut short (no end of line): the log is truncated")
+        let whole = goodLine + String(decoding: StateLog.encode(sample.dropFirst()), as: UTF8.self)
+        expectRefused(String(whole.dropLast(10)), "line 3: the line is cut short (no end of line): the log is truncated")
+        expectRefused(String(whole.dropLast(1)), "line 3: the line is cut short (no end of line): the log is truncated")
     }
 
     @Test func absurdValuesAreRefused() {
