@@ -32,26 +32,38 @@ public struct HybridTimestamp: Hashable, Comparable, Codable, Sendable, CustomSt
 
     public var description: String { "\(wallMilliseconds).\(counter)@\(machine)" }
 
-    private enum CodingKeys: String, CodingKey {
-        case wallMilliseconds = "wall", counter, machine
+    /// Its coded form is its description, `wall.counter@machine` (one string: a log of 100,000
+    /// operations reads markedly faster than with an object per timestamp).
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let stamp = HybridTimestamp(text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: Self.problem(with: text))
+        }
+        self = stamp
     }
 
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let wall = try container.decode(Int64.self, forKey: .wallMilliseconds)
-        guard wall >= 0, wall <= Self.latestWallMilliseconds else {
-            throw DecodingError.dataCorruptedError(forKey: .wallMilliseconds, in: container,
-                                                   debugDescription: "the wall time \(wall) is not between 1970 and 3000")
+    /// The timestamp written as `text` (its `description`), or nil when it is not one.
+    public init?(_ text: String) {
+        guard let at = text.firstIndex(of: "@"), let dot = text[..<at].firstIndex(of: "."),
+              let wall = Int64(text[..<dot]), wall >= 0, wall <= Self.latestWallMilliseconds,
+              let counter = UInt32(text[text.index(after: dot)..<at]),
+              let machine = MachineID(rawValue: String(text[text.index(after: at)...])) else { return nil }
+        self.init(wallMilliseconds: wall, counter: counter, machine: machine)
+    }
+
+    private static func problem(with text: String) -> String {
+        let format = "not a timestamp (wall.counter@machine)"
+        guard let at = text.firstIndex(of: "@"), let dot = text[..<at].firstIndex(of: "."),
+              UInt32(text[text.index(after: dot)..<at]) != nil else { return format }
+        guard let wall = Int64(text[..<dot]), wall >= 0, wall <= latestWallMilliseconds else {
+            return "the wall time \(text[..<dot]) is not between 1970 and 3000"
         }
-        wallMilliseconds = wall
-        counter = try container.decode(UInt32.self, forKey: .counter)
-        machine = try container.decode(MachineID.self, forKey: .machine)
+        return MachineID.problem(with: String(text[text.index(after: at)...])) ?? format
     }
 
     public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(wallMilliseconds, forKey: .wallMilliseconds)
-        try container.encode(counter, forKey: .counter)
-        try container.encode(machine, forKey: .machine)
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
     }
 }

@@ -72,10 +72,12 @@ import Testing
                       "line 1: the fingerprint is 300 characters, more than 256")
         expectRefused(goodLine.replacingOccurrences(of: "\"fingerprint\":\"f\"", with: "\"fingerprint\":\"a\\u001b[2Jb\""),
                       "line 1: the fingerprint holds a control character")
-        expectRefused(goodLine.replacingOccurrences(of: "\"machine\":\"laptop\"", with: "\"machine\":\"../etc\""),
-                      "line 1: 'timestamp.machine': the machine id holds a character other than a-z, 0-9 or -")
-        expectRefused(goodLine.replacingOccurrences(of: "\"wall\":1", with: "\"wall\":99999999999999999"),
-                      "line 1: 'timestamp.wall': the wall time 99999999999999999 is not between 1970 and 3000")
+        expectRefused(goodLine.replacingOccurrences(of: "@laptop", with: "@../etc"),
+                      "line 1: 'timestamp': the machine id holds a character other than a-z, 0-9 or -")
+        expectRefused(goodLine.replacingOccurrences(of: "\"1.0@", with: "\"99999999999999999.0@"),
+                      "line 1: 'timestamp': the wall time 99999999999999999 is not between 1970 and 3000")
+        expectRefused(goodLine.replacingOccurrences(of: "\"1.0@", with: "\"1.-1@"),
+                      "line 1: 'timestamp': not a timestamp (wall.counter@machine)")
     }
 
     @Test func hugeLinesAndLogsAreRefused() {
