@@ -28,6 +28,9 @@ public struct Config: Sendable {
     public var syncOnMetered = true
     /// Downloads at once.
     public var parallelDownloads = 4
+    /// `device_name`: how this machine is named to the others that share its reading state
+    /// (nil: the host name).
+    public var deviceName: String?
     /// The file's text and path, when it has `[[handler]]` tables: the "open with" registry
     /// reads them (and reports their problems) itself.
     public var handlerSource: (text: String, path: String)?
@@ -45,6 +48,17 @@ public struct Config: Sendable {
     }
 
     /// Reads config text; `path` names it in messages and anchors relative library paths.
+    /// Why `name` cannot name this machine (empty, over 64 characters, a control character),
+    /// or nil.
+    static func deviceNameProblem(_ name: String) -> String? {
+        if name.trimmingCharacters(in: .whitespaces).isEmpty { return "must not be empty" }
+        if name.count > 64 { return "must be at most 64 characters" }
+        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }) {
+            return "must not hold control or formatting characters"
+        }
+        return nil
+    }
+
     public static func parse(_ text: String, path: String, home: String?) -> Config {
         var config = Config()
         let table: TOMLTable
@@ -116,6 +130,14 @@ public struct Config: Sendable {
                 if let flag = value.bool { config.syncOnMetered = flag } else { config.problems.append("\(path): sync_on_metered must be true or false") }
             case "handler":
                 config.handlerSource = (text, path)
+            case "device_name":
+                if let name = value.string, let problem = deviceNameProblem(name) {
+                    config.problems.append("\(path): device_name \(problem)")
+                } else if let name = value.string {
+                    config.deviceName = name
+                } else {
+                    config.problems.append("\(path): device_name must be a name in quotes, such as \"laptop\"")
+                }
             case "parallel_downloads":
                 if let number = value.int, number >= 1, number <= 32 {
                     config.parallelDownloads = number
@@ -123,7 +145,7 @@ public struct Config: Sendable {
                     config.problems.append("\(path): parallel_downloads must be a number from 1 to 32")
                 }
             default:
-                config.problems.append("\(path): unknown setting '\(key)' (known: library, color, cache_limit, sync_on_metered, parallel_downloads, [keys], [[remote]], [[handler]])")
+                config.problems.append("\(path): unknown setting '\(key)' (known: library, color, cache_limit, sync_on_metered, parallel_downloads, device_name, [keys], [[remote]], [[handler]])")
             }
         }
         return config

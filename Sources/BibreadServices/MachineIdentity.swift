@@ -1,0 +1,77 @@
+import DiskIO
+import Foundation
+import ReadingStateSync
+
+/// Who this machine is to the reading state it shares through a remote: a random id made once
+/// (`$XDG_STATE_HOME/bibread/machine-id`, only the user may read it) and a name people read
+/// (`device_name` in config.toml, else the host name).
+///
+/// The id is made the first time it is needed and never again: written to a temporary file,
+/// flushed, then linked to its name, so that two bibread processes starting at once end with
+/// one id (the second link fails, and that process reads the first's). A file that does not
+/// hold an id is an error with its path, never silently replaced: another id would make this
+/// machine a stranger to its own earlier changes.
+public struct MachineIdentity: Sendable, Equatable {
+    public let id: MachineID
+    public let name: String
+
+    /// The identity of this machine: its id from the state folder (made now when there is none)
+    /// and `name` (the config's `device_name`), or the host name.
+    public static func load(state: URL = Directories().state, name: String? = nil) throws -> MachineIdentity {
+        MachineIdentity(id: try machineID(in: state), name: name ?? hostName())
+    }
+
+    /// The id kept in `state` (made when there is none).
+    static func machineID(in state: URL) throws -> MachineID {
+        let url = state.appendingPathComponent("machine-id")
+        if let id = try read(url) { return id }
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let temporary = state.appendingPathComponent(".machine-id.\(getpid()).\(UInt64.random(in: 0...UInt64.max)).tmp")
+        let made = MachineID.random()
+        try AtomicFile.write(Data((made.rawValue + "\n").utf8), to: temporary, mode: 0o600)
+        defer { unlink(temporary.path) }
+        if link(temporary.path, url.path) != 0 {
+            guard errno == EEXIST, let id = try read(url) else {
+                throw MachineIdentityError(path: url.path, problem: "cannot be made: \(String(cString: strerror(errno)))")
+            }
+            return id
+        }
+        let folder = open(state.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folder >= 0 {
+            fsync(folder)
+            close(folder)
+        }
+        return made
+    }
+
+    /// The id the file at `url` holds; nil when there is no file.
+    private static func read(_ url: URL) throws -> MachineID? {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            if FileManager.default.fileExists(atPath: url.path) {
+                throw MachineIdentityError(path: url.path, problem: "cannot be read")
+            }
+            return nil
+        }
+        let text = String(decoding: data.prefix(256), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard data.count <= 256, let id = MachineID(rawValue: text) else {
+            throw MachineIdentityError(path: url.path, problem: "does not hold a machine id (32 hexadecimal digits); "
+                                       + "move it away to make a new one, and this machine will then be a new one to the others")
+        }
+        return id
+    }
+
+    /// The host name, or `this machine` when there is none.
+    static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "this machine" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? "this machine" : name
+    }
+}
+
+/// The machine id file cannot be read or made.
+public struct MachineIdentityError: Error, CustomStringConvertible, Sendable {
+    public let path: String
+    public let problem: String
+    public var description: String { "\(path): \(problem)" }
+}
