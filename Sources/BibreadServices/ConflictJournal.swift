@@ -51,13 +51,10 @@ public struct ConflictJournal: Sendable {
     /// Where the journal of the library file at `path` is, and how it names the file.
     private static func place(ofLibraryAt path: String,
                               environment: [String: String]) -> (remote: String?, url: URL, libraryFolder: URL?, file: String) {
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        if let locations = RemoteLocations.owning(absolute, environment: environment) {
-            let root = locations.library.standardizedFileURL.path + "/"
-            if absolute.hasPrefix(root) {
-                return (locations.name, locations.journal, locations.library, String(absolute.dropFirst(root.count)))
-            }
+        if let (locations, file) = RemoteLocations.owningFile(path, environment: environment) {
+            return (locations.name, locations.journal, locations.library, file)
         }
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         let url = localFolder(environment: environment).appendingPathComponent(SHA256.hex(of: Array(absolute.utf8)).prefix(16) + ".sqlite")
         return (nil, url, nil, absolute)
     }

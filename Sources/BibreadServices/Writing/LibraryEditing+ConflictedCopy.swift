@@ -44,11 +44,8 @@ extension LibraryEditing {
 
     /// The last synced copy of a synced library's file, when there is one.
     private func baseCopy(of path: String) -> [UInt8]? {
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        guard let locations = RemoteLocations.owning(absolute, environment: environment) else { return nil }
-        let root = locations.library.standardizedFileURL.path + "/"
-        guard absolute.hasPrefix(root) else { return nil }
-        return locations.baseCopy(of: String(absolute.dropFirst(root.count)))?.contents
+        guard let (locations, file) = RemoteLocations.owningFile(path, environment: environment) else { return nil }
+        return locations.baseCopy(of: file)?.contents
     }
 
     /// Moves the merged copy to `$XDG_STATE_HOME/bibread/merged-copies/`, named with the time.

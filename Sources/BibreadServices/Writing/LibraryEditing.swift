@@ -59,12 +59,9 @@ public struct LibraryEditing: Sendable {
 
     /// Records a synced library's edit in its remote's journal (the next sync pushes it).
     private func journal(_ result: EditResult, path: String, at date: Date) throws {
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        guard let locations = RemoteLocations.owning(absolute, environment: environment) else { return }
-        let root = locations.library.standardizedFileURL.path + "/"
-        guard absolute.hasPrefix(root) else { return }
+        guard let (locations, file) = RemoteLocations.owningFile(path, environment: environment) else { return }
         let changes = result.changes.map { FieldDifference(field: $0.name.lowercased(), before: $0.oldValue, after: $0.newValue) }
-        try EditJournal(url: locations.journal).record(file: String(absolute.dropFirst(root.count)), address: result.address,
+        try EditJournal(url: locations.journal).record(file: file, address: result.address,
                                                        changes: changes, at: date.timeIntervalSince1970)
     }
 }

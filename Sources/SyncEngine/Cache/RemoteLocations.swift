@@ -144,6 +144,22 @@ extension RemoteLocations {
         return names
     }
 
+    /// The remote whose library folder holds the file at `path`, and the file's path on that
+    /// remote (relative to its root); nil for a file outside every synced library folder.
+    public static func owningFile(_ path: String,
+                                  environment: [String: String] = ProcessInfo.processInfo.environment) -> (locations: RemoteLocations, file: String)? {
+        guard let locations = owning(URL(fileURLWithPath: path).standardizedFileURL.path, environment: environment),
+              let file = locations.remotePath(ofLocal: path) else { return nil }
+        return (locations, file)
+    }
+
+    /// The path on the remote of the file at `path` here, when it is in this library folder.
+    public func remotePath(ofLocal path: String) -> String? {
+        let root = library.standardizedFileURL.path + "/"
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        return absolute.hasPrefix(root) ? String(absolute.dropFirst(root.count)) : nil
+    }
+
     /// The synced remote whose library folder holds `path`, if any.
     public static func owning(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> RemoteLocations? {
         let root = librariesRoot(environment: environment).path + "/"

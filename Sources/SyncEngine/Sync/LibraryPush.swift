@@ -42,13 +42,9 @@ struct LibraryPush {
     /// The remote paths of the .bib files whose copy here is not the last synced copy: changed
     /// outside bibread (a file without a synced copy is left to the journal).
     func changedOutside() -> [String] {
-        let root = locations.library.standardizedFileURL.path + "/"
-        return locations.libraryFiles.compactMap { path in
-            let standard = URL(fileURLWithPath: path).standardizedFileURL.path
-            guard standard.hasPrefix(root) else { return nil }
-            let file = String(standard.dropFirst(root.count))
-            guard let base = locations.baseCopy(of: file), let here = try? Data(contentsOf: URL(fileURLWithPath: path)),
-                  !here.elementsEqual(base.contents) else { return nil }
+        locations.libraryFiles.compactMap { path in
+            guard let file = locations.remotePath(ofLocal: path), let base = locations.baseCopy(of: file),
+                  let here = try? Data(contentsOf: URL(fileURLWithPath: path)), !here.elementsEqual(base.contents) else { return nil }
             return file
         }
     }
