@@ -66,7 +66,7 @@ struct StateMergeBenchCommand: ParsableCommand {
             case 0..<8:
                 change = .setPosition(fingerprint: fingerprint, page: Int.random(in: 1...500, using: &generator), scroll: 0.5)
             case 8..<12:
-                change = .setReadTime(citeKey: "key\(Int.random(in: 0..<1_000, using: &generator))", readAt: time)
+                change = .setReadTime(fingerprint: fingerprint, citeKey: "key\(Int.random(in: 0..<1_000, using: &generator))", readAt: time)
             case 12..<15, _ where nodes.isEmpty:
                 let id = NodeID.random(using: &generator)
                 nodes.append(id)
@@ -79,7 +79,7 @@ struct StateMergeBenchCommand: ParsableCommand {
             case 18:
                 change = .removeNode(id: nodes.randomElement(using: &generator) ?? NodeID.random(), observedAdds: [], observedPlacement: nil)
             default:
-                change = .setNote(fingerprint: fingerprint, page: Int.random(in: 1...20, using: &generator),
+                change = .setNote(citeKey: "key\(Int.random(in: 0..<1_000, using: &generator))", page: Int.random(in: 1...20, using: &generator),
                                   text: "note \(index)", supersedes: [])
             }
             written[who].append(StateOperation(timestamp: stamp, change: change))

@@ -56,7 +56,7 @@ public struct ReadingStateReplica: Equatable, Sendable {
     }
 
     struct NoteKey: Hashable, Sendable {
-        var fingerprint: String
+        var citeKey: String
         var page: Int
     }
 
@@ -66,7 +66,8 @@ public struct ReadingStateReplica: Equatable, Sendable {
     }
 
     private var positions: [String: Register<ReadingPosition>] = [:]
-    private var readTimes: [String: Register<Int64>] = [:]
+    private var readTimes: [ReadKey: Register<Int64>] = [:]
+    private var deviceNames: [MachineID: Register<String>] = [:]
     private var nodeRecords: [NodeID: NodeRecord] = [:]
     private var notes: [NoteKey: NoteRecord] = [:]
     /// The greatest timestamp seen from each machine.
@@ -90,8 +91,10 @@ public struct ReadingStateReplica: Equatable, Sendable {
         case let .setPosition(fingerprint, page, scroll):
             let value = ReadingPosition(page: page, scroll: scroll, timestamp: stamp)
             Self.write(&positions[fingerprint], value, at: stamp)
-        case let .setReadTime(citeKey, readAt):
-            Self.write(&readTimes[citeKey], readAt, at: stamp)
+        case let .setReadTime(fingerprint, citeKey, readAt):
+            Self.write(&readTimes[ReadKey(fingerprint: fingerprint, citeKey: citeKey)], readAt, at: stamp)
+        case let .setDeviceName(name):
+            Self.write(&deviceNames[stamp.machine], name, at: stamp)
         case let .addNode(id, kind, parent, position, name, target):
             nodeRecords[id, default: NodeRecord()].adds[stamp] = NodeKindAndTarget(kind: kind, target: target)
             Self.write(&nodeRecords[id, default: NodeRecord()].name, name, at: stamp)
@@ -106,11 +109,11 @@ public struct ReadingStateReplica: Equatable, Sendable {
             record.removed = true
             record.lastObservedPlacement = Self.greatest(record.lastObservedPlacement, observedPlacement)
             nodeRecords[id] = record
-        case let .setNote(fingerprint, page, text, supersedes):
-            var record = notes[NoteKey(fingerprint: fingerprint, page: page), default: NoteRecord()]
+        case let .setNote(citeKey, page, text, supersedes):
+            var record = notes[NoteKey(citeKey: citeKey, page: page), default: NoteRecord()]
             record.versions[stamp] = text
             record.superseded.formUnion(supersedes)
-            notes[NoteKey(fingerprint: fingerprint, page: page)] = record
+            notes[NoteKey(citeKey: citeKey, page: page)] = record
         }
     }
 
@@ -144,6 +147,7 @@ public struct ReadingStateReplica: Equatable, Sendable {
     public mutating func merge(_ other: ReadingStateReplica) {
         for (key, register) in other.positions { Self.write(&positions[key], register.value, at: register.timestamp) }
         for (key, register) in other.readTimes { Self.write(&readTimes[key], register.value, at: register.timestamp) }
+        for (key, register) in other.deviceNames { Self.write(&deviceNames[key], register.value, at: register.timestamp) }
         for (id, theirs) in other.nodeRecords {
             var record = nodeRecords[id, default: NodeRecord()]
             record.adds.merge(theirs.adds) { mine, _ in mine }
@@ -183,11 +187,19 @@ public struct ReadingStateReplica: Equatable, Sendable {
     /// Every document's reading position, by fingerprint.
     public var allPositions: [String: ReadingPosition] { positions.mapValues(\.value) }
 
-    /// When the reference `citeKey` was last read (milliseconds since 1970), if ever.
-    public func readTime(citeKey: String) -> Int64? { readTimes[citeKey]?.value }
+    /// When the reference `citeKey` was last read in the document `fingerprint` (milliseconds
+    /// since 1970), if ever.
+    public func readTime(fingerprint: String, citeKey: String) -> Int64? {
+        readTimes[ReadKey(fingerprint: fingerprint, citeKey: citeKey)]?.value
+    }
 
-    /// Every reference's read time, by cite key.
-    public var allReadTimes: [String: Int64] { readTimes.mapValues(\.value) }
+    /// Every read time, by document and reference, with when and where it was set.
+    public var allReadTimes: [ReadKey: (readAt: Int64, timestamp: HybridTimestamp)] {
+        readTimes.mapValues { ($0.value, $0.timestamp) }
+    }
+
+    /// The name each machine gave itself (`setDeviceName`), by machine.
+    public var allDeviceNames: [MachineID: String] { deviceNames.mapValues(\.value) }
 
     /// The nodes that exist, ordered by parent, then position, then id (so the order is the same
     /// everywhere even when two machines chose the same position key).
@@ -208,20 +220,20 @@ public struct ReadingStateReplica: Equatable, Sendable {
                          name: name.value, target: add.target)
     }
 
-    /// The versions of the note on `page` of the document `fingerprint`, oldest first: one when
+    /// The versions of the note on `page` of the reference `citeKey`, oldest first: one when
     /// there is no conflict, several when machines wrote it concurrently; empty texts (removals)
     /// are left out.
-    public func noteVersions(fingerprint: String, page: Int) -> [NoteVersion] {
-        guard let record = notes[NoteKey(fingerprint: fingerprint, page: page)] else { return [] }
+    public func noteVersions(citeKey: String, page: Int) -> [NoteVersion] {
+        guard let record = notes[NoteKey(citeKey: citeKey, page: page)] else { return [] }
         return Self.visibleVersions(record)
     }
 
-    /// Every page note that has at least one version, by fingerprint and page.
+    /// Every page note that has at least one version, by reference and page.
     public var allNotes: [NotePage: [NoteVersion]] {
         var result: [NotePage: [NoteVersion]] = [:]
         for (key, record) in notes {
             let versions = Self.visibleVersions(record)
-            if !versions.isEmpty { result[NotePage(fingerprint: key.fingerprint, page: key.page)] = versions }
+            if !versions.isEmpty { result[NotePage(citeKey: key.citeKey, page: key.page)] = versions }
         }
         return result
     }
@@ -234,8 +246,8 @@ public struct ReadingStateReplica: Equatable, Sendable {
 
     /// The timestamps of the note's current versions, including a removal: what a new write
     /// that replaces them passes as `supersedes`.
-    public func noteVersionsToSupersede(fingerprint: String, page: Int) -> [HybridTimestamp] {
-        guard let record = notes[NoteKey(fingerprint: fingerprint, page: page)] else { return [] }
+    public func noteVersionsToSupersede(citeKey: String, page: Int) -> [HybridTimestamp] {
+        guard let record = notes[NoteKey(citeKey: citeKey, page: page)] else { return [] }
         return record.versions.keys.filter { !record.superseded.contains($0) }.sorted()
     }
 
@@ -256,9 +268,9 @@ public struct ReadingStateReplica: Equatable, Sendable {
                 result.append(.movedNodeWasDeleted(id: id, name: name, mover: placement.timestamp.machine))
             }
         }
-        for (page, versions) in allNotes.sorted(by: { ($0.key.fingerprint, $0.key.page) < ($1.key.fingerprint, $1.key.page) })
+        for (page, versions) in allNotes.sorted(by: { ($0.key.citeKey, $0.key.page) < ($1.key.citeKey, $1.key.page) })
         where versions.count > 1 {
-            result.append(.noteHasVersions(fingerprint: page.fingerprint, page: page.page, count: versions.count))
+            result.append(.noteHasVersions(citeKey: page.citeKey, page: page.page, count: versions.count))
         }
         return result
     }
@@ -298,16 +310,31 @@ public struct NoteVersion: Equatable, Sendable {
     public let timestamp: HybridTimestamp
 }
 
-/// A page of a document, the key of a page note.
+/// A page of a reference's document, the key of a page note.
 public struct NotePage: Hashable, Sendable {
-    /// The document's content fingerprint.
-    public let fingerprint: String
+    /// The reference's cite key, in lower case (page notes belong to the reference, whichever
+    /// copy of its PDF is read).
+    public let citeKey: String
     /// The page, 1-based.
     public let page: Int
 
-    /// The page `page` of the document `fingerprint`.
-    public init(fingerprint: String, page: Int) {
-        self.fingerprint = fingerprint
+    /// The page `page` of the reference `citeKey`.
+    public init(citeKey: String, page: Int) {
+        self.citeKey = citeKey
         self.page = page
+    }
+}
+
+/// The key of a read time: a reference read in one document (by content fingerprint).
+public struct ReadKey: Hashable, Sendable {
+    /// The document's content fingerprint.
+    public let fingerprint: String
+    /// The reference's cite key.
+    public let citeKey: String
+
+    /// The key of `citeKey` read in the document `fingerprint`.
+    public init(fingerprint: String, citeKey: String) {
+        self.fingerprint = fingerprint
+        self.citeKey = citeKey
     }
 }

@@ -113,8 +113,10 @@ extension StateOperation {
     static let maximumKeyLength = 256
     /// The most characters of a node's name.
     static let maximumNameLength = 1_000
-    /// The most characters of a node's target.
-    static let maximumTargetLength = 4_000
+    /// The most characters of a node's target (a notemark's text is its target).
+    static let maximumTargetLength = 16_000
+    /// The most characters of a machine's name.
+    static let maximumDeviceNameLength = 64
     /// The most characters of a page note.
     static let maximumNoteLength = 16_000
     /// The most timestamps a remove or a note may list as seen.
@@ -128,20 +130,22 @@ extension StateOperation {
         case let .setPosition(fingerprint, page, scroll):
             return Self.key(fingerprint, "fingerprint") ?? Self.page(page)
                 ?? (scroll.isFinite && scroll >= 0 && scroll <= 1 ? nil : "the scroll \(scroll) is not between 0 and 1")
-        case let .setReadTime(citeKey, readAt):
-            return Self.key(citeKey, "cite key")
+        case let .setReadTime(fingerprint, citeKey, readAt):
+            return Self.key(fingerprint, "fingerprint") ?? Self.key(citeKey, "cite key")
                 ?? (readAt >= 0 && readAt <= HybridTimestamp.latestWallMilliseconds ? nil : "the read time \(readAt) is not between 1970 and 3000")
         case let .addNode(_, _, _, position, name, target):
             return Self.key(position, "position") ?? Self.text(name, "name", Self.maximumNameLength, allowsEmpty: false)
                 ?? target.flatMap { Self.text($0, "target", Self.maximumTargetLength, allowsEmpty: false) }
+        case let .setDeviceName(name):
+            return Self.text(name, "device name", Self.maximumDeviceNameLength, allowsEmpty: false)
         case let .renameNode(_, name):
             return Self.text(name, "name", Self.maximumNameLength, allowsEmpty: false)
         case let .moveNode(_, _, position):
             return Self.key(position, "position")
         case let .removeNode(_, observedAdds, _):
             return observedAdds.count > Self.maximumObserved ? "the remove lists \(observedAdds.count) adds, more than \(Self.maximumObserved)" : nil
-        case let .setNote(fingerprint, page, text, supersedes):
-            return Self.key(fingerprint, "fingerprint") ?? Self.page(page)
+        case let .setNote(citeKey, page, text, supersedes):
+            return Self.key(citeKey, "cite key") ?? Self.page(page)
                 ?? Self.text(text, "note", Self.maximumNoteLength, allowsEmpty: true, allowsLineBreaks: true)
                 ?? (supersedes.count > Self.maximumObserved ? "the note lists \(supersedes.count) versions, more than \(Self.maximumObserved)" : nil)
         }

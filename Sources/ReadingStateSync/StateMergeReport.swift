@@ -6,7 +6,7 @@ public enum StateMergeReport: Hashable, Sendable, CustomStringConvertible {
     /// move: by the rule of `ReadingStateReplica`, it stays deleted.
     case movedNodeWasDeleted(id: NodeID, name: String, mover: MachineID)
     /// A page note was edited on several machines at once: every version is kept.
-    case noteHasVersions(fingerprint: String, page: Int, count: Int)
+    case noteHasVersions(citeKey: String, page: Int, count: Int)
 
     public var description: String {
         switch self {

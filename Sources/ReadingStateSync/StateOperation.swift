@@ -24,8 +24,9 @@ public struct StateOperation: Hashable, Codable, Sendable {
         /// The reading position in a document (by content fingerprint): a page (1-based) and the
         /// scroll within it (0 = top, 1 = bottom).
         case setPosition(fingerprint: String, page: Int, scroll: Double)
-        /// When a reference (by cite key) was last read, in milliseconds since 1970.
-        case setReadTime(citeKey: String, readAt: Int64)
+        /// When a reference (by cite key) was last read in a document (by content fingerprint),
+        /// in milliseconds since 1970.
+        case setReadTime(fingerprint: String, citeKey: String, readAt: Int64)
         /// A new node of the bookmark tree, with a random id, under `parent` (nil: the root), at
         /// `position` (a key ordered as text among its siblings).
         case addNode(id: NodeID, kind: NodeKind, parent: NodeID?, position: String, name: String, target: String?)
@@ -36,9 +37,13 @@ public struct StateOperation: Hashable, Codable, Sendable {
         /// Removes a node: the adds of it the remover had seen (`observedAdds`) and the
         /// placement (add or move) it had seen last (`observedPlacement`).
         case removeNode(id: NodeID, observedAdds: [HybridTimestamp], observedPlacement: HybridTimestamp?)
-        /// A page note's text (empty: the note removed), replacing the versions the writer had
+        /// A page note's text (empty: the note removed), on a page of a reference (by cite key, in
+        /// lower case), replacing the versions the writer had
         /// seen (`supersedes`).
-        case setNote(fingerprint: String, page: Int, text: String, supersedes: [HybridTimestamp])
+        case setNote(citeKey: String, page: Int, text: String, supersedes: [HybridTimestamp])
+        /// The name the operation's machine goes by (`device_name`): only a machine's own
+        /// operations name it.
+        case setDeviceName(name: String)
     }
 }
 

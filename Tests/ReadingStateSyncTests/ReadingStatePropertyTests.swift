@@ -70,7 +70,11 @@ import Testing
             return .setPosition(fingerprint: fingerprint, page: Int.random(in: 1...400, using: &generator),
                                 scroll: Double.random(in: 0...1, using: &generator))
         case 1:
-            return .setReadTime(citeKey: citeKeys.randomElement(using: &generator) ?? "k", readAt: Int64.random(in: 0...1_000_000, using: &generator))
+            if Int.random(in: 0..<4, using: &generator) == 0 {
+                return .setDeviceName(name: "machine \(Int.random(in: 0...9, using: &generator))")
+            }
+            return .setReadTime(fingerprint: fingerprint, citeKey: citeKeys.randomElement(using: &generator) ?? "k",
+                                readAt: Int64.random(in: 0...1_000_000, using: &generator))
         case 2, 3:
             let kind: NodeKind = [.bookmark, .folder, .notemark].randomElement(using: &generator) ?? .bookmark
             return .addNode(id: NodeID.random(using: &generator), kind: kind, parent: nodes.randomElement(using: &generator)?.id,
@@ -88,8 +92,9 @@ import Testing
             return .removeNode(id: node.id, observedAdds: observed.adds, observedPlacement: observed.placement)
         default:
             let text = Int.random(in: 0..<6, using: &generator) == 0 ? "" : "note \(Int.random(in: 0...999, using: &generator))"
-            return .setNote(fingerprint: fingerprint, page: page, text: text,
-                            supersedes: seen.noteVersionsToSupersede(fingerprint: fingerprint, page: page))
+            let citeKey = citeKeys.randomElement(using: &generator) ?? "k"
+            return .setNote(citeKey: citeKey, page: page, text: text,
+                            supersedes: seen.noteVersionsToSupersede(citeKey: citeKey, page: page))
         }
     }
 
@@ -134,7 +139,8 @@ import Testing
                 #expect(machine.written.map(\.timestamp) == machine.written.map(\.timestamp).sorted(), "seed \(seed), round \(round)")
             }
             var lastPosition: [String: StateOperation] = [:]
-            var lastReadTime: [String: StateOperation] = [:]
+            var lastReadTime: [ReadKey: StateOperation] = [:]
+            var lastName: [MachineID: StateOperation] = [:]
             var adds: [NodeID: Set<HybridTimestamp>] = [:]
             var removedAdds: [NodeID: Set<HybridTimestamp>] = [:]
             var noteVersions: [NotePage: [HybridTimestamp: String]] = [:]
@@ -143,14 +149,18 @@ import Testing
                 switch operation.change {
                 case let .setPosition(fingerprint, _, _):
                     if lastPosition[fingerprint].map({ operation.timestamp > $0.timestamp }) ?? true { lastPosition[fingerprint] = operation }
-                case let .setReadTime(citeKey, _):
-                    if lastReadTime[citeKey].map({ operation.timestamp > $0.timestamp }) ?? true { lastReadTime[citeKey] = operation }
+                case let .setReadTime(fingerprint, citeKey, _):
+                    let key = ReadKey(fingerprint: fingerprint, citeKey: citeKey)
+                    if lastReadTime[key].map({ operation.timestamp > $0.timestamp }) ?? true { lastReadTime[key] = operation }
+                case .setDeviceName:
+                    let machine = operation.machine
+                    if lastName[machine].map({ operation.timestamp > $0.timestamp }) ?? true { lastName[machine] = operation }
                 case let .addNode(id, _, _, _, _, _):
                     adds[id, default: []].insert(operation.timestamp)
                 case let .removeNode(id, observed, _):
                     removedAdds[id, default: []].formUnion(observed)
-                case let .setNote(fingerprint, page, text, supersedes):
-                    noteVersions[NotePage(fingerprint: fingerprint, page: page), default: [:]][operation.timestamp] = text
+                case let .setNote(citeKey, page, text, supersedes):
+                    noteVersions[NotePage(citeKey: citeKey, page: page), default: [:]][operation.timestamp] = text
                     superseded.formUnion(supersedes)
                 case .renameNode, .moveNode:
                     break
@@ -162,9 +172,14 @@ import Testing
                 #expect(position?.page == page && position?.scroll == scroll && position?.timestamp == operation.timestamp,
                         "seed \(seed), round \(round): the position of \(fingerprint) is not its last write")
             }
-            for (citeKey, operation) in lastReadTime {
-                guard case let .setReadTime(_, readAt) = operation.change else { continue }
-                #expect(state.readTime(citeKey: citeKey) == readAt, "seed \(seed), round \(round): read time of \(citeKey)")
+            for (key, operation) in lastReadTime {
+                guard case let .setReadTime(_, _, readAt) = operation.change else { continue }
+                #expect(state.readTime(fingerprint: key.fingerprint, citeKey: key.citeKey) == readAt,
+                        "seed \(seed), round \(round): read time of \(key.citeKey) in \(key.fingerprint)")
+            }
+            for (machine, operation) in lastName {
+                guard case let .setDeviceName(name) = operation.change else { continue }
+                #expect(state.allDeviceNames[machine] == name, "seed \(seed), round \(round): the name of machine \(machine)")
             }
             for (id, stamps) in adds {
                 let alive = !stamps.subtracting(removedAdds[id] ?? []).isEmpty
@@ -173,8 +188,8 @@ import Testing
             #expect(state.nodes.count == adds.keys.filter { !(adds[$0] ?? []).subtracting(removedAdds[$0] ?? []).isEmpty }.count)
             for (page, versions) in noteVersions {
                 let expected = versions.filter { !superseded.contains($0.key) && !$0.value.isEmpty }.keys.sorted()
-                #expect(state.noteVersions(fingerprint: page.fingerprint, page: page.page).map(\.timestamp) == expected,
-                        "seed \(seed), round \(round): note \(page.fingerprint) p. \(page.page)")
+                #expect(state.noteVersions(citeKey: page.citeKey, page: page.page).map(\.timestamp) == expected,
+                        "seed \(seed), round \(round): note \(page.citeKey) p. \(page.page)")
             }
         }
     }

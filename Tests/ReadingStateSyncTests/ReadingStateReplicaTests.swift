@@ -72,16 +72,16 @@ import Testing
 
     @Test func concurrentNoteEditsKeepBothVersionsUntilAWriteThatSawBoth() {
         let key = (fingerprint: "f", page: 7)
-        let first = StateOperation(timestamp: stamp(1, laptop), change: .setNote(fingerprint: key.fingerprint, page: key.page, text: "start", supersedes: []))
-        let onLaptop = StateOperation(timestamp: stamp(3, laptop), change: .setNote(fingerprint: "f", page: 7, text: "laptop text", supersedes: [first.timestamp]))
-        let onDesktop = StateOperation(timestamp: stamp(2, desktop), change: .setNote(fingerprint: "f", page: 7, text: "desktop text", supersedes: [first.timestamp]))
+        let first = StateOperation(timestamp: stamp(1, laptop), change: .setNote(citeKey: key.fingerprint, page: key.page, text: "start", supersedes: []))
+        let onLaptop = StateOperation(timestamp: stamp(3, laptop), change: .setNote(citeKey: "f", page: 7, text: "laptop text", supersedes: [first.timestamp]))
+        let onDesktop = StateOperation(timestamp: stamp(2, desktop), change: .setNote(citeKey: "f", page: 7, text: "desktop text", supersedes: [first.timestamp]))
         var state = ReadingStateReplica(operations: [onDesktop, first, onLaptop])
-        #expect(state.noteVersions(fingerprint: "f", page: 7).map(\.text) == ["desktop text", "laptop text"])
-        #expect(state.reports == [.noteHasVersions(fingerprint: "f", page: 7, count: 2)])
-        let merged = StateOperation(timestamp: stamp(9, desktop), change: .setNote(fingerprint: "f", page: 7, text: "both",
-                                                                                   supersedes: state.noteVersionsToSupersede(fingerprint: "f", page: 7)))
+        #expect(state.noteVersions(citeKey: "f", page: 7).map(\.text) == ["desktop text", "laptop text"])
+        #expect(state.reports == [.noteHasVersions(citeKey: "f", page: 7, count: 2)])
+        let merged = StateOperation(timestamp: stamp(9, desktop), change: .setNote(citeKey: "f", page: 7, text: "both",
+                                                                                   supersedes: state.noteVersionsToSupersede(citeKey: "f", page: 7)))
         state.apply(merged)
-        #expect(state.noteVersions(fingerprint: "f", page: 7).map(\.text) == ["both"])
+        #expect(state.noteVersions(citeKey: "f", page: 7).map(\.text) == ["both"])
         #expect(state.reports.isEmpty)
     }
 

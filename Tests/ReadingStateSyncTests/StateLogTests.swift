@@ -15,7 +15,7 @@ import Testing
             StateOperation(timestamp: HybridTimestamp(wallMilliseconds: 2, counter: 0, machine: laptop),
                            change: .addNode(id: node, kind: .folder, parent: nil, position: "a", name: "Thesis", target: nil)),
             StateOperation(timestamp: HybridTimestamp(wallMilliseconds: 3, counter: 1, machine: laptop),
-                           change: .setNote(fingerprint: "f", page: 2, text: "line one\nline two", supersedes: [])),
+                           change: .setNote(citeKey: "f", page: 2, text: "line one\nline two", supersedes: [])),
         ]
     }
 
