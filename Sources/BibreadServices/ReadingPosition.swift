@@ -18,6 +18,9 @@ public struct ReadingPosition: Sendable, Equatable {
     public var updatedAt: Double
     /// How the document was last shown (`t`: reflowed or in its layout); nil when never chosen.
     public var mode: ReadingMode?
+    /// The name of the machine where it was saved, when that is another machine (the shared
+    /// reading state); nil when this one.
+    public var machine: String?
 
     public init(fingerprint: String, path: String, page: Int, scroll: Double, updatedAt: Double, mode: ReadingMode? = nil) {
         self.fingerprint = fingerprint

@@ -2,6 +2,7 @@ import BibreadValues
 import Foundation
 import GRDB
 import ReadingList
+import ReadingStateSync
 
 /// Bookmarks (a tree of folders, bookmarks and notemarks) and page notes, in the state store.
 ///
@@ -62,21 +63,21 @@ extension ReadingStore {
     /// Adds a folder at the end of `parent` (nil: the top level); returns its id.
     @discardableResult
     public func addFolder(named name: String, in parent: Int64? = nil, at time: Double = Date().timeIntervalSince1970) throws -> Int64 {
-        try durableWrite { db in try Self.insert(db, kind: .folder, name: name, parent: parent, time: time) }
+        try durableWrite { db in try insert(db, kind: .folder, name: name, parent: parent, time: time) }
     }
 
     /// Adds a bookmark at the end of `parent`; returns its id.
     @discardableResult
     public func addBookmark(named name: String, reference: PageReference, in parent: Int64? = nil,
                             at time: Double = Date().timeIntervalSince1970) throws -> Int64 {
-        try durableWrite { db in try Self.insert(db, kind: .bookmark, name: name, reference: reference, parent: parent, time: time) }
+        try durableWrite { db in try insert(db, kind: .bookmark, name: name, reference: reference, parent: parent, time: time) }
     }
 
     /// Adds a notemark at the end of `parent`; returns its id.
     @discardableResult
     public func addNotemark(named name: String, text: String, in parent: Int64? = nil,
                             at time: Double = Date().timeIntervalSince1970) throws -> Int64 {
-        try durableWrite { db in try Self.insert(db, kind: .notemark, name: name, text: text, parent: parent, time: time) }
+        try durableWrite { db in try insert(db, kind: .notemark, name: name, text: text, parent: parent, time: time) }
     }
 
     /// Renames a node.
@@ -84,6 +85,7 @@ extension ReadingStore {
         try durableWrite { db in
             try db.execute(sql: "UPDATE bookmark_node SET name = ? WHERE id = ?", arguments: [name, id])
             if db.changesCount == 0 { throw BookmarkStoreError.noSuchNode(id) }
+            try recordRename(db, row: id, name: name)
         }
     }
 
@@ -101,26 +103,38 @@ extension ReadingStore {
             }
             let position = try Self.endPosition(db, in: folder)
             try db.execute(sql: "UPDATE bookmark_node SET parent_id = ?, position = ? WHERE id = ?", arguments: [folder, position, id])
+            try recordMove(db, row: id, into: folder)
         }
     }
 
     /// Deletes a node, and a folder's contents with it (page notes stay: they belong to pages).
     public func delete(node id: Int64) throws {
         try durableWrite { db in
+            // The node and everything under it are removed for every machine.
+            let removed = try Self.subtreeUIDs(db, row: id)
             try db.execute(sql: "DELETE FROM bookmark_node WHERE id = ?", arguments: [id])
             if db.changesCount == 0 { throw BookmarkStoreError.noSuchNode(id) }
+            try recordRemoval(db, uids: removed)
         }
     }
 
-    private static func insert(_ db: Database, kind: SavedNode.Kind, name: String, reference: PageReference? = nil,
-                               text: String? = nil, parent: Int64?, time: Double) throws -> Int64 {
-        let position = try endPosition(db, in: parent)
+    private func insert(_ db: Database, kind: SavedNode.Kind, name: String, reference: PageReference? = nil,
+                        text: String? = nil, parent: Int64?, time: Double) throws -> Int64 {
+        let position = try Self.endPosition(db, in: parent)
+        let uid = NodeID.random()
         try db.execute(sql: """
-            INSERT INTO bookmark_node (parent_id, position, kind, name, cite_key, library, page, last_page, page_label, text, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO bookmark_node (parent_id, position, kind, name, cite_key, library, page, last_page, page_label, text, created_at, uid)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [parent, position, kind.rawValue, name, reference?.citeKey, reference?.library, reference?.page,
-                             reference?.lastPage, reference?.printedPage, text, time])
-        return db.lastInsertedRowID
+                             reference?.lastPage, reference?.printedPage, text, time, uid.rawValue])
+        let row = db.lastInsertedRowID
+        let payload: NodePayload? = switch kind {
+        case .bookmark: reference.map(NodePayload.init(reference:))
+        case .notemark: NodePayload(text: text ?? "")
+        case .folder: nil
+        }
+        try recordAdd(db, uid: uid, kind: NodeKind(rawValue: kind.rawValue) ?? .notemark, parent: parent, name: name, payload: payload)
+        return row
     }
 
     /// The position after the last child of `folder` (nil: the top level), which must be a folder.
@@ -149,24 +163,24 @@ extension ReadingStore {
                 name = "\(wanted) (\(suffix))"
                 suffix += 1
             }
-            let folderID = try Self.insert(db, kind: .folder, name: name, parent: nil, time: time)
+            let folderID = try insert(db, kind: .folder, name: name, parent: nil, time: time)
             var counts = (bookmarks: 0, folders: 0, notemarks: 0, notesAdded: 0, notesThere: 0)
             func add(_ children: [BookmarkNode], into parent: Int64) throws {
                 for child in children {
                     switch child {
                     case .folder(let folder):
                         counts.folders += 1
-                        try add(folder.children, into: try Self.insert(db, kind: .folder, name: folder.name, parent: parent, time: time))
+                        try add(folder.children, into: try insert(db, kind: .folder, name: folder.name, parent: parent, time: time))
                     case .notemark(let notemark):
                         counts.notemarks += 1
-                        _ = try Self.insert(db, kind: .notemark, name: notemark.name, text: notemark.text, parent: parent, time: time)
+                        _ = try insert(db, kind: .notemark, name: notemark.name, text: notemark.text, parent: parent, time: time)
                     case .bookmark(let bookmark):
                         counts.bookmarks += 1
-                        _ = try Self.insert(db, kind: .bookmark, name: bookmark.name, reference: bookmark.reference, parent: parent, time: time)
+                        _ = try insert(db, kind: .bookmark, name: bookmark.name, reference: bookmark.reference, parent: parent, time: time)
                         guard includeNotes && list.includesPageNotes else { continue }
                         for (offset, note) in bookmark.notes.enumerated() where !note.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
                             let page = bookmark.reference.page + offset
-                            if try Self.appendNote(db, citeKey: bookmark.reference.citeKey, page: page, text: note, time: time) {
+                            if try appendNote(db, citeKey: bookmark.reference.citeKey, page: page, text: note, time: time) {
                                 counts.notesAdded += 1
                             } else {
                                 counts.notesThere += 1
@@ -182,7 +196,7 @@ extension ReadingStore {
     }
 
     /// Appends `text` to a page's note, after a blank line; false when the note already holds it.
-    private static func appendNote(_ db: Database, citeKey: String, page: Int, text: String, time: Double) throws -> Bool {
+    private func appendNote(_ db: Database, citeKey: String, page: Int, text: String, time: Double) throws -> Bool {
         let existing = try String.fetchOne(db, sql: "SELECT text FROM page_note WHERE cite_key = ? AND page = ?", arguments: [citeKey, page])
         if let existing, existing.contains(text) { return false }
         let combined = existing.map { $0 + "\n\n" + text } ?? text
@@ -252,10 +266,11 @@ extension ReadingStore {
 
     /// Sets a page's note; empty text (after trimming) deletes it.
     public func setNote(citeKey: String, page: Int, text: String, at time: Double = Date().timeIntervalSince1970) throws {
-        try durableWrite { db in try Self.setNote(db, citeKey: citeKey, page: page, text: text, time: time) }
+        try durableWrite { db in try setNote(db, citeKey: citeKey, page: page, text: text, time: time) }
     }
 
-    private static func setNote(_ db: Database, citeKey: String, page: Int, text: String, time: Double) throws {
+    private func setNote(_ db: Database, citeKey: String, page: Int, text: String, time: Double) throws {
+        try recordNote(db, citeKey: citeKey, page: page, text: text)
         if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             try db.execute(sql: "DELETE FROM page_note WHERE cite_key = ? AND page = ?", arguments: [citeKey, page])
             return

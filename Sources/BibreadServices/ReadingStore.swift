@@ -2,6 +2,7 @@ import BibModel
 import BibreadValues
 import Foundation
 import GRDB
+import ReadingStateSync
 import Synchronization
 
 /// The SQLite state store, `$XDG_STATE_HOME/bibread/state.sqlite`: reading positions (and
@@ -9,11 +10,21 @@ import Synchronization
 /// so killing bibread at any moment leaves the last complete write.
 public final class ReadingStore: Sendable {
     let database: DatabaseQueue
+    /// This machine's id in the shared reading state; nil when the id file cannot be read (then
+    /// changes are kept here only, and a sync says why: `machineProblem`).
+    let machine: MachineID?
+    /// Why this machine has no id, when it has none.
+    public let machineProblem: String?
+    /// The wall clock of the reading state's operations, in milliseconds since 1970.
+    let wallClock: @Sendable () -> Int64
     /// `PRAGMA data_version` when the bookmark tree was last read (nil: not read yet).
     let bookmarksVersion = Mutex<Int?>(nil)
 
-    /// Opens (creating and migrating) the store in `directory`.
-    public init(directory: URL) throws {
+    /// Opens (creating and migrating) the store in `directory`, whose `machine-id` names this
+    /// machine in the shared reading state; `wallClock` dates its operations (the default: the
+    /// system's clock, moved by `BIBREAD_TEST_CLOCK_OFFSET` seconds, so that tests can give one
+    /// machine a clock that is wrong).
+    public init(directory: URL, wallClock: @escaping @Sendable () -> Int64 = ReadingStore.systemWallClock) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = Configuration()
         configuration.busyMode = .timeout(2)
@@ -23,6 +34,21 @@ public final class ReadingStore: Sendable {
         }
         database = try DatabaseQueue(path: directory.appendingPathComponent("state.sqlite").path, configuration: configuration)
         try ReadingStore.migrator.migrate(database)
+        do {
+            machine = try MachineIdentity.machineID(in: directory)
+            machineProblem = nil
+        } catch {
+            machine = nil
+            machineProblem = "\(error)"
+        }
+        self.wallClock = wallClock
+    }
+
+    /// The system's clock in milliseconds since 1970, moved by `BIBREAD_TEST_CLOCK_OFFSET`
+    /// seconds when that is set (a test's machine whose clock is wrong).
+    public static let systemWallClock: @Sendable () -> Int64 = {
+        let offset = ProcessInfo.processInfo.environment["BIBREAD_TEST_CLOCK_OFFSET"].flatMap(Double.init) ?? 0
+        return Int64(((Date().timeIntervalSince1970 + offset) * 1000).rounded())
     }
 
     /// One transaction the screen then confirms (a bookmark, a note): written in full
@@ -111,6 +137,43 @@ public final class ReadingStore: Sendable {
             // NULL in the rows of older stores: never chosen, shown reflowed.
             try db.execute(sql: "ALTER TABLE position ADD COLUMN mode TEXT CHECK (mode IS NULL OR mode IN ('reflow', 'layout'))")
         }
+        migrator.registerMigration("v6: the shared reading state") { db in
+            // Every change to what is shared (positions, read times, bookmarks, page notes) is
+            // also an operation of the conflict-free reading state, this machine's and those
+            // merged from the others' logs (`ReadingStateSync`); the tables above are what the
+            // operations come to (materialized), and what the reader reads.
+            try db.execute(sql: """
+                CREATE TABLE state_operation (
+                    sort_key TEXT PRIMARY KEY NOT NULL,
+                    machine TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    subject TEXT NOT NULL,
+                    body TEXT NOT NULL,
+                    uploaded INTEGER NOT NULL DEFAULT 0
+                ) WITHOUT ROWID;
+                CREATE INDEX state_operation_subject ON state_operation (subject, kind);
+                CREATE INDEX state_operation_machine ON state_operation (machine, uploaded);
+                CREATE TABLE state_clock (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    latest TEXT NOT NULL
+                );
+                CREATE TABLE state_remote_file (
+                    remote TEXT NOT NULL,
+                    path TEXT NOT NULL,
+                    version TEXT NOT NULL,
+                    PRIMARY KEY (remote, path)
+                );
+                CREATE TABLE state_report (text TEXT PRIMARY KEY NOT NULL);
+                CREATE TABLE state_machine (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    name TEXT,
+                    forgotten INTEGER NOT NULL DEFAULT 0
+                );
+                ALTER TABLE bookmark_node ADD COLUMN uid TEXT;
+                CREATE UNIQUE INDEX bookmark_node_uid ON bookmark_node (uid);
+                ALTER TABLE position ADD COLUMN machine TEXT;
+                """)
+        }
         return migrator
     }
 
@@ -125,14 +188,18 @@ public final class ReadingStore: Sendable {
         }
     }
 
-    /// Saves a document's position (replacing the previous one).
+    /// Saves a document's position (replacing the previous one), as this machine's.
     public func save(_ position: ReadingPosition) throws {
         try database.write { db in
             try db.execute(sql: """
-                INSERT INTO position (fingerprint, path, page, scroll, updated_at) VALUES (?, ?, ?, ?, ?)
+                INSERT INTO position (fingerprint, path, page, scroll, updated_at, machine) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT(fingerprint) DO UPDATE SET path = excluded.path, page = excluded.page,
-                    scroll = excluded.scroll, updated_at = excluded.updated_at
-                """, arguments: [position.fingerprint, position.path, position.page, position.scroll, position.updatedAt])
+                    scroll = excluded.scroll, updated_at = excluded.updated_at, machine = excluded.machine
+                """, arguments: [position.fingerprint, position.path, position.page, position.scroll, position.updatedAt,
+                                 machine?.rawValue])
+            try record(db) { _ in
+                .setPosition(fingerprint: position.fingerprint, page: position.page, scroll: min(1, max(0, position.scroll)))
+            }
         }
     }
 
@@ -140,8 +207,13 @@ public final class ReadingStore: Sendable {
     public func position(fingerprint: String) throws -> ReadingPosition? {
         try database.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM position WHERE fingerprint = ?", arguments: [fingerprint]).map { row in
-                ReadingPosition(fingerprint: row["fingerprint"], path: row["path"], page: row["page"], scroll: row["scroll"],
-                                updatedAt: row["updated_at"], mode: (row["mode"] as String?).flatMap(ReadingMode.init(rawValue:)))
+                var position = ReadingPosition(fingerprint: row["fingerprint"], path: row["path"], page: row["page"], scroll: row["scroll"],
+                                               updatedAt: row["updated_at"], mode: (row["mode"] as String?).flatMap(ReadingMode.init(rawValue:)))
+                if let other = row["machine"] as String?, other != machine?.rawValue {
+                    position.machine = try String.fetchOne(db, sql: "SELECT name FROM state_machine WHERE id = ?", arguments: [other])
+                        ?? "another machine"
+                }
+                return position
             }
         }
     }
@@ -154,6 +226,9 @@ public final class ReadingStore: Sendable {
                 INSERT INTO document_read (fingerprint, cite_key, path, last_read) VALUES (?, ?, ?, ?)
                 ON CONFLICT(fingerprint, cite_key) DO UPDATE SET path = excluded.path, last_read = excluded.last_read
                 """, arguments: [fingerprint, key, path, time])
+            try record(db) { _ in
+                .setReadTime(fingerprint: fingerprint, citeKey: key.lowercased(), readAt: Int64((time * 1000).rounded()))
+            }
         }
     }
 

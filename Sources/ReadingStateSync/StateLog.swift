@@ -124,8 +124,9 @@ extension StateOperation {
     /// The highest page number.
     static let maximumPage = 1_000_000
 
-    /// What is wrong with this operation's values, or nil when they are all in range.
-    var problem: String? {
+    /// What is wrong with this operation's values, or nil when they are all in range (what a
+    /// log with it is refused for).
+    public var problem: String? {
         switch change {
         case let .setPosition(fingerprint, page, scroll):
             return Self.key(fingerprint, "fingerprint") ?? Self.page(page)

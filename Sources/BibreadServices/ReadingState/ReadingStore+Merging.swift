@@ -1,0 +1,286 @@
+import BibreadValues
+import Foundation
+import GRDB
+import ReadingStateSync
+
+/// Merging other machines' operations into the store: each merge is one transaction that adds
+/// the new operations, rebuilds the merged state from every operation kept
+/// (`ReadingStateReplica`) and writes what it comes to into the tables the reader reads
+/// (positions, read times, the bookmark tree, page notes).
+extension ReadingStore {
+    /// This machine's id in the shared reading state (nil when its id file cannot be read).
+    public var machineID: MachineID? { machine }
+
+    /// The state files of `remote` merged here, by path, with the version each was.
+    public func mergedStateFiles(remote: String) throws -> [String: String] {
+        try database.read { db in
+            var result: [String: String] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT path, version FROM state_remote_file WHERE remote = ?", arguments: [remote]) {
+                result[row["path"]] = row["version"]
+            }
+            return result
+        }
+    }
+
+    /// This machine's operations not yet in a log on a remote, oldest first.
+    public func pendingOperations() throws -> [StateOperation] {
+        try ownOperations(pendingOnly: true)
+    }
+
+    /// Every operation of this machine kept here, oldest first: what a compacted log holds.
+    public func ownOperations(pendingOnly: Bool = false) throws -> [StateOperation] {
+        guard let machine else { return [] }
+        return try database.read { db in
+            let bodies = try String.fetchAll(db, sql: """
+                SELECT body FROM state_operation WHERE machine = ? \(pendingOnly ? "AND uploaded = 0" : "") ORDER BY sort_key
+                """, arguments: [machine.rawValue])
+            return try Self.decode(bodies)
+        }
+    }
+
+    /// Notes that `operations` are in the log file `path` (now version `version`) of `remote`,
+    /// and that the files `removed` are gone from it.
+    public func noteUploaded(_ operations: [StateOperation], file path: String, version: String, remote: String,
+                             removed: [String] = []) throws {
+        try durableWrite { db in
+            for chunk in operations.map(\.timestamp.sortKey).chunked(into: 500) {
+                try db.execute(sql: "UPDATE state_operation SET uploaded = 1 WHERE sort_key IN (\(chunk.map { _ in "?" }.joined(separator: ",")))",
+                               arguments: StatementArguments(chunk))
+            }
+            try Self.noteFile(db, remote: remote, path: path, version: version)
+            for gone in removed {
+                try db.execute(sql: "DELETE FROM state_remote_file WHERE remote = ? AND path = ?", arguments: [remote, gone])
+            }
+        }
+    }
+
+    private static func noteFile(_ db: Database, remote: String, path: String, version: String) throws {
+        try db.execute(sql: """
+            INSERT INTO state_remote_file (remote, path, version) VALUES (?, ?, ?)
+            ON CONFLICT(remote, path) DO UPDATE SET version = excluded.version
+            """, arguments: [remote, path, version])
+    }
+
+    /// Records this machine's name (`device_name`) for the others, when it is not the name they
+    /// have; true when it recorded it.
+    @discardableResult
+    public func publishDeviceName(_ name: String) throws -> Bool {
+        guard let machine else { return false }
+        return try durableWrite { db in
+            let known = try String.fetchOne(db, sql: "SELECT name FROM state_machine WHERE id = ?", arguments: [machine.rawValue])
+            let recorded = try Self.operations(db, subject: machine.rawValue, kinds: [.deviceName]).max { $0.timestamp < $1.timestamp }
+            if case .setDeviceName(let current)? = recorded?.change, current == name, known == name { return false }
+            guard try record(db, { _ in .setDeviceName(name: name) }) != nil else { return false }
+            try db.execute(sql: """
+                INSERT INTO state_machine (id, name) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET name = excluded.name
+                """, arguments: [machine.rawValue, name])
+            return true
+        }
+    }
+
+    /// The machines known to the shared reading state: their names (nil when they gave none)
+    /// and whether they were forgotten.
+    public func knownMachines() throws -> [MachineID: (name: String?, forgotten: Bool)] {
+        try database.read { db in
+            var result: [MachineID: (name: String?, forgotten: Bool)] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT id, name, forgotten FROM state_machine") {
+                guard let id = MachineID(rawValue: row["id"]) else { continue }
+                result[id] = (row["name"], (row["forgotten"] as Int) != 0)
+            }
+            return result
+        }
+    }
+
+    /// Merges the operations of `files` (logs of `remote`, already read and checked) in one
+    /// transaction: the operations new here are added, the merged state is rebuilt and written
+    /// into the tables the reader reads, and each file is noted as merged at its version.
+    /// Operations of forgotten machines are left out.
+    public func merge(_ files: [StateLogFile], remote: String) throws -> StateMergeOutcome {
+        guard let machine else { throw StateStoreError.noMachine(machineProblem ?? "no machine id") }
+        return try durableWrite { db in
+            try bootstrapIfNeeded(db, machine: machine)
+            let forgotten = try Self.forgottenMachines(db)
+            var added = 0
+            var latest: HybridTimestamp?
+            for file in files {
+                for operation in file.operations where !forgotten.contains(operation.machine) {
+                    if try Self.insert(db, operation, uploaded: true) { added += 1 }
+                    if operation.machine == machine {
+                        // This machine's own log, read back (a sync killed after its upload):
+                        // those operations are uploaded.
+                        try db.execute(sql: "UPDATE state_operation SET uploaded = 1 WHERE sort_key = ?",
+                                       arguments: [operation.timestamp.sortKey])
+                    }
+                    latest = max(latest ?? operation.timestamp, operation.timestamp)
+                }
+                try Self.noteFile(db, remote: remote, path: file.path, version: file.version)
+            }
+            if let latest {
+                var clock = HybridLogicalClock(machine: machine, latest: try Self.latestTimestamp(db))
+                // A log dated far ahead was refused before it came here; one just past the
+                // tolerance leaves this clock as it is.
+                if (try? clock.receive(latest, wallClock: wallClock())) != nil, let now = clock.latest {
+                    try db.execute(sql: "UPDATE state_clock SET latest = ? WHERE id = 1", arguments: [now.description])
+                }
+            }
+            guard added > 0 else { return StateMergeOutcome(newOperations: 0, reports: []) }
+            let reports = try rebuild(db)
+            return StateMergeOutcome(newOperations: added, reports: reports)
+        }
+    }
+
+    /// Drops the machine `forgotten` from the shared state here: what it made that is still to
+    /// be seen (bookmarks, positions, read times, note versions) is recorded again as this
+    /// machine's, so that nothing visible changes, and its own operations are then left out.
+    /// Returns how many operations were recorded again.
+    public func forget(machine forgotten: MachineID) throws -> Int {
+        guard let machine else { throw StateStoreError.noMachine(machineProblem ?? "no machine id") }
+        guard forgotten != machine else { throw StateStoreError.cannotForgetThisMachine }
+        return try durableWrite { db in
+            try bootstrapIfNeeded(db, machine: machine)
+            let state = try Self.replica(db, excluding: [])
+            var adopted = 0
+            func adopt(_ change: StateOperation.Change) throws {
+                if try record(db, { _ in change }) != nil { adopted += 1 }
+            }
+            for (fingerprint, position) in state.allPositions where position.timestamp.machine == forgotten {
+                try adopt(.setPosition(fingerprint: fingerprint, page: position.page, scroll: position.scroll))
+            }
+            for (key, read) in state.allReadTimes where read.timestamp.machine == forgotten {
+                try adopt(.setReadTime(fingerprint: key.fingerprint, citeKey: key.citeKey, readAt: read.readAt))
+            }
+            for node in state.nodes {
+                let seen = state.observed(node: node.id)
+                guard seen.adds.contains(where: { $0.machine == forgotten }) || seen.placement?.machine == forgotten else { continue }
+                try adopt(.addNode(id: node.id, kind: node.kind, parent: node.parent, position: node.position, name: node.name,
+                                   target: node.target))
+            }
+            for (page, versions) in state.allNotes {
+                for version in versions where version.timestamp.machine == forgotten {
+                    try adopt(.setNote(citeKey: page.citeKey, page: page.page, text: version.text, supersedes: [version.timestamp]))
+                }
+            }
+            try db.execute(sql: """
+                INSERT INTO state_machine (id, forgotten) VALUES (?, 1) ON CONFLICT(id) DO UPDATE SET forgotten = 1
+                """, arguments: [forgotten.rawValue])
+            try db.execute(sql: "DELETE FROM state_operation WHERE machine = ?", arguments: [forgotten.rawValue])
+            _ = try rebuild(db)
+            return adopted
+        }
+    }
+
+    /// The machines forgotten here.
+    static func forgottenMachines(_ db: Database) throws -> Set<MachineID> {
+        Set(try String.fetchAll(db, sql: "SELECT id FROM state_machine WHERE forgotten = 1").compactMap(MachineID.init(rawValue:)))
+    }
+
+    /// The merged state of every operation kept (but those of `excluding`).
+    static func replica(_ db: Database, excluding: Set<MachineID>) throws -> ReadingStateReplica {
+        var state = ReadingStateReplica()
+        let cursor = try String.fetchCursor(db, sql: "SELECT body FROM state_operation")
+        var batch: [String] = []
+        while let body = try cursor.next() {
+            batch.append(body)
+            if batch.count == 10_000 {
+                state.apply(contentsOf: try decode(batch).filter { !excluding.contains($0.machine) })
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        state.apply(contentsOf: try decode(batch).filter { !excluding.contains($0.machine) })
+        return state
+    }
+
+    /// Operations from their kept bodies (one JSON line each).
+    static func decode(_ bodies: [String]) throws -> [StateOperation] {
+        guard !bodies.isEmpty else { return [] }
+        var data = Data()
+        for body in bodies {
+            data.append(contentsOf: body.utf8)
+            data.append(UInt8(ascii: "\n"))
+        }
+        do {
+            return try StateLog.decode(data)
+        } catch {
+            throw StateStoreError.damaged("\(error)")
+        }
+    }
+
+    /// Rebuilds the merged state from every operation kept and writes it into the reader's
+    /// tables; drops the register writes that can no longer count; returns what the merge
+    /// decided that was not said before, in words.
+    private func rebuild(_ db: Database) throws -> [String] {
+        let state = try Self.replica(db, excluding: try Self.forgottenMachines(db))
+        var names: [MachineID: String] = [:]
+        for (id, name) in state.allDeviceNames {
+            names[id] = name
+            try db.execute(sql: "INSERT INTO state_machine (id, name) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET name = excluded.name",
+                           arguments: [id.rawValue, name])
+        }
+        try StateMaterializer(db: db, state: state, names: names, thisMachine: machine).write()
+        // A register's earlier writes never count again: only its latest is kept.
+        try db.execute(sql: """
+            DELETE FROM state_operation WHERE kind IN (\(OperationKind.registers.map { "'\($0.rawValue)'" }.joined(separator: ",")))
+            AND sort_key < (SELECT MAX(o.sort_key) FROM state_operation o WHERE o.subject = state_operation.subject AND o.kind = state_operation.kind)
+            """)
+        var told: [String] = []
+        for report in state.reports {
+            let text: String
+            switch report {
+            case let .movedNodeWasDeleted(_, name, mover):
+                text = "\"\(name)\" was moved on \(names[mover] ?? "another machine") but deleted on another machine: it stays deleted"
+            case let .noteHasVersions(citeKey, page, count):
+                text = "the note on page \(page) of \(citeKey) was edited on several machines: \(count) versions kept, shown one after the other until you edit it"
+            }
+            try db.execute(sql: "INSERT INTO state_report (text) VALUES (?) ON CONFLICT(text) DO NOTHING", arguments: [text])
+            if db.changesCount > 0 { told.append(text) }
+        }
+        return told
+    }
+}
+
+/// A state log file read from a remote: its path there, its version, and its operations
+/// (read and checked by `StateLog`).
+public struct StateLogFile: Sendable {
+    public let path: String
+    public let version: String
+    public let operations: [StateOperation]
+
+    public init(path: String, version: String, operations: [StateOperation]) {
+        self.path = path
+        self.version = version
+        self.operations = operations
+    }
+}
+
+/// What a merge of other machines' logs did.
+public struct StateMergeOutcome: Sendable, Equatable {
+    /// How many operations were new here.
+    public let newOperations: Int
+    /// What the merge decided that the user should hear, not said before.
+    public let reports: [String]
+}
+
+/// The shared reading state cannot be changed.
+public enum StateStoreError: Error, CustomStringConvertible, Equatable {
+    /// This machine has no id (its file is damaged).
+    case noMachine(String)
+    /// The operations kept in state.sqlite cannot be read.
+    case damaged(String)
+    /// `state forget` named this machine.
+    case cannotForgetThisMachine
+
+    public var description: String {
+        switch self {
+        case .noMachine(let problem): return "this machine has no id for the shared reading state: \(problem)"
+        case .damaged(let problem): return "the shared reading state in state.sqlite is damaged: \(problem)"
+        case .cannotForgetThisMachine: return "that is this machine: forget it from another one"
+        }
+    }
+}
+
+extension Array {
+    /// The array cut into consecutive pieces of at most `size` elements.
+    func chunked(into size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}
