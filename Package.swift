@@ -129,7 +129,7 @@ let package = Package(
         .testTarget(name: "ReadingStateSyncTests", dependencies: ["ReadingStateSync", "BibreadTestSupport"]),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList", "BibreadTestSupport"]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets", "BibreadTestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["BibreadTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["BibreadTestSupport", "ReadingStateSync"]),
         .testTarget(name: "CLITests", dependencies: ["BibreadCLI", "SyncEngine", "BibreadTestSupport"], exclude: ["Snapshots"]),
         // docs/ARCHITECTURE.md and the README's layout checked against this file and every import;
         // it depends on nothing of bibread's, so it builds at once.

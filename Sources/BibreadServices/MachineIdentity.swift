@@ -18,7 +18,7 @@ public struct MachineIdentity: Sendable, Equatable {
     /// The identity of this machine: its id from the state folder (made now when there is none)
     /// and `name` (the config's `device_name`), or the host name.
     public static func load(state: URL = Directories().state, name: String? = nil) throws -> MachineIdentity {
-        MachineIdentity(id: try machineID(in: state), name: name ?? hostName())
+        MachineIdentity(id: try machineID(in: state), name: defaultName(configured: name))
     }
 
     /// The id kept in `state` (made when there is none).
@@ -58,6 +58,12 @@ public struct MachineIdentity: Sendable, Equatable {
                                        + "move it away to make a new one, and this machine will then be a new one to the others")
         }
         return id
+    }
+
+    /// The name this machine goes by: `configured` (config.toml's `device_name`, checked when
+    /// read), else its host name cut to 64 characters.
+    public static func defaultName(configured: String?) -> String {
+        configured ?? String(hostName().prefix(64))
     }
 
     /// The host name, or `this machine` when there is none.

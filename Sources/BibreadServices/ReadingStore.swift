@@ -13,6 +13,10 @@ public final class ReadingStore: Sendable {
     /// This machine's id in the shared reading state; nil when the id file cannot be read (then
     /// changes are kept here only, and a sync says why: `machineProblem`).
     let machine: MachineID?
+    /// The folder of the store (and of this machine's id).
+    public let directory: URL
+    /// The file that holds this machine's id.
+    public let machineIDFile: String
     /// Why this machine has no id, when it has none.
     public let machineProblem: String?
     /// The wall clock of the reading state's operations, in milliseconds since 1970.
@@ -34,6 +38,8 @@ public final class ReadingStore: Sendable {
         }
         database = try DatabaseQueue(path: directory.appendingPathComponent("state.sqlite").path, configuration: configuration)
         try ReadingStore.migrator.migrate(database)
+        self.directory = directory
+        machineIDFile = directory.appendingPathComponent("machine-id").path
         do {
             machine = try MachineIdentity.machineID(in: directory)
             machineProblem = nil

@@ -135,12 +135,13 @@ extension StateOperation {
             return Self.key(fingerprint, "fingerprint") ?? Self.key(citeKey, "cite key")
                 ?? (readAt >= 0 && readAt <= HybridTimestamp.latestWallMilliseconds ? nil : "the read time \(readAt) is not between 1970 and 3000")
         case let .addNode(_, _, _, position, name, target):
-            return Self.key(position, "position") ?? Self.text(name, "name", Self.maximumNameLength, allowsEmpty: false)
+            // A bookmark may have no name of its own (it shows its reference's title).
+            return Self.key(position, "position") ?? Self.text(name, "name", Self.maximumNameLength, allowsEmpty: true)
                 ?? target.flatMap { Self.text($0, "target", Self.maximumTargetLength, allowsEmpty: false) }
         case let .setDeviceName(name):
             return Self.text(name, "device name", Self.maximumDeviceNameLength, allowsEmpty: false)
         case let .renameNode(_, name):
-            return Self.text(name, "name", Self.maximumNameLength, allowsEmpty: false)
+            return Self.text(name, "name", Self.maximumNameLength, allowsEmpty: true)
         case let .moveNode(_, _, position):
             return Self.key(position, "position")
         case let .removeNode(_, observedAdds, _):

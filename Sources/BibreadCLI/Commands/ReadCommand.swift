@@ -1,6 +1,7 @@
 import ArgumentParser
 import BibModel
 import BibreadServices
+import BibreadValues
 import Foundation
 import PDFText
 import ReaderCore
@@ -138,6 +139,9 @@ struct ReadCommand: ParsableCommand {
             let fingerprint = try? PDFFingerprint.of(path: document.path)
             if let fingerprint, let position = try? store?.position(fingerprint: fingerprint),
                position.page >= 1, position.page <= document.pageCount {
+                // Where, when another machine read to that page: the reader's message.
+                let elsewhere = position.machine.map { " (read on \(TerminalText.cleanedLine($0)) \(ElapsedTime.ago(Date().timeIntervalSince1970 - position.updatedAt)))" }
+                Console.error("bibread: resumed at \(info.pageName(position.page))\(elsewhere ?? "")")
                 return position.page
             }
             Console.error("bibread: note: no saved position for \(document.path); showing page 1")

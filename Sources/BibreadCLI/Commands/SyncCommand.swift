@@ -84,6 +84,7 @@ struct SyncCommand: ParsableCommand {
         options.acceptFewerReferences = accept
         options.documentCheck = { PDFDocument.openingProblem(path: $0) }
         options.cacheLimit = config.cacheLimit
+        options.readingState = ReadingStateExchange.sharing(remoteName: remote.name, deviceName: config.deviceName)
         if !config.syncOnMetered && NetworkState.isMetered() { options.fetchPDFs = false }
         let reporter = SyncReporter(json: json, terminal: Console.isErrorTerminal)
         let cancel = CancelOnInterrupt()

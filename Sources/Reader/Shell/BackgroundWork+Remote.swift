@@ -73,6 +73,9 @@ extension BackgroundWork {
         var options = SyncOptions()
         options.selection = SyncSelection(groups: group.map { [$0] } ?? [])
         options.documentCheck = { PDFDocument.openingProblem(path: $0) }
+        if let store {
+            options.readingState = ReadingStateExchange.sharing(remoteName: remote.name, deviceName: deviceName, state: store.directory)
+        }
         var changed = false
         var refused: String?
         do {

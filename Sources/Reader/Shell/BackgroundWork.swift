@@ -26,6 +26,9 @@ public final class BackgroundWork: @unchecked Sendable {
     let store: ReadingStore?
     let clock: @Sendable () -> Double
     let remotes: [Remote]
+    /// This machine's name to the others that share its reading state (config.toml's
+    /// `device_name`; nil: the host name).
+    let deviceName: String?
     /// Where the synced remotes' folders are (`XDG_DATA_HOME`): the journals of conflicts.
     let environment: [String: String]
     /// Where linked files are (the one place the reader looks at the disk for them).
@@ -45,11 +48,12 @@ public final class BackgroundWork: @unchecked Sendable {
 
     /// Work for `library`; positions and reading times go to `store`.
     public init(library: Library, groups: [Group], store: ReadingStore? = nil,
-                lastRead: [String: Double] = [:], now: Date = Date(), remotes: [Remote] = [],
+                lastRead: [String: Double] = [:], now: Date = Date(), remotes: [Remote] = [], deviceName: String? = nil,
                 fullTextURL: URL? = FullTextIndex.defaultURL(), locator: LinkedFileLocator = .shared,
                 environment: [String: String] = ProcessInfo.processInfo.environment,
                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         self.remotes = remotes
+        self.deviceName = deviceName
         self.environment = environment
         self.fullTextURL = fullTextURL
         self.locator = locator
@@ -196,8 +200,12 @@ public final class BackgroundWork: @unchecked Sendable {
                                     outline: document.outline.map { OutlineEntry(title: $0.title, level: $0.level, page: $0.page) })
             let position = try? store?.position(fingerprint: fingerprint)
             noteCachedFileRead(path)
+            // A place reached on another machine (the shared reading state) says where and when.
+            let elsewhere = position.flatMap { position in
+                position.machine.map { "read on \($0) \(ElapsedTime.ago(clock() - position.updatedAt))" }
+            }
             post(.documentOpened(path: path, info: info, resumePage: position?.page, resumeScroll: position?.scroll ?? 0,
-                                 mode: position?.mode))
+                                 mode: position?.mode, readElsewhere: elsewhere))
         } catch PDFError.encrypted {
             post(.documentNeedsPassword(path: path, wrong: false))
         } catch PDFError.wrongPassword {

@@ -105,7 +105,8 @@ public enum ReaderApp {
         }
         state.lastRead = Dictionary(uniqueKeysWithValues: (library.map(lastRead(in:)) ?? [:]).map { (EntryAddress($0.key), $0.value) })
         func makeWork(for library: Library, groups: [Group]) -> BackgroundWork {
-            BackgroundWork(library: library, groups: groups, store: readingStore, lastRead: lastRead(in: library), remotes: config.remotes)
+            BackgroundWork(library: library, groups: groups, store: readingStore, lastRead: lastRead(in: library), remotes: config.remotes,
+                           deviceName: config.deviceName)
         }
         let runner = EffectRunner(work: library.map { makeWork(for: $0, groups: state.groups) }, mailbox: mailbox)
         let loopEffects = AppLoopEffects(sessions: store, paths: paths, handlers: handlers, screen: screen, terminalKind: terminalKind,

@@ -46,7 +46,7 @@ extension AppState {
         case .documentNeedsPassword(let path, let wrong):
             if view.path == path { screen.readingPrompt = .password("", wrong: wrong) }
             return []
-        case .documentOpened(let path, _, _, _, _) where view.path == path:
+        case .documentOpened(let path, _, _, _, _, _) where view.path == path:
             screen.readingPrompt = nil
         default:
             break

@@ -24,8 +24,10 @@ public enum Event: Sendable {
     /// open it now.
     case filesLocated([String: FileLocation], opening: EntryAddress?)
     /// A document is open; `resumePage` and `resumeScroll` say where it was last read.
-    /// `mode`: how this document was last shown (`t`), nil when never chosen.
-    case documentOpened(path: String, info: DocumentInfo, resumePage: Int?, resumeScroll: Double, mode: ReadingMode? = nil)
+    /// `mode`: how this document was last shown (`t`), nil when never chosen. `readElsewhere`:
+    /// when that place was reached on another machine, where and when (`read on laptop 2 h ago`).
+    case documentOpened(path: String, info: DocumentInfo, resumePage: Int?, resumeScroll: Double, mode: ReadingMode? = nil,
+                        readElsewhere: String? = nil)
     case documentNeedsPassword(path: String, wrong: Bool)
     case pageText(path: String, page: Int, mode: ReadingMode, text: String)
     case documentFailed(path: String, message: String)

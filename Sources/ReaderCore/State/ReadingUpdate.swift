@@ -1,3 +1,4 @@
+import BibModel
 import BibreadValues
 import Foundation
 
@@ -8,7 +9,7 @@ extension ReadingState {
     /// An event about the document read; `message` is the status line's.
     mutating func update(_ event: Event, geometry: ReadingGeometry, message: inout StatusMessage?) -> [Effect] {
         switch event {
-        case .documentOpened(let path, let info, let resumePage, let resumeScroll, let savedMode):
+        case .documentOpened(let path, let info, let resumePage, let resumeScroll, let savedMode, let readElsewhere):
             guard self.path == path else { return [] }
             // `t` pressed while the document opened is saved now (the shell knows it only now).
             let remember: [Effect] = modeChosen ? [.reading(.saveReadingMode(path: path, mode: mode))] : []
@@ -32,7 +33,8 @@ extension ReadingState {
             } else if let resumePage, resumePage >= 1, resumePage <= info.pageCount, resumePage != 1 || resumeScroll > 0 {
                 page = resumePage
                 pendingScrollFraction = resumeScroll
-                message = StatusMessage("Resumed at \(AppState.pageName(resumePage, info: info))")
+                message = StatusMessage("Resumed at \(AppState.pageName(resumePage, info: info))"
+                                        + (readElsewhere.map { " (\(TerminalText.cleanedLine($0)))" } ?? ""))
             }
             page = min(max(1, page), max(1, info.pageCount))
             return [.document(.extractPage(path: path, page: page, mode: mode))] + remember

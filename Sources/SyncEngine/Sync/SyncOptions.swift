@@ -33,6 +33,10 @@ public struct SyncOptions: Sendable {
     /// The most bytes the remote's PDF cache may hold: a sync that succeeded removes the least
     /// recently read PDFs it did not select until the cache fits (nil: no limit).
     public var cacheLimit: Int64?
+    /// Shares the reading state through the remote (`ReadingStateExchange`, which SyncEngine
+    /// does not know), run while the sync holds the remote's lock, after the .bib files: returns
+    /// what to tell the user; throws when the state could not be shared (the sync then fails).
+    public var readingState: (@Sendable (any UploadingTransport) throws -> [String])?
 
     public init() {}
 }

@@ -87,6 +87,17 @@ public final class Syncer: @unchecked Sendable {
         // A cancelled sync gives them a moment only: Ctrl-C must not wait for a stalled server.
         defer { Self.waitFor(listings, patience: isCancelled() ? Self.listingPatience : nil) }
         timer.lap("sync: the .bib files")
+        if !options.dryRun, !isCancelled(), let share = options.readingState {
+            if let uploading = transport as? any UploadingTransport {
+                do {
+                    for notice in try share(uploading) { events(.notice(notice)) }
+                } catch {
+                    summary.problems.append("the reading state was not shared: \(ErrorText.plain(error))")
+                    summary.readingStateFailed = true
+                }
+                timer.lap("sync: the reading state")
+            }
+        }
         if isCancelled() {
             summary.cancelled = true
             return finish(summary, options, started, events)
