@@ -80,8 +80,9 @@ public enum AtomicFile {
         flushFolder(url.deletingLastPathComponent().path)
     }
 
-    /// Flushes a folder's entries to disk (a rename in it is durable once this returns).
-    private static func flushFolder(_ path: String) {
+    /// Flushes a folder's entries to disk (a rename, a new folder or a removal in it is durable
+    /// once this returns).
+    public static func flushFolder(_ path: String) {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         fsync(descriptor)

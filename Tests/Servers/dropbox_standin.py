@@ -13,6 +13,8 @@ and content.dropboxapi.com):
 - /2/files/download               Dropbox-API-Arg header {"path": "/a/b.pdf" | "id:..."}, empty body
 - /2/files/upload                 Dropbox-API-Arg header {"path", "mode", "autorename", "strict_conflict",
                                   "content_hash", "mute"}, the file's bytes as the body
+- /2/files/create_folder_v2       JSON body {"path": "/a/b", "autorename": bool}
+- /2/files/delete_v2              JSON body {"path": "/a/b.txt", "parent_rev": REV (optional)}
 
 Protocol points followed (see Tests/Servers/README.md for the list):
 - `Authorization: Bearer TOKEN`; a well-formed wrong token is 401 `invalid_access_token`,
@@ -37,6 +39,15 @@ Protocol points followed (see Tests/Servers/README.md for the list):
   written beside it instead ("name (1).ext" for add, "name (conflicted copy).ext" for update).
   A `content_hash` that does not match the body is 409 `content_hash_mismatch/...`. A body cut
   short (the client gone) writes nothing; a whole one replaces the file atomically.
+- create_folder_v2 answers {"metadata": folder metadata} and makes missing parents; something
+  in the way is 409 `path/conflict/folder/...` (a folder), `path/conflict/file/...` (a file) or
+  `path/conflict/file_ancestor/...` (a file where a parent should be); with `autorename` a
+  conflict makes "name (1)" instead.
+- delete_v2 answers {"metadata": the removed entry's metadata} (a folder goes with its
+  contents); nothing there is 409 `path_lookup/not_found/...`. With `parent_rev` (9 or more
+  hex digits, else 400) only a file whose rev it is goes: a folder is `path_lookup/not_file/...`
+  and another rev `path_lookup/not_found/...` (Dropbox documents `parent_rev` but not the error
+  a stale one gets; this is the stand-in's choice, and bibread checks either way).
 
 Run: python3 -u dropbox_standin.py --root DIR --token TOKEN [--port 0] [--ready-file F]
      [--request-log F] [--parent-pid PID]
@@ -50,6 +61,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import sys
 import threading
 import time
@@ -354,7 +366,9 @@ class Handler(BaseHTTPRequestHandler):
         handlers = {"/2/files/list_folder": self.list_folder,
                     "/2/files/list_folder/continue": self.list_folder_continue,
                     "/2/files/download": self.download,
-                    "/2/files/upload": self.upload}
+                    "/2/files/upload": self.upload,
+                    "/2/files/create_folder_v2": self.create_folder,
+                    "/2/files/delete_v2": self.delete}
         handler = handlers.get(route)
         self.body = self.read_body()
         try:
@@ -529,8 +543,93 @@ class Handler(BaseHTTPRequestHandler):
             write_atomically(local, self.body)
             self.send_json(account.metadata(local, display))
 
+    def rpc_path(self, function, argument):
+        """The "path" of an RPC argument that names an entry below the root (not "" or "/")."""
+        path = argument.get("path")
+        if not isinstance(path, str):
+            raise bad_request(function, 'request body: missing required field "path"')
+        if PATH_PATTERN.fullmatch(path) is None or path in ("", "/") or path.startswith("id:"):
+            raise bad_request(function, f"request body: path: '{path}' did not match pattern "
+                                        "'(/(.|[\\r\\n])*)|(ns:[0-9]+(/.*)?)'")
+        if path.startswith("ns:"):
+            raise bad_request(function, "the stand-in takes paths only")
+        return path
+
+    def create_folder(self):
+        function = "files/create_folder_v2"
+        self.check_authorization(function)
+        argument = self.rpc_argument(function)
+        path = self.rpc_path(function, argument).rstrip("/")
+        account = self.server.account
+        with account.write_lock:
+            local, display = account.root, ""
+            components = path.strip("/").split("/")
+            for index, component in enumerate(components):
+                if component in ("", ".", ".."):
+                    raise endpoint_error("path/malformed_path", {".tag": "path", "path": {".tag": "malformed_path"}})
+                resolved = account.resolve(f"{display}/{component}")
+                last = index == len(components) - 1
+                if resolved is None:
+                    local, display = os.path.join(local, component), f"{display}/{component}"
+                    os.mkdir(local)
+                    continue
+                if not last:
+                    if not os.path.isdir(resolved[0]):
+                        raise write_conflict("path", "file_ancestor")
+                    local, display = resolved
+                    continue
+                if not argument.get("autorename", False):
+                    raise write_conflict("path", "folder" if os.path.isdir(resolved[0]) else "file")
+                number = 1
+                while account.resolve(f"{display}/{component} ({number})") is not None:
+                    number += 1
+                local, display = os.path.join(local, f"{component} ({number})"), f"{display}/{component} ({number})"
+                os.mkdir(local)
+            self.send_json({"metadata": account.metadata(local, display)})
+
+    def delete(self):
+        function = "files/delete_v2"
+        self.check_authorization(function)
+        argument = self.rpc_argument(function)
+        path = self.rpc_path(function, argument)
+        parent_rev = argument.get("parent_rev")
+        if parent_rev is not None and (not isinstance(parent_rev, str) or re.fullmatch(r"[0-9a-f]{9,}", parent_rev) is None):
+            raise bad_request(function, f"request body: parent_rev: '{parent_rev}' did not match pattern '[0-9a-f]+'")
+        account = self.server.account
+        with account.write_lock:
+            resolved = account.resolve(path)
+            if resolved is None:
+                raise lookup_error("not_found")
+            local, display = resolved
+            metadata = account.metadata(local, display)
+            if parent_rev is not None:
+                if os.path.isdir(local):
+                    raise lookup_error("not_file")
+                if metadata["rev"] != parent_rev:
+                    raise lookup_error("not_found")
+            if os.path.isdir(local):
+                shutil.rmtree(local)
+            else:
+                os.unlink(local)
+            directory = os.open(os.path.dirname(local), os.O_RDONLY)
+            try:
+                os.fsync(directory)
+            finally:
+                os.close(directory)
+            self.send_json({"metadata": metadata})
+
     def log_message(self, format, *args):
         sys.stderr.write("dropbox-standin: %s - %s\n" % (self.address_string(), format % args))
+
+
+def write_conflict(tag, kind):
+    """A WriteError conflict of the union member `tag` (create_folder_v2's "path")."""
+    return endpoint_error(f"{tag}/conflict/{kind}", {".tag": tag, tag: {".tag": "conflict", "conflict": {".tag": kind}}})
+
+
+def lookup_error(kind):
+    """delete_v2's DeleteError.path_lookup (a LookupError)."""
+    return endpoint_error(f"path_lookup/{kind}", {".tag": "path_lookup", "path_lookup": {".tag": kind}})
 
 
 def upload_conflict(kind):

@@ -83,6 +83,12 @@ final class UploadRig {
         (try? Data(contentsOf: remoteRoot.appendingPathComponent(path))).map { Array($0) }
     }
 
+    /// Whether the remote holds a folder (not a file, not a link) at `path`.
+    func isFolder(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(remoteRoot.appendingPathComponent(path).path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+    }
+
     /// Writes `bytes` at `path` as another client would: a new file renamed into place.
     func writeAsAnotherClient(_ bytes: [UInt8], to path: String) throws {
         let file = remoteRoot.appendingPathComponent(path)

@@ -13,6 +13,8 @@ final class EasyHandle {
     private let errorBuffer: UnsafeMutablePointer<CChar>
     /// The request's headers, owned here until the handle is reset.
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// The request's SFTP quote commands, owned here until the handle is reset.
+    private var quoteList: UnsafeMutablePointer<curl_slist>?
     /// The request being run.
     private(set) var request = TransferRequest(url: "")
     /// Whether the request speaks HTTP (redirects only ever lead to http or https).
@@ -39,6 +41,7 @@ final class EasyHandle {
     deinit {
         ccurl_easy_cleanup(raw)
         if let headerList { ccurl_slist_free_all(headerList) }
+        if let quoteList { ccurl_slist_free_all(quoteList) }
         errorBuffer.deallocate()
     }
 
@@ -47,6 +50,8 @@ final class EasyHandle {
         ccurl_easy_reset(raw)
         if let headerList { ccurl_slist_free_all(headerList) }
         headerList = nil
+        if let quoteList { ccurl_slist_free_all(quoteList) }
+        quoteList = nil
         bodyHandler = nil
         progressHandler = nil
         responseHeaders = [:]
@@ -89,6 +94,7 @@ final class EasyHandle {
         try configureTimeouts(for: request)
         try configureMethod(for: request)
         try configureHeaders(for: request)
+        try configureQuote(for: request)
         try configureCredentials(request.credentials)
         // Over HTTP, resuming is a Range header (see configureHeaders).
         if request.resumeFrom > 0 && !isHTTP {
@@ -147,16 +153,29 @@ final class EasyHandle {
             lines.append("Range: bytes=\(request.resumeFrom)-")
         }
         guard !lines.isEmpty else { return }
+        try Self.append(lines, to: &headerList, named: "a header")
+        try check(ccurl_setopt_list(raw, CURLOPT_HTTPHEADER, headerList))
+    }
+
+    /// The SFTP commands to send before the transfer (`CURLOPT_QUOTE`), for `sftp://` only.
+    private func configureQuote(for request: TransferRequest) throws {
+        guard !request.quote.isEmpty, request.url.prefix(while: { $0 != ":" }).lowercased() == "sftp" else { return }
+        try Self.append(request.quote, to: &quoteList, named: "a quote command")
+        try check(ccurl_setopt_list(raw, CURLOPT_QUOTE, quoteList))
+    }
+
+    /// Appends `lines` to a curl list, refusing a line that holds a line break or a NUL byte
+    /// (`what` names such a line in the message).
+    private static func append(_ lines: [String], to list: inout UnsafeMutablePointer<curl_slist>?, named what: String) throws {
         for line in lines {
             guard !line.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else {
-                throw Self.badArgument("a header holds a line break or a NUL byte")
+                throw badArgument("\(what) holds a line break or a NUL byte")
             }
-            guard let list = ccurl_slist_append(headerList, line) else {
-                throw TransferFailure.curl(code: Int(CURLE_OUT_OF_MEMORY.rawValue), message: "out of memory for headers")
+            guard let longer = ccurl_slist_append(list, line) else {
+                throw TransferFailure.curl(code: Int(CURLE_OUT_OF_MEMORY.rawValue), message: "out of memory for \(what)")
             }
-            headerList = list
+            list = longer
         }
-        try check(ccurl_setopt_list(raw, CURLOPT_HTTPHEADER, headerList))
     }
 
     private func configureCredentials(_ credentials: TransferCredentials) throws {

@@ -25,6 +25,11 @@ public struct TransferRequest: Sendable, Equatable {
     /// Abandons the transfer when it moves less than one byte a second for this many seconds
     /// (rounded up; 0 never does). It fails with curl error 28.
     public var stallTimeout: Double = 30
+    /// Commands an `sftp://` request sends the server before the transfer (libcurl's
+    /// `CURLOPT_QUOTE`: `mkdir PATH`, `rm PATH`, `rename A B`…, each path quoted as
+    /// ``SFTPClient/quoted(_:)`` quotes it). The first that fails fails the request with curl
+    /// error 21, but a command starting with `*` may fail without that. Other schemes ignore them.
+    public var quote: [String] = []
 
     /// A GET request for `url`, with nothing else set.
     public init(url: String) {

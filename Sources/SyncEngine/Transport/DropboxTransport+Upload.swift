@@ -6,6 +6,10 @@ import Foundation
 /// version (or a file removed meanwhile) is refused with 409 `path/conflict/…` instead of a
 /// "conflicted copy" being made. The body's `content_hash` goes with it: Dropbox refuses a body
 /// that arrived cut short, and keeps a file only once its upload is complete.
+///
+/// Folders are made with `files/create_folder_v2` (which makes the missing folders above too; a
+/// folder there already is `path/conflict/folder`), files removed with `files/delete_v2` and the
+/// `parent_rev` the removal is based on.
 extension DropboxTransport: UploadingTransport {
     /// The most `files/upload` takes in one request (larger files need an upload session).
     public static let largestUpload = 150 * 1024 * 1024
@@ -52,6 +56,45 @@ extension DropboxTransport: UploadingTransport {
             throw TransportError.uploadFailed(path: path, reason: "Dropbox's answer names no revision")
         }
         return RemoteVersion(rev)
+    }
+
+    public func createFolder(_ path: String) throws {
+        let safe = try RemotePath.validated(path)
+        let url = apiBase + "/2/files/create_folder_v2"
+        let response = try post(url, ["path": root + "/" + safe, "autorename": false])
+        let summary = Self.errorSummary(response)
+        switch response.status {
+        case 200: return
+        case 409 where summary.hasPrefix("path/conflict/folder"): return
+        case 409 where summary.hasPrefix("path/conflict/file_ancestor"):
+            let file = try fileInTheWay(of: safe)
+            throw TransportError.folderNotCreated(path: safe, reason: file.map { "\($0) is a file" } ?? "a folder above it is a file")
+        case 409 where summary.hasPrefix("path/conflict/file"):
+            throw TransportError.folderNotCreated(path: safe, reason: "\(safe) is a file")
+        case 409: throw TransportError.folderNotCreated(path: safe, reason: "Dropbox answered \(summary)")
+        default: throw failure(response, url, path: safe)
+        }
+    }
+
+    /// `files/delete_v2` with `parent_rev`. Dropbox does not document which error a `rev` that
+    /// is not the file's gets, so both a conflict and `not_found` are checked with a download:
+    /// a file there is another version; none there, it was removed already.
+    public func remove(_ path: String, ifVersion expected: RemoteVersion) throws {
+        let safe = try RemotePath.validated(path)
+        let url = apiBase + "/2/files/delete_v2"
+        let response = try post(url, ["path": root + "/" + safe, "parent_rev": expected.token])
+        let summary = Self.errorSummary(response)
+        switch response.status {
+        case 200: return
+        case 409 where summary.hasPrefix("path_lookup/not_found") || summary.hasPrefix("path_write/conflict"):
+            guard let current = try download(safe) else { return }
+            if current.version != expected { throw TransportError.remoteChanged(path) }
+            throw TransportError.removalFailed(path: safe, reason: "Dropbox answered \(summary) for the version it has")
+        case 409 where summary.hasPrefix("path_lookup/not_file"):
+            throw TransportError.remoteChanged(path)
+        case 409: throw TransportError.removalFailed(path: safe, reason: "Dropbox answered \(summary)")
+        default: throw failure(response, url, path: safe)
+        }
     }
 
     /// The `rev` in a `Dropbox-API-Result` header.

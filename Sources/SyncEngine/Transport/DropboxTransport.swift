@@ -62,13 +62,15 @@ public struct DropboxTransport: Transport {
         return actual == expected ? nil : "its content hash is \(actual), Dropbox says \(expected)"
     }
 
+    /// The answer to an RPC call (JSON in, JSON out) of `url` with `arguments`, whatever its status.
+    func post(_ url: String, _ arguments: [String: Any]) throws -> TransferResponse {
+        let body = Array(try JSONSerialization.data(withJSONObject: arguments, options: [.sortedKeys]))
+        return try session.perform(TransferRequest(url: url, method: "POST", headers: ["Content-Type: application/json"],
+                                                   body: body, credentials: .bearer(token)))
+    }
+
     private func call(_ endpoint: String, _ arguments: [String: Any]) throws -> [String: Any] {
-        var request = TransferRequest(url: apiBase + endpoint)
-        request.method = "POST"
-        request.headers = ["Content-Type: application/json"]
-        request.body = Array((try JSONSerialization.data(withJSONObject: arguments, options: [.sortedKeys])))
-        request.credentials = .bearer(token)
-        let response = try session.perform(request)
+        let response = try post(apiBase + endpoint, arguments)
         let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any]
         switch response.status {
         case 200:

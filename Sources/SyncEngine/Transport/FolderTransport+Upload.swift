@@ -12,7 +12,11 @@ import Glibc
 ///
 /// A folder has no conditional write: another program that writes the file between the
 /// comparison and the rename (a moment) is not seen by the rename; the read-back then fails the
-/// upload instead of calling it done.
+/// upload instead of calling it done. A removal compares the same way, then unlinks the file and
+/// flushes its folder; a program that writes the file in that moment loses its write.
+///
+/// Folders are made as `mkdir -p` makes them (permissions 0777 less the umask, as the folder an
+/// upload makes for itself), each one's parent flushed to disk.
 extension FolderTransport: UploadingTransport {
     public func download(_ path: String) throws -> VersionedContents? {
         try remoteBytes(path).map { VersionedContents(contents: $0, version: .content($0)) }
@@ -47,5 +51,51 @@ extension FolderTransport: UploadingTransport {
             throw TransportError.uploadFailed(path: path, reason: "written, but the file changed again at once")
         }
         return .content(contents)
+    }
+
+    public func createFolder(_ path: String) throws {
+        let safe = try RemotePath.validated(path)
+        var local = root.path
+        var made = ""
+        for component in safe.split(separator: "/") {
+            let parent = local
+            local += (local.hasSuffix("/") ? "" : "/") + component
+            made += (made.isEmpty ? "" : "/") + component
+            do {
+                try SystemCall.retrying("mkdir") { mkdir(local, 0o777) }
+                AtomicFile.flushFolder(parent)
+                continue
+            } catch let failure where failure.code != EEXIST {
+                throw TransportError.folderNotCreated(path: safe, reason: "cannot make \(local): \(failure.reason)")
+            } catch {}
+            // Something is there already: a folder is what was asked for.
+            var status = stat()
+            guard lstat(local, &status) == 0 else { throw TransportError.folderNotCreated(path: safe, reason: "\(local) went away at once") }
+            switch status.st_mode & S_IFMT {
+            case S_IFDIR: continue
+            case S_IFLNK: throw RemoteError.unsafePath(path, reason: "\(local) is a symbolic link")
+            default: throw TransportError.folderNotCreated(path: safe, reason: "\(made) is a file")
+            }
+        }
+    }
+
+    public func remove(_ path: String, ifVersion expected: RemoteVersion) throws {
+        let local = try localPath(path)
+        let bytes: [UInt8]?
+        do {
+            bytes = try remoteBytes(path)
+        } catch TransportError.uploadFailed(_, let reason) {
+            throw TransportError.removalFailed(path: path, reason: reason)
+        }
+        guard let bytes else { return }
+        guard RemoteVersion.content(bytes, matches: expected) else { throw TransportError.remoteChanged(path) }
+        do {
+            try SystemCall.retrying("unlink") { unlink(local) }
+        } catch let failure where failure.code == ENOENT {
+            return
+        } catch {
+            throw TransportError.removalFailed(path: path, reason: error.reason)
+        }
+        AtomicFile.flushFolder((local as NSString).deletingLastPathComponent)
     }
 }

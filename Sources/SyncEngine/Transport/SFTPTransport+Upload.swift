@@ -13,6 +13,11 @@ import Foundation
 /// rename (a few round trips) is not seen by the rename; the read-back then fails the upload
 /// instead of calling it done. The new file has the permissions of a new file (0644), not the
 /// old one's.
+///
+/// Folders are made and files removed with libcurl's SFTP quote commands (`mkdir`, `rm`), sent
+/// before a listing of the folder: `*mkdir` for each level (the `*` lets a level that is there
+/// already fail), the listing then proving the folder is there; a removal compares the file
+/// with the version first, as an upload does.
 extension SFTPTransport: UploadingTransport {
     public func download(_ path: String) throws -> VersionedContents? {
         try remoteBytes(path).map { VersionedContents(contents: $0, version: .content($0)) }
@@ -35,7 +40,7 @@ extension SFTPTransport: UploadingTransport {
         let safe = try RemotePath.validated(path)
         guard RemoteVersion.content(try remoteBytes(safe), matches: expected) else { throw TransportError.remoteChanged(path) }
         let client = try SFTPClient(url: root, credentials: credentials)
-        let fullPath = SFTPClient.serverPath(ofURLPath: URLComponents(string: root)?.percentEncodedPath ?? "/") + safe
+        let fullPath = serverPath(of: safe)
         let folder = (fullPath as NSString).deletingLastPathComponent
         let name = (fullPath as NSString).lastPathComponent
         let temporaryName = Self.temporaryName(startedAt: Date())
@@ -63,6 +68,45 @@ extension SFTPTransport: UploadingTransport {
         return .content(contents)
     }
 
+    public func createFolder(_ path: String) throws {
+        let safe = try RemotePath.validated(path)
+        let levels = safe.split(separator: "/").reduce(into: [String]()) { levels, name in
+            levels.append(levels.last.map { "\($0)/\(name)" } ?? String(name))
+        }
+        var request = TransferRequest(url: try url(of: safe) + "/")
+        request.credentials = credentials
+        request.quote = try levels.map { "*mkdir \(try SFTPClient.quoted(serverPath(of: $0)))" }
+        do {
+            _ = try session.perform(request)
+        } catch TransferFailure.curl(let code, let message) where code == Self.remoteFileNotFound {
+            // Not listed after the mkdirs: a file in the way, or the server refused one.
+            let reason = try fileInTheWay(of: safe).map { "\($0) is a file" } ?? message
+            throw TransportError.folderNotCreated(path: safe, reason: reason)
+        }
+    }
+
+    public func remove(_ path: String, ifVersion expected: RemoteVersion) throws {
+        let safe = try RemotePath.validated(path)
+        guard let bytes = try remoteBytes(safe) else { return }
+        guard RemoteVersion.content(bytes, matches: expected) else { throw TransportError.remoteChanged(path) }
+        let folder = (safe as NSString).deletingLastPathComponent
+        // HEAD of the folder: the command, and no listing.
+        var request = TransferRequest(url: root + (folder.isEmpty ? "" : URLText.encodedPath(folder) + "/"), method: "HEAD")
+        request.credentials = credentials
+        request.quote = ["rm \(try SFTPClient.quoted(serverPath(of: safe)))"]
+        do {
+            _ = try session.perform(request)
+        } catch TransferFailure.curl(let code, let message) where code == Self.quoteFailed {
+            // Removed meanwhile by another: what was asked for.
+            guard try remoteBytes(safe) == nil else { throw TransportError.removalFailed(path: path, reason: message) }
+        }
+    }
+
+    /// The server's file system path of a remote path, as the commands name it.
+    private func serverPath(of path: String) -> String {
+        SFTPClient.serverPath(ofURLPath: URLComponents(string: root)?.percentEncodedPath ?? "/") + path
+    }
+
     /// How old the temporary file of an upload is when the next upload takes it for one that was
     /// killed on the way and removes it, in seconds.
     static let abandonedUploadAge = 3600.0
@@ -85,4 +129,6 @@ extension SFTPTransport: UploadingTransport {
 
     /// libcurl's CURLE_REMOTE_FILE_NOT_FOUND.
     static let remoteFileNotFound = 78
+    /// libcurl's CURLE_QUOTE_ERROR: a quote command failed.
+    static let quoteFailed = 21
 }

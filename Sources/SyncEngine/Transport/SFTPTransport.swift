@@ -16,7 +16,13 @@ public struct SFTPTransport: URLRootTransport {
     public func list(_ folder: String) throws -> [RemoteFile] {
         var request = TransferRequest(url: root + (folder.isEmpty ? "" : URLText.encodedPath(folder) + "/"))
         request.credentials = credentials
-        let response = try session.perform(request)
+        let response: TransferResponse
+        do {
+            response = try session.perform(request)
+        } catch TransferFailure.curl(let code, _) where code == Self.remoteFileNotFound {
+            // The server's "no such file": no folder there (OpenSSH says the same of a file).
+            throw TransportError.notFound(folder.isEmpty ? "/" : folder)
+        }
         return SFTPListing.parse(String(decoding: response.body, as: UTF8.self), folder: folder)
     }
 

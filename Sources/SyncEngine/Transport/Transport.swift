@@ -23,4 +23,14 @@ public protocol Transport: Sendable {
 extension Transport {
     /// Remotes without content hashes: nothing beyond the size to check.
     public func verify(_ file: URL, against remote: RemoteFile) -> String? { nil }
+
+    /// The files and folders directly in `folder`, as ``list(_:)`` gives them; nil when there
+    /// is no such folder (the remote answered ``TransportError/notFound(_:)``).
+    public func listIfPresent(_ folder: String) throws -> [RemoteFile]? {
+        do {
+            return try list(folder)
+        } catch TransportError.notFound {
+            return nil
+        }
+    }
 }

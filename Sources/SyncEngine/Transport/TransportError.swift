@@ -18,6 +18,11 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
     /// An upload of the file at `path` could not be completed or checked, for `reason`; the
     /// remote file is the old version or the new, never a part.
     case uploadFailed(path: String, reason: String)
+    /// The folder at `path` could not be made, for `reason` (a file is in the way, the remote
+    /// refused).
+    case folderNotCreated(path: String, reason: String)
+    /// The file at `path` could not be removed, for `reason`; it is still there.
+    case removalFailed(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -35,6 +40,10 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
             return "\(TerminalText.cleanedLine(path)) changed on the remote since this machine's copy was synced; nothing was uploaded"
         case .uploadFailed(let path, let reason):
             return "cannot upload \(TerminalText.cleanedLine(path)): \(TerminalText.cleanedLine(reason))"
+        case .folderNotCreated(let path, let reason):
+            return "cannot make the folder \(TerminalText.cleanedLine(path)) on the remote: \(TerminalText.cleanedLine(reason))"
+        case .removalFailed(let path, let reason):
+            return "cannot remove \(TerminalText.cleanedLine(path)) from the remote: \(TerminalText.cleanedLine(reason))"
         }
     }
 

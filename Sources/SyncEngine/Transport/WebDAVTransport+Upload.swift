@@ -67,6 +67,11 @@ extension WebDAVTransport: UploadingTransport {
 
     /// The ETag a `PROPFIND` of depth 0 gives for `path`; nil when there is no file.
     private func propfindETag(_ path: String) throws -> RemoteVersion? {
+        Self.strongETag(try propfindEntry(path)?.version)
+    }
+
+    /// What a `PROPFIND` of depth 0 says of `path` (a file or a folder); nil when nothing is there.
+    private func propfindEntry(_ path: String) throws -> RemoteFile? {
         let url = try url(of: path)
         let request = TransferRequest(url: url, method: "PROPFIND",
                                       headers: ["Depth: 0", "Content-Type: application/xml; charset=utf-8"],
@@ -81,7 +86,7 @@ extension WebDAVTransport: UploadingTransport {
         let folder = path.split(separator: "/").dropLast().joined(separator: "/")
         let rootPath = URLComponents(string: root)?.percentEncodedPath ?? "/"
         let files = try WebDAVListing.parse(response.body, rootPath: rootPath, folder: folder)
-        return Self.strongETag(files.first { $0.path == path }?.version)
+        return files.first { $0.path == path }
     }
 
     /// A strong ETag (`"…"`) as a version; nil for none, a weak one (`W/"…"`, which `If-Match`
@@ -89,5 +94,63 @@ extension WebDAVTransport: UploadingTransport {
     static func strongETag(_ text: String?) -> RemoteVersion? {
         guard let text, text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") else { return nil }
         return RemoteVersion(text)
+    }
+
+    // MARK: Folders and removal
+
+    /// `MKCOL` of `path`, then of each missing folder above it when the server says one is
+    /// missing (409), then of `path` again. 405 means something is there already: a folder
+    /// (fine), or a file (refused).
+    public func createFolder(_ path: String) throws {
+        let safe = try RemotePath.validated(path)
+        try makeCollection(safe, wanted: safe)
+    }
+
+    private func makeCollection(_ path: String, wanted: String) throws {
+        let parent = path.split(separator: "/").dropLast().joined(separator: "/")
+        let url = try url(of: path) + "/"
+        var refusal = ""
+        // A second MKCOL once the folders above are made (or what was in the way is gone).
+        for attempt in 1...2 {
+            let response = try session.perform(TransferRequest(url: url, method: "MKCOL", credentials: credentials))
+            refusal = "\(URLText.withoutCredentials(url)) answered \(response.status) to MKCOL"
+            switch response.status {
+            case 200, 201, 204:
+                return
+            case 405:
+                // MKCOL is allowed on an unmapped URL only: something is there (or the server
+                // allows no MKCOL, and nothing is).
+                if let entry = try propfindEntry(path) {
+                    guard entry.isFolder else { throw TransportError.folderNotCreated(path: wanted, reason: "\(path) is a file") }
+                    return
+                }
+            case 409 where !parent.isEmpty && attempt == 1:
+                // A folder above is missing (or is a file, which its own MKCOL finds).
+                try makeCollection(parent, wanted: wanted)
+            case 401, 403:
+                throw TransportError.unauthorized(url)
+            default:
+                throw TransportError.folderNotCreated(path: wanted, reason: refusal)
+            }
+        }
+        throw TransportError.folderNotCreated(path: wanted, reason: refusal)
+    }
+
+    /// `DELETE` with `If-Match: ETAG`: 412 when the file is another version, or when it is not
+    /// there (`If-Match` fails on a missing file), which a `PROPFIND` then tells apart.
+    public func remove(_ path: String, ifVersion expected: RemoteVersion) throws {
+        let url = try url(of: path)
+        let request = TransferRequest(url: url, method: "DELETE", headers: ["If-Match: \(expected.token)"], credentials: credentials)
+        let response = try session.perform(request)
+        switch response.status {
+        case 200, 202, 204, 404, 410:
+            return
+        case 412:
+            guard try propfindEntry(path) == nil else { throw TransportError.remoteChanged(path) }
+        case 401, 403:
+            throw TransportError.unauthorized(url)
+        default:
+            throw TransportError.removalFailed(path: path, reason: "\(URLText.withoutCredentials(url)) answered \(response.status) to DELETE")
+        }
     }
 }
