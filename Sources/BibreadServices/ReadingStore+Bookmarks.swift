@@ -1,4 +1,5 @@
 import BibreadValues
+import Checksums
 import Foundation
 import GRDB
 import ReadingList
@@ -62,8 +63,27 @@ extension ReadingStore {
 
     /// Adds a folder at the end of `parent` (nil: the top level); returns its id.
     @discardableResult
+    ///
+    /// Two machines that each make a folder of one name in one place without having seen the
+    /// other's (`bookmarks add --folder Course` on both, offline) make one folder, filled by
+    /// both: its id in the shared state comes from its place and name, unless a node of that id
+    /// was ever known here (a folder of that name renamed or deleted: then a new random one).
     public func addFolder(named name: String, in parent: Int64? = nil, at time: Double = Date().timeIntervalSince1970) throws -> Int64 {
-        try durableWrite { db in try insert(db, kind: .folder, name: name, parent: parent, time: time) }
+        try durableWrite { db in
+            let parentID = try parent.flatMap { try Self.uid(db, row: $0) }
+            let derived = Self.folderID(named: name, in: parentID)
+            let known = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM state_operation WHERE subject = ?)", arguments: [derived.rawValue])
+                ?? false
+            let taken = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM bookmark_node WHERE uid = ?)", arguments: [derived.rawValue])
+                ?? false
+            return try insert(db, kind: .folder, name: name, parent: parent, time: time, uid: known || taken ? NodeID.random() : derived)
+        }
+    }
+
+    /// The id a folder named `name` in `parent` (nil: the top level) gets on every machine.
+    static func folderID(named name: String, in parent: NodeID?) -> NodeID {
+        let digest = SHA256.hex(of: Array("folder\n\(parent?.rawValue ?? "")\n\(name)".utf8))
+        return NodeID(rawValue: String(digest.prefix(32))) ?? NodeID.random()
     }
 
     /// Adds a bookmark at the end of `parent`; returns its id.
@@ -119,14 +139,14 @@ extension ReadingStore {
     }
 
     private func insert(_ db: Database, kind: SavedNode.Kind, name: String, reference: PageReference? = nil,
-                        text: String? = nil, parent: Int64?, time: Double) throws -> Int64 {
+                        text: String? = nil, parent: Int64?, time: Double, uid: NodeID = NodeID.random()) throws -> Int64 {
         let position = try Self.endPosition(db, in: parent)
-        let uid = NodeID.random()
         try db.execute(sql: """
             INSERT INTO bookmark_node (parent_id, position, kind, name, cite_key, library, page, last_page, page_label, text, created_at, uid)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [parent, position, kind.rawValue, name, reference?.citeKey, reference?.library, reference?.page,
-                             reference?.lastPage, reference?.printedPage, text, time, uid.rawValue])
+                             // Without a machine id, nothing is recorded: the node is shared once there is one.
+                             reference?.lastPage, reference?.printedPage, text, time, machine == nil ? nil : uid.rawValue])
         let row = db.lastInsertedRowID
         let payload: NodePayload? = switch kind {
         case .bookmark: reference.map(NodePayload.init(reference:))

@@ -48,6 +48,8 @@ public final class ReadingStore: Sendable {
             machineProblem = "\(error)"
         }
         self.wallClock = wallClock
+        // What an earlier version kept is shared once, before any change is made and recorded.
+        if let machine { try database.write { db in try bootstrapIfNeeded(db, machine: machine) } }
     }
 
     /// The system's clock in milliseconds since 1970, moved by `BIBREAD_TEST_CLOCK_OFFSET`

@@ -28,20 +28,20 @@ struct StateRemote {
         } else {
             remote = try RemoteResolution.remote(named: name, config: config)
         }
+        let opened: (CurlSession, any Transport, ReadingStore)
         do {
             let session = try CurlSession()
-            guard let transport = try TransportFactory.make(remote, session: session) as? any UploadingTransport else {
-                Console.error("bibread: remote '\(remote.name)' cannot be written to (a plain HTTP folder): the reading state is not shared through it")
-                throw ExitStatus.problems
-            }
-            return StateRemote(remote: remote, locations: RemoteLocations(name: remote.name), transport: transport, session: session,
-                               store: try ReadingStore(directory: Directories().state), config: config)
-        } catch let exit as ExitStatus {
-            throw exit
+            opened = (session, try TransportFactory.make(remote, session: session), try ReadingStore(directory: Directories().state))
         } catch {
             Console.error("bibread: \(ErrorText.plain(error))")
             throw ExitStatus.problems
         }
+        guard let transport = opened.1 as? any UploadingTransport else {
+            Console.error("bibread: remote '\(remote.name)' cannot be written to (a plain HTTP folder): the reading state is not shared through it")
+            throw ExitStatus.problems
+        }
+        return StateRemote(remote: remote, locations: RemoteLocations(name: remote.name), transport: transport, session: opened.0,
+                           store: opened.2, config: config)
     }
 
     /// The exchange of the reading state with this remote.

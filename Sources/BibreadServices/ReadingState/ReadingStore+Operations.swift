@@ -187,7 +187,7 @@ extension ReadingStore {
                                  readAt: Int64((time * 1000).rounded())), at: stamp(at: time))
         }
         // Nodes parents first, each at its place among its siblings.
-        let nodes = try Row.fetchAll(db, sql: "SELECT * FROM bookmark_node ORDER BY parent_id IS NOT NULL, parent_id, position, id")
+        let nodes = try Row.fetchAll(db, sql: "SELECT * FROM bookmark_node WHERE uid IS NULL ORDER BY parent_id IS NOT NULL, parent_id, position, id")
         let ids = Set(nodes.map { $0["id"] as Int64 })
         var uidOf: [Int64: NodeID] = [:]
         var pending = nodes.map { (row: $0, parent: ($0["parent_id"] as Int64?).flatMap { ids.contains($0) ? $0 : nil }) }
