@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import BibreadServices
 import ReadingStateSync
 
 /// `bibread-dev state-merge-bench N`: the reading-state merge benchmark (issue 29). It makes N
@@ -33,6 +34,21 @@ struct StateMergeBenchCommand: ParsableCommand {
         print("total:         \(Self.seconds(end - start)) s (goal: 1 s for 100,000)")
         print("state: \(state.allPositions.count) positions, \(state.allReadTimes.count) read times, "
               + "\(state.nodes.count) nodes, \(state.allNotes.count) notes, \(state.reports.count) reports")
+        // The whole merge a sync makes: the logs read and checked, the operations kept in
+        // state.sqlite and the merged state written into the tables the reader reads, in one
+        // transaction.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bibread-state-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try ReadingStore(directory: folder)
+        let storeStart = clock.now
+        var files: [StateLogFile] = []
+        for (index, log) in logs.enumerated() {
+            files.append(StateLogFile(path: "log-\(index).jsonl", version: "size:\(log.count)", lines: try StateLog.decodeLines(log)))
+        }
+        let outcome = try store.merge(files, remote: "bench")
+        let storeEnd = clock.now
+        print("into state.sqlite (read, kept, merged, written for the reader; one transaction): \(Self.seconds(storeEnd - storeStart)) s, "
+              + "\(outcome.newOperations) operations new")
     }
 
     static func seconds(_ duration: Duration) -> String {

@@ -29,12 +29,18 @@ public enum StateLog {
 
     /// The operations of the log `data`, or `StateLogError` for the first line that is wrong.
     public static func decode(_ data: Data) throws(StateLogError) -> [StateOperation] {
+        try decodeLines(data).map(\.operation)
+    }
+
+    /// The operations of the log `data` with the text of their lines (what a store keeps
+    /// without encoding them again), or `StateLogError` for the first line that is wrong.
+    public static func decodeLines(_ data: Data) throws(StateLogError) -> [StateLogLine] {
         if data.count > maximumBytes {
             throw StateLogError(line: nil, problem: "the log is \(data.count) bytes, more than the \(maximumBytes) bytes allowed")
         }
         if data.isEmpty { return [] }
         let decoder = JSONDecoder()
-        var operations: [StateOperation] = []
+        var operations: [StateLogLine] = []
         var lineOfTimestamp: [HybridTimestamp: Int] = [:]
         var lineNumber = 0
         var start = data.startIndex
@@ -65,7 +71,7 @@ public enum StateLog {
             if let earlier = lineOfTimestamp.updateValue(lineNumber, forKey: operation.timestamp) {
                 throw StateLogError(line: lineNumber, problem: "the timestamp is the same as line \(earlier)'s")
             }
-            operations.append(operation)
+            operations.append(StateLogLine(operation: operation, text: String(decoding: line, as: UTF8.self)))
         }
         return operations
     }
@@ -88,6 +94,20 @@ public enum StateLog {
         @unknown default:
             return "not a state operation"
         }
+    }
+}
+
+/// One line of a log: its operation and its text (without the end of line).
+public struct StateLogLine: Sendable, Equatable {
+    /// The operation the line holds.
+    public let operation: StateOperation
+    /// The line as it was read.
+    public let text: String
+
+    /// The line `text` that holds `operation`.
+    public init(operation: StateOperation, text: String) {
+        self.operation = operation
+        self.text = text
     }
 }
 

@@ -124,7 +124,7 @@ public struct ReadingStateExchange {
         var read: [StateLogFile] = []
         for log in listing.logs where !listing.forgotten.contains(log.machine) && merged[log.path] != log.version {
             do {
-                read.append(StateLogFile(path: log.path, version: log.version, operations: try fetch(log)))
+                read.append(StateLogFile(path: log.path, version: log.version, lines: try fetch(log)))
                 outcome.filesRead += 1
             } catch let problem as StateLogRefusal {
                 outcome.notices.append("remote '\(remoteName)': \(log.path): \(problem.reason); its changes were not merged")
@@ -145,21 +145,21 @@ public struct ReadingStateExchange {
     }
 
     /// Downloads and checks one log.
-    private func fetch(_ log: LogFile) throws -> [StateOperation] {
+    private func fetch(_ log: LogFile) throws -> [StateLogLine] {
         if let size = log.remote.size, size > Int64(StateLog.maximumBytes) {
             throw StateLogRefusal(reason: "the log is \(size) bytes, more than the \(StateLog.maximumBytes) bytes allowed")
         }
         guard let contents = try transport.download(log.path) else {
             throw StateLogRefusal(reason: "the log went away while it was read")
         }
-        let operations: [StateOperation]
+        let lines: [StateLogLine]
         do {
-            operations = try StateLog.decode(Data(contents.contents))
+            lines = try StateLog.decodeLines(Data(contents.contents))
         } catch {
             throw StateLogRefusal(reason: error.description)
         }
         let now = store.wallClock()
-        for (index, operation) in operations.enumerated() {
+        for (index, operation) in lines.map(\.operation).enumerated() {
             if operation.machine != log.machine {
                 throw StateLogRefusal(reason: "line \(index + 1): the operation is of machine \(operation.machine), not of \(log.machine) whose log this is")
             }
@@ -169,7 +169,7 @@ public struct ReadingStateExchange {
                                       + "(is that machine's clock right?)")
             }
         }
-        return operations
+        return lines
     }
 
     /// Uploads this machine's pending operations as a new file, or all of its operations as one

@@ -100,11 +100,18 @@ extension ReadingStore {
         return try durableWrite { db in
             try bootstrapIfNeeded(db, machine: machine)
             let forgotten = try Self.forgottenMachines(db)
+            // The state of what is kept, to which the new operations are applied as they are
+            // kept: each operation is read from JSON once.
+            var state = try Self.replica(db, excluding: forgotten)
             var added = 0
             var latest: HybridTimestamp?
             for file in files {
-                for operation in file.operations where !forgotten.contains(operation.machine) {
-                    if try Self.insert(db, operation, uploaded: true) { added += 1 }
+                for line in file.lines where !forgotten.contains(line.operation.machine) {
+                    let operation = line.operation
+                    if try Self.insert(db, operation, body: line.text, uploaded: true) {
+                        added += 1
+                        state.apply(operation)
+                    }
                     if operation.machine == machine {
                         // This machine's own log, read back (a sync killed after its upload):
                         // those operations are uploaded.
@@ -124,7 +131,7 @@ extension ReadingStore {
                 }
             }
             guard added > 0 else { return StateMergeOutcome(newOperations: 0, reports: []) }
-            let reports = try rebuild(db)
+            let reports = try rebuild(db, state: state)
             return StateMergeOutcome(newOperations: added, reports: reports)
         }
     }
@@ -164,7 +171,7 @@ extension ReadingStore {
                 INSERT INTO state_machine (id, forgotten) VALUES (?, 1) ON CONFLICT(id) DO UPDATE SET forgotten = 1
                 """, arguments: [forgotten.rawValue])
             try db.execute(sql: "DELETE FROM state_operation WHERE machine = ?", arguments: [forgotten.rawValue])
-            _ = try rebuild(db)
+            _ = try rebuild(db, state: try Self.replica(db, excluding: [forgotten]))
             return adopted
         }
     }
@@ -205,11 +212,9 @@ extension ReadingStore {
         }
     }
 
-    /// Rebuilds the merged state from every operation kept and writes it into the reader's
-    /// tables; drops the register writes that can no longer count; returns what the merge
+    /// Writes the merged state (of every operation kept) into the reader's tables; drops the register writes that can no longer count; returns what the merge
     /// decided that was not said before, in words.
-    private func rebuild(_ db: Database) throws -> [String] {
-        let state = try Self.replica(db, excluding: try Self.forgottenMachines(db))
+    private func rebuild(_ db: Database, state: ReadingStateReplica) throws -> [String] {
         var names: [MachineID: String] = [:]
         for (id, name) in state.allDeviceNames {
             names[id] = name
@@ -243,13 +248,25 @@ extension ReadingStore {
 public struct StateLogFile: Sendable {
     public let path: String
     public let version: String
-    public let operations: [StateOperation]
+    /// Its lines, read and checked (`StateLog.decodeLines`).
+    public let lines: [StateLogLine]
 
+    /// A file of `lines` as read.
+    public init(path: String, version: String, lines: [StateLogLine]) {
+        self.path = path
+        self.version = version
+        self.lines = lines
+    }
+
+    /// A file of `operations` (their lines made from them).
     public init(path: String, version: String, operations: [StateOperation]) {
         self.path = path
         self.version = version
-        self.operations = operations
+        lines = operations.map { StateLogLine(operation: $0, text: String(decoding: StateLog.encode([$0]).dropLast(), as: UTF8.self)) }
     }
+
+    /// Its operations.
+    public var operations: [StateOperation] { lines.map(\.operation) }
 }
 
 /// What a merge of other machines' logs did.

@@ -74,9 +74,9 @@ extension ReadingStore {
     /// keep being read.
     @discardableResult
     static func insert(_ db: Database, _ operation: StateOperation, kind: OperationKind? = nil, subject: String? = nil,
-                       uploaded: Bool) throws -> Bool {
+                       body: String? = nil, uploaded: Bool) throws -> Bool {
         guard operation.problem == nil else { return false }
-        let body = String(decoding: StateLog.encode([operation]).dropLast(), as: UTF8.self)
+        let body = body ?? String(decoding: StateLog.encode([operation]).dropLast(), as: UTF8.self)
         try db.execute(sql: """
             INSERT INTO state_operation (sort_key, machine, kind, subject, body, uploaded) VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT(sort_key) DO NOTHING
