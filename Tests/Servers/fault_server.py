@@ -6,7 +6,9 @@ Serves the files under --root for GET and HEAD (single `Range` → 206, `If-Rang
 A folder is listed by WebDAV `PROPFIND` (Depth 1: the folder and what is directly in it, with
 `resourcetype`, `getcontentlength`, `getetag` — the GET's — and `getlastmodified`, as lighttpd
 answers; symbolic links are left out), so the server can stand in for a WebDAV remote whose
-listings misbehave; GET of a folder is 404.
+listings misbehave; GET of a folder is 404. `DELETE` is answered only through a `status` fault
+(with "method": "DELETE", e.g. the 412 that a server which checks `If-Match` before looking
+for the file sends for a file that is not there); else 404 for nothing there, 405 for a file.
 
 Faults are set with a control request that is not served as a file and not logged:
 
@@ -247,6 +249,13 @@ class Handler(BaseHTTPRequestHandler):
         if self.command == "HEAD":
             return
         self.send_body(body, fault)
+
+    def do_DELETE(self):
+        self.read_body()
+        # A `status` fault answers it; else nothing there is 404 (answered by start_request).
+        if self.start_request(os.path.lexists) is None:
+            return
+        self.send_text(405, "method not allowed: DELETE is answered only with a fault\n", {"Allow": "GET, HEAD, PROPFIND"})
 
     # Listings ----------------------------------------------------------------------------
 

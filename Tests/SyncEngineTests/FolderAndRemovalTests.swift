@@ -37,6 +37,21 @@ struct FolderAndRemovalTests {
         #expect(try rig.transport.download(Self.log)?.version == version)
     }
 
+    @Test("Names with spaces, quotes and backslashes are made and removed as given (SFTP's commands quote them)",
+          arguments: UploadRig.Kind.allCases)
+    func namesThatNeedQuoting(kind: UploadRig.Kind) throws {
+        let rig = try UploadRig(kind)
+        let folder = "state of \"a\"/b\\c d"
+        let file = folder + "/it's \"1\".jsonl"
+        try rig.transport.createFolder(folder)
+        #expect(rig.isFolder(folder))
+        let version = try rig.transport.upload(Self.first, to: file, replacing: nil)
+        #expect(rig.remoteBytes(file) == Self.first)
+        try rig.transport.remove(file, ifVersion: version)
+        #expect(rig.remoteBytes(file) == nil)
+        #expect(try rig.transport.listIfPresent(folder) == [])
+    }
+
     @Test("A file where a folder is to be made, or above it, is refused with its name, and left as it was",
           arguments: UploadRig.Kind.allCases)
     func aFileInTheWayIsRefused(kind: UploadRig.Kind) throws {
@@ -104,5 +119,26 @@ struct FolderAndRemovalTests {
         #expect(files.map(\.path) == [Self.log, Self.folder + "/machine-b-1.jsonl"])
         #expect(files.map(\.size) == [Int64(Self.first.count), Int64(Self.second.count)])
         #expect(files.filter { $0.isFolder }.isEmpty)
+    }
+
+    @Test("Over WebDAV, a 412 to DELETE (If-Match fails on a file that is not there too) is no error when the file is gone, else remoteChanged")
+    func webDAVPreconditionFailedForAFileThatIsGone() throws {
+        let root = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("state"), withIntermediateDirectories: true)
+        try Data(Self.first).write(to: root.appendingPathComponent("state/there.jsonl"))
+        let server = try FaultServer.start(root: root)
+        defer { server.stop() }
+        // As a server that checks If-Match before it looks for the file answers (RFC 9110, 13.1.1).
+        for path in ["state/gone.jsonl", "state/there.jsonl"] {
+            try server.setFault(.statusWithBody(412, body: "Precondition Failed\n", method: "DELETE"), for: path)
+        }
+        let transport = WebDAVTransport(url: server.baseURL.absoluteString, session: try CurlSession(), credentials: .none)
+        let stale = RemoteVersion("\"5f2a-1c\"")
+        try transport.remove("state/gone.jsonl", ifVersion: stale)
+        #expect {
+            try transport.remove("state/there.jsonl", ifVersion: stale)
+        } throws: { $0 as? TransportError == .remoteChanged("state/there.jsonl") }
+        #expect(FileManager.default.contents(atPath: root.appendingPathComponent("state/there.jsonl").path) == Data(Self.first))
     }
 }

@@ -12,8 +12,9 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
     case listingUnsupported(String)
     case notFound(String)
     case unauthorized(String)
-    /// A conditional upload found the remote file at this path another version than the one
-    /// the change was based on (changed, created or removed meanwhile): nothing was written.
+    /// A conditional upload (or removal) found the remote file at this path another version
+    /// than the one the change was based on (changed, created or removed meanwhile): nothing
+    /// was written (or removed).
     case remoteChanged(String)
     /// An upload of the file at `path` could not be completed or checked, for `reason`; the
     /// remote file is the old version or the new, never a part.
@@ -37,7 +38,7 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
         case .unauthorized(let url):
             return "\(URLText.withoutCredentials(url)) refused the credentials (check config.toml, ~/.netrc or the environment)"
         case .remoteChanged(let path):
-            return "\(TerminalText.cleanedLine(path)) changed on the remote since this machine's copy was synced; nothing was uploaded"
+            return "\(TerminalText.cleanedLine(path)) changed on the remote since this machine's copy was synced; nothing was changed there"
         case .uploadFailed(let path, let reason):
             return "cannot upload \(TerminalText.cleanedLine(path)): \(TerminalText.cleanedLine(reason))"
         case .folderNotCreated(let path, let reason):
