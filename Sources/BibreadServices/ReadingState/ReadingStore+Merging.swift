@@ -1,3 +1,4 @@
+import BibModel
 import BibreadValues
 import Foundation
 import GRDB
@@ -98,6 +99,7 @@ extension ReadingStore {
     public func merge(_ files: [StateLogFile], remote: String) throws -> StateMergeOutcome {
         guard let machine else { throw StateStoreError.noMachine(machineProblem ?? "no machine id") }
         return try durableWrite { db in
+            let timer = PhaseTimer()
             try bootstrapIfNeeded(db, machine: machine)
             let forgotten = try Self.forgottenMachines(db)
             // The state of what is kept, to which the new operations are applied as they are
@@ -130,8 +132,9 @@ extension ReadingStore {
                     try db.execute(sql: "UPDATE state_clock SET latest = ? WHERE id = 1", arguments: [now.description])
                 }
             }
+            timer.lap("state merge: keep \(added) new operations")
             guard added > 0 else { return StateMergeOutcome(newOperations: 0, reports: []) }
-            let reports = try rebuild(db, state: state)
+            let reports = try rebuild(db, state: state, timer: timer)
             return StateMergeOutcome(newOperations: added, reports: reports)
         }
     }
@@ -214,7 +217,7 @@ extension ReadingStore {
 
     /// Writes the merged state (of every operation kept) into the reader's tables; drops the register writes that can no longer count; returns what the merge
     /// decided that was not said before, in words.
-    private func rebuild(_ db: Database, state: ReadingStateReplica) throws -> [String] {
+    private func rebuild(_ db: Database, state: ReadingStateReplica, timer: PhaseTimer = PhaseTimer()) throws -> [String] {
         var names: [MachineID: String] = [:]
         for (id, name) in state.allDeviceNames {
             names[id] = name
@@ -222,11 +225,13 @@ extension ReadingStore {
                            arguments: [id.rawValue, name])
         }
         try StateMaterializer(db: db, state: state, names: names, thisMachine: machine).write()
+        timer.lap("state merge: write the merged state")
         // A register's earlier writes never count again: only its latest is kept.
         try db.execute(sql: """
             DELETE FROM state_operation WHERE kind IN (\(OperationKind.registers.map { "'\($0.rawValue)'" }.joined(separator: ",")))
             AND sort_key < (SELECT MAX(o.sort_key) FROM state_operation o WHERE o.subject = state_operation.subject AND o.kind = state_operation.kind)
             """)
+        timer.lap("state merge: drop the register writes that no longer count")
         var told: [String] = []
         for report in state.reports {
             let text: String
@@ -239,6 +244,7 @@ extension ReadingStore {
             try db.execute(sql: "INSERT INTO state_report (text) VALUES (?) ON CONFLICT(text) DO NOTHING", arguments: [text])
             if db.changesCount > 0 { told.append(text) }
         }
+        timer.lap("state merge: reports")
         return told
     }
 }
