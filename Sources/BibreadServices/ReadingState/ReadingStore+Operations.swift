@@ -75,13 +75,16 @@ extension ReadingStore {
     @discardableResult
     static func insert(_ db: Database, _ operation: StateOperation, kind: OperationKind? = nil, subject: String? = nil,
                        body: String? = nil, uploaded: Bool) throws -> Bool {
-        guard operation.problem == nil else { return false }
+        // A line read from a log was checked when it was read.
+        guard body != nil || operation.problem == nil else { return false }
         let body = body ?? String(decoding: StateLog.encode([operation]).dropLast(), as: UTF8.self)
-        try db.execute(sql: """
+        // One statement prepared once: a merge keeps 100,000 operations in one go.
+        let statement = try db.cachedStatement(sql: """
             INSERT INTO state_operation (sort_key, machine, kind, subject, body, uploaded) VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT(sort_key) DO NOTHING
-            """, arguments: [operation.timestamp.sortKey, operation.machine.rawValue, (kind ?? OperationKind(operation.change)).rawValue,
-                             subject ?? Self.subject(of: operation.change, machine: operation.machine), body, uploaded])
+            """)
+        try statement.execute(arguments: [operation.timestamp.sortKey, operation.machine.rawValue, (kind ?? OperationKind(operation.change)).rawValue,
+                                          subject ?? Self.subject(of: operation.change, machine: operation.machine), body, uploaded])
         return db.changesCount > 0
     }
 

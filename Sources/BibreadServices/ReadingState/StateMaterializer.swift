@@ -26,32 +26,34 @@ struct StateMaterializer {
     }
 
     private func writePositions() throws {
-        for (fingerprint, position) in state.allPositions {
-            try db.execute(sql: """
+        let statement = try db.cachedStatement(sql: """
                 INSERT INTO position (fingerprint, path, page, scroll, updated_at, machine) VALUES (?, '', ?, ?, ?, ?)
                 ON CONFLICT(fingerprint) DO UPDATE SET page = excluded.page, scroll = excluded.scroll,
                     updated_at = excluded.updated_at, machine = excluded.machine
                 WHERE position.page != excluded.page OR position.scroll != excluded.scroll OR position.machine IS NOT excluded.machine
-                """, arguments: [fingerprint, position.page, position.scroll, Double(position.timestamp.wallMilliseconds) / 1000,
-                                 position.timestamp.machine.rawValue])
+                """)
+        for (fingerprint, position) in state.allPositions {
+            try statement.execute(arguments: [fingerprint, position.page, position.scroll, Double(position.timestamp.wallMilliseconds) / 1000,
+                                              position.timestamp.machine.rawValue])
         }
     }
 
     private func writeReadTimes() throws {
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO document_read (fingerprint, cite_key, path, last_read) VALUES (?, ?, '', ?)
+            ON CONFLICT(fingerprint, cite_key) DO UPDATE SET last_read = excluded.last_read
+            """)
         for (key, read) in state.allReadTimes {
-            try db.execute(sql: """
-                INSERT INTO document_read (fingerprint, cite_key, path, last_read) VALUES (?, ?, '', ?)
-                ON CONFLICT(fingerprint, cite_key) DO UPDATE SET last_read = excluded.last_read
-                """, arguments: [key.fingerprint, key.citeKey, Double(read.readAt) / 1000])
+            try statement.execute(arguments: [key.fingerprint, key.citeKey, Double(read.readAt) / 1000])
         }
     }
 
     private func writeNotes() throws {
         try db.execute(sql: "DELETE FROM page_note")
+        let statement = try db.cachedStatement(sql: "INSERT INTO page_note (cite_key, page, text, updated_at) VALUES (?, ?, ?, ?)")
         for (page, versions) in state.allNotes {
             guard let last = versions.last else { continue }
-            try db.execute(sql: "INSERT INTO page_note (cite_key, page, text, updated_at) VALUES (?, ?, ?, ?)",
-                           arguments: [page.citeKey, page.page, text(of: versions), Double(last.timestamp.wallMilliseconds) / 1000])
+            try statement.execute(arguments: [page.citeKey, page.page, text(of: versions), Double(last.timestamp.wallMilliseconds) / 1000])
         }
     }
 
@@ -99,8 +101,9 @@ struct StateMaterializer {
                 if node.kind == .folder { queue.append(node.id) }
             }
         }
+        let removal = try db.cachedStatement(sql: "DELETE FROM bookmark_node WHERE id = ?")
         for row in try Int64.fetchAll(db, sql: "SELECT id FROM bookmark_node") where !written.contains(row) {
-            try db.execute(sql: "DELETE FROM bookmark_node WHERE id = ?", arguments: [row])
+            try removal.execute(arguments: [row])
         }
     }
 
@@ -141,16 +144,16 @@ struct StateMaterializer {
         let values: [(any DatabaseValueConvertible)?] = [parentRow, rank, kind.rawValue, node.name, reference?.citeKey, reference?.library,
                                                           reference?.page, reference?.lastPage, reference?.printedPage, text]
         if let existing {
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 UPDATE bookmark_node SET parent_id = ?, position = ?, kind = ?, name = ?, cite_key = ?, library = ?, page = ?,
                     last_page = ?, page_label = ?, text = ? WHERE id = ?
-                """, arguments: StatementArguments(values + [existing]))
+                """).execute(arguments: StatementArguments(values + [existing]))
             return existing
         }
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO bookmark_node (parent_id, position, kind, name, cite_key, library, page, last_page, page_label, text, uid, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: StatementArguments(values + [node.id.rawValue, Date().timeIntervalSince1970]))
+            """).execute(arguments: StatementArguments(values + [node.id.rawValue, Date().timeIntervalSince1970]))
         return db.lastInsertedRowID
     }
 }
