@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 
 /// The format of a machine's operation log: one JSON object per line (`StateOperation`'s
 /// Codable form), each line ending in a newline.
@@ -39,18 +41,60 @@ public enum StateLog {
             throw StateLogError(line: nil, problem: "the log is \(data.count) bytes, more than the \(maximumBytes) bytes allowed")
         }
         if data.isEmpty { return [] }
-        let decoder = JSONDecoder()
-        var operations: [StateLogLine] = []
-        var lineOfTimestamp: [HybridTimestamp: Int] = [:]
-        var lineNumber = 0
+        // The lines, found first; a last line without its end is the log cut short.
+        var ranges: [Range<Data.Index>] = []
         var start = data.startIndex
         while start < data.endIndex {
-            lineNumber += 1
             guard let end = data[start...].firstIndex(of: UInt8(ascii: "\n")) else {
+                // A wrong line before it is the first problem: the lines before are read first.
+                ranges.append(start..<data.endIndex)
+                break
+            }
+            ranges.append(start..<end)
+            start = data.index(after: end)
+        }
+        // Decoded in pieces on every core (a large log is most of a merge's time); the first
+        // wrong line of the log is the one reported, as if read in order.
+        let pieces = data.count < 1 << 20 ? 1 : max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
+        let size = (ranges.count + pieces - 1) / pieces
+        let results = Mutex<[Result<[StateLogLine], StateLogError>]>(Array(repeating: .success([]), count: pieces))
+        let truncatedLine = data.last == UInt8(ascii: "\n") ? nil : ranges.count
+        let lines = ranges
+        DispatchQueue.concurrentPerform(iterations: pieces) { piece in
+            let lower = min(lines.count, piece * size)
+            let upper = min(lines.count, lower + size)
+            let result = Result { () throws(StateLogError) in
+                try decode(data, ranges: lines[lower..<upper], firstLine: lower + 1, truncatedLine: truncatedLine)
+            }
+            results.withLock { $0[piece] = result }
+        }
+        var operations: [StateLogLine] = []
+        operations.reserveCapacity(ranges.count)
+        for result in results.withLock({ $0 }) { operations += try result.get() }
+        // Two operations with one timestamp would make a last-writer-wins choice depend on
+        // the order they arrive in: each operation has a timestamp of its own.
+        var lineOfTimestamp: [HybridTimestamp: Int] = [:]
+        lineOfTimestamp.reserveCapacity(operations.count)
+        for (index, line) in operations.enumerated() {
+            if let earlier = lineOfTimestamp.updateValue(index + 1, forKey: line.operation.timestamp) {
+                throw StateLogError(line: index + 1, problem: "the timestamp is the same as line \(earlier)'s")
+            }
+        }
+        return operations
+    }
+
+    /// The operations of the lines `ranges` of `data`, the first of them line `firstLine`.
+    private static func decode(_ data: Data, ranges: ArraySlice<Range<Data.Index>>, firstLine: Int,
+                               truncatedLine: Int?) throws(StateLogError) -> [StateLogLine] {
+        let decoder = JSONDecoder()
+        var operations: [StateLogLine] = []
+        operations.reserveCapacity(ranges.count)
+        for (offset, range) in ranges.enumerated() {
+            let lineNumber = firstLine + offset
+            if lineNumber == truncatedLine {
                 throw StateLogError(line: lineNumber, problem: "the line is cut short (no end of line): the log is truncated")
             }
-            let line = data[start..<end]
-            start = data.index(after: end)
+            let line = data[range]
             if line.count > maximumLineBytes {
                 throw StateLogError(line: lineNumber, problem: "the line is \(line.count) bytes, more than the \(maximumLineBytes) allowed")
             }
@@ -65,11 +109,6 @@ public enum StateLog {
             }
             if let problem = operation.problem {
                 throw StateLogError(line: lineNumber, problem: problem)
-            }
-            // Two operations with one timestamp would make a last-writer-wins choice depend on
-            // the order they arrive in: each operation has a timestamp of its own.
-            if let earlier = lineOfTimestamp.updateValue(lineNumber, forKey: operation.timestamp) {
-                throw StateLogError(line: lineNumber, problem: "the timestamp is the same as line \(earlier)'s")
             }
             operations.append(StateLogLine(operation: operation, text: String(decoding: line, as: UTF8.self)))
         }

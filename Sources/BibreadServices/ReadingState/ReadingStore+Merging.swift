@@ -107,23 +107,24 @@ extension ReadingStore {
             var state = try Self.replica(db, excluding: forgotten)
             var added = 0
             var latest: HybridTimestamp?
-            for file in files {
-                for line in file.lines where !forgotten.contains(line.operation.machine) {
-                    let operation = line.operation
-                    if try Self.insert(db, operation, body: line.text, uploaded: true) {
-                        added += 1
-                        state.apply(operation)
-                    }
-                    if operation.machine == machine {
-                        // This machine's own log, read back (a sync killed after its upload):
-                        // those operations are uploaded.
-                        try db.execute(sql: "UPDATE state_operation SET uploaded = 1 WHERE sort_key = ?",
-                                       arguments: [operation.timestamp.sortKey])
-                    }
-                    latest = max(latest ?? operation.timestamp, operation.timestamp)
+            // In the order of the table's key: each row goes at the end of its index.
+            let lines = files.flatMap(\.lines).filter { !forgotten.contains($0.operation.machine) }
+                .sorted { $0.operation.timestamp < $1.operation.timestamp }
+            for line in lines {
+                let operation = line.operation
+                if try Self.insert(db, operation, body: line.text, uploaded: true) {
+                    added += 1
+                    state.apply(operation)
                 }
-                try Self.noteFile(db, remote: remote, path: file.path, version: file.version)
+                if operation.machine == machine {
+                    // This machine's own log, read back (a sync killed after its upload):
+                    // those operations are uploaded.
+                    try db.execute(sql: "UPDATE state_operation SET uploaded = 1 WHERE sort_key = ?",
+                                   arguments: [operation.timestamp.sortKey])
+                }
             }
+            latest = lines.last?.operation.timestamp
+            for file in files { try Self.noteFile(db, remote: remote, path: file.path, version: file.version) }
             if let latest {
                 var clock = HybridLogicalClock(machine: machine, latest: try Self.latestTimestamp(db))
                 // A log dated far ahead was refused before it came here; one just past the
@@ -228,8 +229,11 @@ extension ReadingStore {
         timer.lap("state merge: write the merged state")
         // A register's earlier writes never count again: only its latest is kept.
         try db.execute(sql: """
-            DELETE FROM state_operation WHERE kind IN (\(OperationKind.registers.map { "'\($0.rawValue)'" }.joined(separator: ",")))
-            AND sort_key < (SELECT MAX(o.sort_key) FROM state_operation o WHERE o.subject = state_operation.subject AND o.kind = state_operation.kind)
+            DELETE FROM state_operation WHERE sort_key IN (
+                SELECT sort_key FROM (
+                    SELECT sort_key, ROW_NUMBER() OVER (PARTITION BY subject, kind ORDER BY sort_key DESC) AS newest
+                    FROM state_operation WHERE kind IN (\(OperationKind.registers.map { "'\($0.rawValue)'" }.joined(separator: ",")))
+                ) WHERE newest > 1)
             """)
         timer.lap("state merge: drop the register writes that no longer count")
         var told: [String] = []
