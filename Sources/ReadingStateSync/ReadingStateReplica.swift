@@ -184,6 +184,20 @@ public struct ReadingStateReplica: Equatable, Sendable {
     /// The reading position of the document with `fingerprint`, if one was ever set.
     public func position(fingerprint: String) -> ReadingPosition? { positions[fingerprint]?.value }
 
+    /// Whether `operation` is the write that counts for its register (a position's, a read
+    /// time's): false when a later write of the same register is known. Always true for the
+    /// other operations.
+    public func counts(_ operation: StateOperation) -> Bool {
+        switch operation.change {
+        case let .setPosition(fingerprint, _, _):
+            return positions[fingerprint].map { $0.timestamp <= operation.timestamp } ?? true
+        case let .setReadTime(fingerprint, citeKey, _):
+            return readTimes[ReadKey(fingerprint: fingerprint, citeKey: citeKey)].map { $0.timestamp <= operation.timestamp } ?? true
+        default:
+            return true
+        }
+    }
+
     /// Every document's reading position, by fingerprint.
     public var allPositions: [String: ReadingPosition] { positions.mapValues(\.value) }
 

@@ -102,20 +102,20 @@ extension ReadingStore {
             let timer = PhaseTimer()
             try bootstrapIfNeeded(db, machine: machine)
             let forgotten = try Self.forgottenMachines(db)
-            // The state of what is kept, to which the new operations are applied as they are
-            // kept: each operation is read from JSON once.
+            // The state of what is kept, to which the new operations are applied: each operation
+            // is read from JSON once.
             var state = try Self.replica(db, excluding: forgotten)
             var added = 0
             var latest: HybridTimestamp?
             // In the order of the table's key: each row goes at the end of its index.
             let lines = files.flatMap(\.lines).filter { !forgotten.contains($0.operation.machine) }
                 .sorted { $0.operation.timestamp < $1.operation.timestamp }
+            for line in lines { state.apply(line.operation) }
             for line in lines {
                 let operation = line.operation
-                if try Self.insert(db, operation, body: line.text, uploaded: true) {
-                    added += 1
-                    state.apply(operation)
-                }
+                // A position or read time a later write replaced is not kept: it can never count.
+                guard state.counts(operation) else { continue }
+                if try Self.insert(db, operation, body: line.text, uploaded: true) { added += 1 }
                 if operation.machine == machine {
                     // This machine's own log, read back (a sync killed after its upload):
                     // those operations are uploaded.
