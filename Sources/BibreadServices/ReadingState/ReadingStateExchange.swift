@@ -25,10 +25,10 @@ public struct ReadingStateExchange {
     let remoteName: String
     let deviceName: String
     /// This machine's files are written again as one when there are more than this many.
-    var compactionFileCount = 16
+    public var compactionFileCount = 16
     /// … or when they hold more than this many bytes and the operations kept here would be
     /// less than half of it.
-    var compactionBytes: Int64 = 4 << 20
+    public var compactionBytes: Int64 = 4 << 20
 
     /// An exchange of `store`'s state with the remote `remoteName` through `transport`, naming
     /// this machine `deviceName`.
@@ -178,7 +178,7 @@ public struct ReadingStateExchange {
         let own = listing.logs.filter { $0.machine == machine }
         let ownBytes = own.reduce(Int64(0)) { $0 + ($1.remote.size ?? 0) }
         let pending = try store.pendingOperations()
-        let compacting = own.count >= compactionFileCount || (ownBytes > compactionBytes && !own.isEmpty)
+        let compacting = own.count >= compactionFileCount || (ownBytes > compactionBytes && own.count > 1)
         guard !pending.isEmpty || compacting else { return }
         let operations = compacting ? try store.ownOperations() : pending
         if !listing.exists { try transport.createFolder(Self.folder) }
