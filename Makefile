@@ -24,6 +24,7 @@ bench: release release-dev
 	bench/sync-bench.sh
 	bench/fulltext-bench.sh
 	bench/edit-bench.sh
+	bench/state-bench.sh
 
 # libFuzzer on every parser and decoder, FUZZ_SECONDS (default 60) each; report in .build-fuzz/report.txt.
 fuzz:

@@ -16,9 +16,16 @@ struct StateMergeBenchCommand: ParsableCommand {
     @Argument(help: "How many operations to make.")
     var count = 100_000
 
+    @Option(help: ArgumentHelp("Also write the three logs into this folder (for a comparison run on the same bytes).", valueName: "folder"))
+    var logs: String?
+
     func run() throws {
         guard count > 0 else { throw ValidationError("The number of operations must be at least 1.") }
         let logs = Self.logs(operations: count)
+        if let folder = self.logs {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            for (index, log) in logs.enumerated() { try log.write(to: URL(fileURLWithPath: folder).appendingPathComponent("machine-\(index + 1).jsonl")) }
+        }
         let clock = ContinuousClock()
         let start = clock.now
         var decoded: [[StateOperation]] = []
