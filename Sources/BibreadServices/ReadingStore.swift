@@ -160,7 +160,6 @@ public final class ReadingStore: Sendable {
                     uploaded INTEGER NOT NULL DEFAULT 0
                 ) WITHOUT ROWID;
                 CREATE INDEX state_operation_subject ON state_operation (subject, kind);
-                CREATE INDEX state_operation_machine ON state_operation (machine);
                 CREATE INDEX state_operation_pending ON state_operation (machine) WHERE uploaded = 0;
                 CREATE TABLE state_clock (
                     id INTEGER PRIMARY KEY CHECK (id = 1),
