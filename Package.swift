@@ -123,7 +123,7 @@ let package = Package(
         .testTarget(name: "OpenWithTests", dependencies: ["OpenWith", "BibreadValues", "BibModel", "BibreadTestSupport"]),
         .testTarget(name: "ReadingListTests", dependencies: ["ReadingList", "BibreadTestSupport"]),
         .testTarget(name: "PDFTextTests", dependencies: ["PDFText", "Checksums", "DiskIO", "BibreadTestSupport"]),
-        .testTarget(name: "BibreadServicesTests", dependencies: ["BibreadServices", "Checksums", "ReadingStateSync", "SyncEngine", "BibreadTestSupport"]),
+        .testTarget(name: "BibreadServicesTests", dependencies: ["BibreadServices", "Checksums", "ReadingStateSync", "SyncEngine", "ReadingList", "BibreadValues", "BibreadTestSupport"]),
         .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "BibreadTestSupport"]),
         .testTarget(name: "ReaderTests", dependencies: ["Reader", "ReaderCore", "BibreadValues", "BibreadServices", "PDFText", "DiskIO", "ReadingList", "OpenWith", "FullText", "SyncEngine", "BibreadTestSupport"], exclude: ["Screens"]),
         .testTarget(name: "ReadingStateSyncTests", dependencies: ["ReadingStateSync", "BibreadTestSupport"]),
