@@ -172,6 +172,10 @@ public final class ReadingStore: Sendable {
                     PRIMARY KEY (remote, path)
                 );
                 CREATE TABLE state_report (text TEXT PRIMARY KEY NOT NULL);
+                CREATE TABLE state_upload (
+                    remote TEXT PRIMARY KEY NOT NULL,
+                    through TEXT NOT NULL
+                );
                 CREATE TABLE state_machine (
                     id TEXT PRIMARY KEY NOT NULL,
                     name TEXT,

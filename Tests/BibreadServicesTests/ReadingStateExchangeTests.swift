@@ -24,10 +24,10 @@ struct ReadingStateExchangeTests {
 
         /// One exchange with the server at `url` (compacting past `files` files of its own).
         @discardableResult
-        func exchange(_ url: URL, compactingAfter files: Int = 16) throws -> StateExchangeOutcome {
+        func exchange(_ url: URL, remote: String = "lab", compactingAfter files: Int = 16) throws -> StateExchangeOutcome {
             let session = try CurlSession()
             let transport = try #require(try TransportFactory.make(try Remote(url: url.absoluteString), session: session) as? any UploadingTransport)
-            var exchange = ReadingStateExchange(store: store, transport: transport, remoteName: "lab", deviceName: name)
+            var exchange = ReadingStateExchange(store: store, transport: transport, remoteName: remote, deviceName: name)
             exchange.compactionFileCount = files
             return try exchange.run()
         }
@@ -41,8 +41,9 @@ struct ReadingStateExchangeTests {
         try laptop.store.addBookmark(named: "one", reference: PageReference(citeKey: "a2000", page: 1))
         let first = try WebDAVServer.start(root: root, writable: true)
         #expect(try laptop.exchange(first.baseURL).uploadedOperations > 0)
+        try desktop.store.addBookmark(named: "two", reference: PageReference(citeKey: "b2001", page: 2))
         #expect(try desktop.exchange(first.baseURL).newOperations > 0)
-        #expect(try laptop.exchange(first.baseURL).newOperations > 0, "the laptop reads the desktop's name")
+        #expect(try laptop.exchange(first.baseURL).newOperations > 0, "the laptop reads the desktop's bookmark and name")
         first.stop()
 
         // Nothing new on either: each costs one listing (lighttpd's log is read after it stops).
@@ -51,6 +52,35 @@ struct ReadingStateExchangeTests {
         second.stop()
         #expect(quiet.allSatisfy { $0 == StateExchangeOutcome() }, "\(quiet)")
         #expect(second.requests == ["PROPFIND /.bibread/state/ 207", "PROPFIND /.bibread/state/ 207"], "\(second.requests)")
+    }
+
+    @Test func aMachineThatHasReadNothingWritesNothing() throws {
+        let root = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let server = try WebDAVServer.start(root: root, writable: true)
+        let quiet = try Machine("quiet")
+        #expect(try quiet.exchange(server.baseURL) == StateExchangeOutcome())
+        server.stop()
+        #expect(server.requests == ["PROPFIND /.bibread/state/ 404"], "\(server.requests)")
+    }
+
+    @Test func eachRemoteGetsEveryChangeOfThisMachine() throws {
+        let roots = [try Fixtures.temporaryDirectory(), try Fixtures.temporaryDirectory()]
+        defer { for root in roots { try? FileManager.default.removeItem(at: root) } }
+        let servers = try roots.map { try WebDAVServer.start(root: $0, writable: true) }
+        defer { for server in servers { server.stop() } }
+        let laptop = try Machine("laptop")
+        try laptop.store.addBookmark(named: "before", reference: PageReference(citeKey: "a2000", page: 1))
+        try laptop.exchange(servers[0].baseURL, remote: "lab")
+        try laptop.store.addBookmark(named: "after", reference: PageReference(citeKey: "b2001", page: 2))
+        try laptop.exchange(servers[0].baseURL, remote: "lab")
+        // The second remote, synced for the first time now, gets both.
+        try laptop.exchange(servers[1].baseURL, remote: "home")
+        for server in servers {
+            let reader = try Machine("reader")
+            try reader.exchange(server.baseURL)
+            #expect(Set(try reader.store.savedBookmarks().nodes.map(\.name)) == ["before", "after"], "\(server.baseURL)")
+        }
     }
 
     @Test func compactionKeepsEachMachinesFilesBoundedAndDropsNothing() throws {

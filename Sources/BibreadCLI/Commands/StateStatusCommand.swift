@@ -20,7 +20,7 @@ struct StateStatusCommand: ParsableCommand {
         let pending: Int
         do {
             machines = try opened.exchange.machines()
-            pending = try opened.store.pendingOperations().count
+            pending = try opened.store.pendingOperations(remote: opened.remote.name).count
         } catch {
             Console.error("bibread: remote '\(opened.remote.name)': \(ErrorText.plain(error))")
             throw ExitStatus.problems

@@ -177,9 +177,12 @@ public struct ReadingStateExchange {
     private func upload(listing: Listing, machine: MachineID, outcome: inout StateExchangeOutcome) throws {
         let own = listing.logs.filter { $0.machine == machine }
         let ownBytes = own.reduce(Int64(0)) { $0 + ($1.remote.size ?? 0) }
-        let pending = try store.pendingOperations()
+        let pending = try store.pendingOperations(remote: remoteName)
         let compacting = own.count >= compactionFileCount || (ownBytes > compactionBytes && own.count > 1)
-        guard !pending.isEmpty || compacting else { return }
+        // A name alone is not worth a file: a machine that has read nothing writes nothing (a
+        // remote that takes no writes is not asked to).
+        let changes = pending.contains { if case .setDeviceName = $0.change { false } else { true } }
+        guard changes || compacting else { return }
         let operations = compacting ? try store.ownOperations() : pending
         if !listing.exists { try transport.createFolder(Self.folder) }
         let contents = [UInt8](StateLog.encode(operations))

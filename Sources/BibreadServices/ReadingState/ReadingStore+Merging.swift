@@ -23,24 +23,29 @@ extension ReadingStore {
         }
     }
 
-    /// This machine's operations not yet in a log on a remote, oldest first.
-    public func pendingOperations() throws -> [StateOperation] {
-        try ownOperations(pendingOnly: true)
-    }
-
-    /// Every operation of this machine kept here, oldest first: what a compacted log holds.
-    public func ownOperations(pendingOnly: Bool = false) throws -> [StateOperation] {
+    /// This machine's operations not yet in a log on `remote`, oldest first (its clock only goes
+    /// forward: those after the last one a log there holds).
+    public func pendingOperations(remote: String) throws -> [StateOperation] {
         guard let machine else { return [] }
         return try database.read { db in
-            let bodies = try String.fetchAll(db, sql: """
-                SELECT body FROM state_operation WHERE machine = ? \(pendingOnly ? "AND uploaded = 0" : "") ORDER BY sort_key
-                """, arguments: [machine.rawValue])
-            return try Self.decode(bodies)
+            let through = try String.fetchOne(db, sql: "SELECT through FROM state_upload WHERE remote = ?", arguments: [remote]) ?? ""
+            return try Self.decode(try String.fetchAll(db, sql: """
+                SELECT body FROM state_operation WHERE sort_key > ? AND machine = ? ORDER BY sort_key
+                """, arguments: [through, machine.rawValue]))
         }
     }
 
-    /// Notes that `operations` are in the log file `path` (now version `version`) of `remote`,
-    /// and that the files `removed` are gone from it.
+    /// Every operation of this machine kept here, oldest first: what a compacted log holds.
+    public func ownOperations() throws -> [StateOperation] {
+        guard let machine else { return [] }
+        return try database.read { db in
+            try Self.decode(try String.fetchAll(db, sql: "SELECT body FROM state_operation WHERE machine = ? ORDER BY sort_key",
+                                                arguments: [machine.rawValue]))
+        }
+    }
+
+    /// Notes that `operations` (this machine's, up to its latest) are in the log file `path` of
+    /// `remote` (now version `version`), and that the files `removed` are gone from it.
     public func noteUploaded(_ operations: [StateOperation], file path: String, version: String, remote: String,
                              removed: [String] = []) throws {
         try durableWrite { db in
@@ -48,11 +53,20 @@ extension ReadingStore {
                 try db.execute(sql: "UPDATE state_operation SET uploaded = 1 WHERE sort_key IN (\(chunk.map { _ in "?" }.joined(separator: ",")))",
                                arguments: StatementArguments(chunk))
             }
+            if let latest = operations.map(\.timestamp).max() { try Self.noteUploaded(db, through: latest, remote: remote) }
             try Self.noteFile(db, remote: remote, path: path, version: version)
             for gone in removed {
                 try db.execute(sql: "DELETE FROM state_remote_file WHERE remote = ? AND path = ?", arguments: [remote, gone])
             }
         }
+    }
+
+    /// Notes that a log on `remote` holds this machine's operations up to `latest`.
+    private static func noteUploaded(_ db: Database, through latest: HybridTimestamp, remote: String) throws {
+        try db.execute(sql: """
+            INSERT INTO state_upload (remote, through) VALUES (?, ?)
+            ON CONFLICT(remote) DO UPDATE SET through = MAX(through, excluded.through)
+            """, arguments: [remote, latest.sortKey])
     }
 
     private static func noteFile(_ db: Database, remote: String, path: String, version: String) throws {
@@ -111,18 +125,21 @@ extension ReadingStore {
             let lines = files.flatMap(\.lines).filter { !forgotten.contains($0.operation.machine) }
                 .sorted { $0.operation.timestamp < $1.operation.timestamp }
             for line in lines { state.apply(line.operation) }
+            var ownLatest: HybridTimestamp?
             for line in lines {
                 let operation = line.operation
+                if operation.machine == machine {
+                    // This machine's own log, read back (a sync killed after its upload):
+                    // those operations are on the remote.
+                    try db.execute(sql: "UPDATE state_operation SET uploaded = 1 WHERE sort_key = ?",
+                                   arguments: [operation.timestamp.sortKey])
+                    ownLatest = max(ownLatest ?? operation.timestamp, operation.timestamp)
+                }
                 // A position or read time a later write replaced is not kept: it can never count.
                 guard state.counts(operation) else { continue }
                 if try Self.insert(db, operation, body: line.text, uploaded: true) { added += 1 }
-                if operation.machine == machine {
-                    // This machine's own log, read back (a sync killed after its upload):
-                    // those operations are uploaded.
-                    try db.execute(sql: "UPDATE state_operation SET uploaded = 1 WHERE sort_key = ?",
-                                   arguments: [operation.timestamp.sortKey])
-                }
             }
+            if let ownLatest { try Self.noteUploaded(db, through: ownLatest, remote: remote) }
             latest = lines.last?.operation.timestamp
             for file in files { try Self.noteFile(db, remote: remote, path: file.path, version: file.version) }
             if let latest {

@@ -35,7 +35,8 @@ public struct SyncOptions: Sendable {
     public var cacheLimit: Int64?
     /// Shares the reading state through the remote (`ReadingStateExchange`, which SyncEngine
     /// does not know), run while the sync holds the remote's lock, after the .bib files: returns
-    /// what to tell the user; throws when the state could not be shared (the sync then fails).
+    /// what to tell the user; throws when the state could not be shared (said as a notice: the
+    /// library synced all the same).
     public var readingState: (@Sendable (any UploadingTransport) throws -> [String])?
 
     public init() {}

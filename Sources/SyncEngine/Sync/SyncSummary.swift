@@ -37,9 +37,7 @@ public struct SyncSummary: Sendable, Equatable {
     /// be chosen: a name the library does not have, or no .bib of the remote here.
     public var stoppedBeforeChoosing: Bool { libraryMissing || !unknownNames.isEmpty }
 
-    /// The reading state could not be shared (the reason is in `problems`).
-    public var readingStateFailed = false
     public var succeeded: Bool {
-        failed.isEmpty && !cancelled && !libraryMissing && unknownNames.isEmpty && rejectedLibraries.isEmpty && !readingStateFailed
+        failed.isEmpty && !cancelled && !libraryMissing && unknownNames.isEmpty && rejectedLibraries.isEmpty
     }
 }

@@ -89,11 +89,12 @@ public final class Syncer: @unchecked Sendable {
         timer.lap("sync: the .bib files")
         if !options.dryRun, !isCancelled(), let share = options.readingState {
             if let uploading = transport as? any UploadingTransport {
+                // The library synced: a reading state that could not be shared (a server that
+                // takes no writes, a moment's failure) is said, and the sync still succeeds.
                 do {
                     for notice in try share(uploading) { events(.notice(notice)) }
                 } catch {
-                    summary.problems.append("the reading state was not shared: \(ErrorText.plain(error))")
-                    summary.readingStateFailed = true
+                    events(.notice("the reading state was not shared: \(ErrorText.plain(error)); the next sync tries again"))
                 }
                 timer.lap("sync: the reading state")
             }
