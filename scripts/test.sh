@@ -11,4 +11,13 @@ if [[ ! -d "$corpora/bib" ]]; then
   exit 66
 fi
 swift build --build-tests
-swift test --skip-build --disable-xctest "$@"
+if [[ $# -gt 0 ]]; then
+  exec swift test --skip-build --disable-xctest "$@"
+fi
+# The reader must answer a key or a signal within a second whatever it shows. Those bounds are
+# measured in a run of their own, after the rest: on the 2-core CI machine the rest of the suite
+# (tmux sessions, servers, kill -9 loops, 27 MB libraries) can starve any process for more than a
+# second, which says nothing of bibread. The bound itself is the same 1 s.
+latency='LongValueEndToEndTests|signalsEndAStuckLoop'
+swift test --skip-build --disable-xctest --skip "$latency"
+swift test --skip-build --disable-xctest --filter "$latency"
