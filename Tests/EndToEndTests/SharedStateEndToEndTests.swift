@@ -83,8 +83,9 @@ struct SharedStateEndToEndTests {
         }
     }
 
-    /// A machine: XDG folders of its own and a config.toml that names it and the remote `lab`.
-    struct Machine: Sendable {
+    /// A machine: XDG folders of its own (removed with it) and a config.toml that names it and
+    /// the remote `lab`.
+    final class Machine: Sendable {
         let sandbox: Sandbox
         let name: String
         let environment: [String: String]
@@ -108,6 +109,8 @@ struct SharedStateEndToEndTests {
                 \(remote.toml)
                 """.utf8).write(to: sandbox.config.appendingPathComponent("bibread/config.toml"))
         }
+
+        deinit { sandbox.remove() }
 
         /// Runs `bibread` as this machine.
         func run(_ arguments: [String]) async throws -> ToolResult {
@@ -137,10 +140,6 @@ struct SharedStateEndToEndTests {
         let remote = try SharedRemote(kind)
         let laptop = try Machine("laptop", remote: remote)
         let desktop = try Machine("desktop", remote: remote)
-        defer {
-            laptop.sandbox.remove()
-            desktop.sandbox.remove()
-        }
         try await laptop.sync()
         let tmux = try await Tmux.start(width: 100, height: 30, command: laptop.sandbox.bibread(["open", "long300:250", "--library", "lab"],
                                                                                                 environment: laptop.environment), in: laptop.sandbox)
@@ -171,10 +170,6 @@ struct SharedStateEndToEndTests {
             let remote = try SharedRemote(kind)
             let laptop = try Machine("laptop", remote: remote)
             let desktop = try Machine("desktop", remote: remote)
-            defer {
-                laptop.sandbox.remove()
-                desktop.sandbox.remove()
-            }
             try await laptop.sync()
             try await desktop.sync()
             for (machine, pages) in [(laptop, [10, 11]), (desktop, [20, 21])] {
@@ -201,10 +196,6 @@ struct SharedStateEndToEndTests {
         let remote = try SharedRemote(.webdav)
         let laptop = try Machine("laptop", remote: remote)
         let server = try Machine("server", remote: remote, clockOffsetSeconds: -7_200)
-        defer {
-            laptop.sandbox.remove()
-            server.sandbox.remove()
-        }
         try await laptop.sync()
         _ = try await laptop.run(["bookmarks", "add", "long300:#1", "--folder", "Skew", "--name", "first, on the laptop"])
         try await laptop.sync()
@@ -228,10 +219,6 @@ struct SharedStateEndToEndTests {
         let remote = try SharedRemote(kind)
         let laptop = try Machine("laptop", remote: remote)
         let desktop = try Machine("desktop", remote: remote)
-        defer {
-            laptop.sandbox.remove()
-            desktop.sandbox.remove()
-        }
         try await laptop.sync()
         let list = laptop.sandbox.root.appendingPathComponent("list.plist")
         // How long a sync that uploads a large log takes here.
@@ -277,7 +264,6 @@ struct SharedStateEndToEndTests {
     func hostileLogs() async throws {
         let remote = try SharedRemote(.webdav)
         let laptop = try Machine("laptop", remote: remote)
-        defer { laptop.sandbox.remove() }
         _ = try await laptop.run(["bookmarks", "add", "long300:#5", "--name", "mine"])
         try await laptop.sync()
         let before = try await laptop.bookmarks()
@@ -317,10 +303,6 @@ struct SharedStateEndToEndTests {
         let remote = try SharedRemote(.webdav)
         let laptop = try Machine("laptop", remote: remote)
         let lost = try Machine("old-laptop", remote: remote)
-        defer {
-            laptop.sandbox.remove()
-            lost.sandbox.remove()
-        }
         _ = try await lost.run(["bookmarks", "add", "long300:#7", "--name", "made on the lost laptop"])
         try await lost.sync()
         try await laptop.sync()
@@ -337,7 +319,6 @@ struct SharedStateEndToEndTests {
         #expect(try await laptop.bookmarks().contains("made on the lost laptop"))
         // A third machine that joins later still gets the bookmark (shared by the laptop now).
         let third = try Machine("desktop", remote: remote)
-        defer { third.sandbox.remove() }
         try await third.sync()
         #expect(try await third.bookmarks().contains("made on the lost laptop"))
         let after = try await laptop.run(["state", "status"])

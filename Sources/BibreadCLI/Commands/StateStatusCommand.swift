@@ -20,7 +20,7 @@ struct StateStatusCommand: ParsableCommand {
         let pending: Int
         do {
             machines = try opened.exchange.machines()
-            pending = try opened.store.pendingOperations(remote: opened.remote.name).count
+            pending = try opened.store.unsharedChangeCount(remote: opened.remote.name)
         } catch {
             Console.error("bibread: remote '\(opened.remote.name)': \(ErrorText.plain(error))")
             throw ExitStatus.problems
@@ -43,7 +43,7 @@ struct StateStatusCommand: ParsableCommand {
             print("  " + columns.joined(separator: "  "))
         }
         if pending > 0 {
-            print("\(pending) change\(pending == 1 ? "" : "s") made here wait to be shared: bibread sync \(opened.remote.name)")
+            print("\(pending) change\(pending == 1 ? "" : "s") made here \(pending == 1 ? "waits" : "wait") to be shared: bibread sync \(opened.remote.name)")
         }
     }
 

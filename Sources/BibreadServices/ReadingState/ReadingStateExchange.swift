@@ -181,7 +181,7 @@ public struct ReadingStateExchange {
         let compacting = own.count >= compactionFileCount || (ownBytes > compactionBytes && own.count > 1)
         // A name alone is not worth a file: a machine that has read nothing writes nothing (a
         // remote that takes no writes is not asked to).
-        let changes = pending.contains { if case .setDeviceName = $0.change { false } else { true } }
+        let changes = pending.contains(where: \.isChange)
         guard changes || compacting else { return }
         let operations = compacting ? try store.ownOperations() : pending
         if !listing.exists { try transport.createFolder(Self.folder) }
@@ -208,7 +208,7 @@ public struct ReadingStateExchange {
             outcome.compacted = own.count
         }
         try store.noteUploaded(operations, file: path, version: "size:\(contents.count)", remote: remoteName, removed: removed)
-        outcome.uploadedOperations = pending.count
+        outcome.uploadedOperations = pending.filter(\.isChange).count
     }
 
     /// The version a removal names for a file of this machine: read again (its own files never

@@ -35,6 +35,12 @@ extension ReadingStore {
         }
     }
 
+    /// How many changes made here are not in a log on `remote` yet (this machine's name alone
+    /// is not a change: it is shared with the first one).
+    public func unsharedChangeCount(remote: String) throws -> Int {
+        try pendingOperations(remote: remote).filter(\.isChange).count
+    }
+
     /// Every operation of this machine kept here, oldest first: what a compacted log holds.
     public func ownOperations() throws -> [StateOperation] {
         guard let machine else { return [] }
@@ -326,5 +332,13 @@ extension Array {
     /// The array cut into consecutive pieces of at most `size` elements.
     func chunked(into size: Int) -> [ArraySlice<Element>] {
         stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}
+
+extension StateOperation {
+    /// Whether this is a change to the reading state, not the machine's name.
+    var isChange: Bool {
+        if case .setDeviceName = change { return false }
+        return true
     }
 }
