@@ -201,21 +201,17 @@ public struct ReadingStateExchange {
         var removed: [String] = []
         if compacting {
             for old in own {
-                // Only this machine's own files, each only as it was listed.
-                try transport.remove(old.path, ifVersion: try version(of: old))
+                // Only this machine's own files, each only as it is now (a file never changes
+                // once written; one already gone was removed by another sync of this machine).
+                if let current = try transport.download(old.path) {
+                    try transport.remove(old.path, ifVersion: current.version)
+                }
                 removed.append(old.path)
             }
             outcome.compacted = own.count
         }
         try store.noteUploaded(operations, file: path, version: "size:\(contents.count)", remote: remoteName, removed: removed)
         outcome.uploadedOperations = pending.filter(\.isChange).count
-    }
-
-    /// The version a removal names for a file of this machine: read again (its own files never
-    /// change once written, so this is the file that was listed).
-    private func version(of log: LogFile) throws -> RemoteVersion {
-        guard let current = try transport.download(log.path) else { throw TransportError.remoteChanged(log.path) }
-        return current.version
     }
 }
 
