@@ -49,7 +49,10 @@ public final class ReadingStore: Sendable {
         }
         self.wallClock = wallClock
         // What an earlier version kept is shared once, before any change is made and recorded.
-        if let machine { try database.write { db in try bootstrapIfNeeded(db, machine: machine) } }
+        // (Read first: opening the store takes no write lock once that is done.)
+        if let machine, try database.read({ db in try Self.latestTimestamp(db) == nil }) {
+            try database.write { db in try bootstrapIfNeeded(db, machine: machine) }
+        }
     }
 
     /// The system's clock in milliseconds since 1970, moved by `BIBREAD_TEST_CLOCK_OFFSET`
