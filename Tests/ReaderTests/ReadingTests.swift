@@ -1,5 +1,6 @@
 import BibModel
 import BibreadServices
+import BibreadValues
 import BibreadTestSupport
 import Foundation
 import PDFText
@@ -135,6 +136,31 @@ struct ReadingTests {
         while again.state.groupRows[again.state.groupCursor.selected].name != BuiltInGroup.recentlyRead.name { again.press("j") }
         again.press("Enter")
         #expect(again.state.visible.map { again.state.library!.entries[$0].key } == ["goedel1931formal"])
+    }
+
+    @Test func aPositionReachedOnAnotherMachineSaysWhereAndWhen() throws {
+        let folders = [try Fixtures.temporaryDirectory(), try Fixtures.temporaryDirectory()]
+        defer { for folder in folders { try? FileManager.default.removeItem(at: folder) } }
+        // Read on the laptop two hours ago (its clock says so).
+        let laptop = try ReadingStore(directory: folders[0], wallClock: { Int64((Date().timeIntervalSince1970 - 2 * 3600 - 60) * 1000) })
+        try laptop.publishDeviceName("laptop")
+        let path = Fixtures.samples.appendingPathComponent("papers/incompleteness.pdf").path
+        try laptop.save(ReadingPosition(fingerprint: try PDFFingerprint.of(path: path), path: "/elsewhere/incompleteness.pdf",
+                                        page: 9, scroll: 0, updatedAt: Date().timeIntervalSince1970 - 2 * 3600))
+        // Here, now: the laptop's log merged by a sync.
+        let here = try ReadingStore(directory: folders[1])
+        _ = try here.merge([StateLogFile(path: "laptop.jsonl", version: "1", operations: try laptop.ownOperations())], remote: "lab")
+        var harness = ReaderHarness.samples(width: 100, height: 30, store: here)
+        harness.read("goedel1931formal")
+        #expect(harness.state.reading?.page == 9)
+        #expect(harness.state.message?.text == "Resumed at p. 9 (read on laptop 2 h ago)")
+    }
+
+    @Test func howLongAgoReadsAsPeopleSayIt() {
+        let cases: [(Double, String)] = [(-30, "just now"), (0, "just now"), (59, "just now"), (60, "1 min ago"), (3_599, "59 min ago"),
+                                         (3_600, "1 h ago"), (47 * 3_600 + 59 * 60, "47 h ago"), (48 * 3_600, "2 days ago"),
+                                         (400 * 86_400, "400 days ago"), (.nan, "just now")]
+        for (seconds, said) in cases { #expect(ElapsedTime.ago(seconds) == said, "\(seconds) s") }
     }
 
     /// `t` (layout) was forgotten: each document opened reflowed again.
