@@ -145,15 +145,17 @@ extension ReadingStore {
             INSERT INTO bookmark_node (parent_id, position, kind, name, cite_key, library, page, last_page, page_label, text, created_at, uid)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [parent, position, kind.rawValue, name, reference?.citeKey, reference?.library, reference?.page,
-                             // Without a machine id, nothing is recorded: the node is shared once there is one.
-                             reference?.lastPage, reference?.printedPage, text, time, machine == nil ? nil : uid.rawValue])
+                             reference?.lastPage, reference?.printedPage, text, time, uid.rawValue])
         let row = db.lastInsertedRowID
         let payload: NodePayload? = switch kind {
         case .bookmark: reference.map(NodePayload.init(reference:))
         case .notemark: NodePayload(text: text ?? "")
         case .folder: nil
         }
-        try recordAdd(db, uid: uid, kind: NodeKind(rawValue: kind.rawValue) ?? .notemark, parent: parent, name: name, payload: payload)
+        if try !recordAdd(db, uid: uid, kind: NodeKind(rawValue: kind.rawValue) ?? .notemark, parent: parent, name: name, payload: payload) {
+            // Not shared (no machine id, or a notemark too long for the log): this machine's only.
+            try db.execute(sql: "UPDATE bookmark_node SET uid = NULL WHERE id = ?", arguments: [row])
+        }
         return row
     }
 
@@ -290,15 +292,16 @@ extension ReadingStore {
     }
 
     private func setNote(_ db: Database, citeKey: String, page: Int, text: String, time: Double) throws {
-        try recordNote(db, citeKey: citeKey, page: page, text: text)
+        let shared = try recordNote(db, citeKey: citeKey, page: page, text: text)
         if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             try db.execute(sql: "DELETE FROM page_note WHERE cite_key = ? AND page = ?", arguments: [citeKey, page])
             return
         }
+        // A note the shared state cannot carry stays this machine's: a merge leaves it alone.
         try db.execute(sql: """
-            INSERT INTO page_note (cite_key, page, text, updated_at) VALUES (?, ?, ?, ?)
-            ON CONFLICT(cite_key, page) DO UPDATE SET text = excluded.text, updated_at = excluded.updated_at
-            """, arguments: [citeKey, page, text, time])
+            INSERT INTO page_note (cite_key, page, text, updated_at, local_only) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT(cite_key, page) DO UPDATE SET text = excluded.text, updated_at = excluded.updated_at, local_only = excluded.local_only
+            """, arguments: [citeKey, page, text, time, machine != nil && !shared])
     }
 
     /// The number of page notes kept, per lower-cased cite key.

@@ -187,6 +187,7 @@ public final class ReadingStore: Sendable {
                 ALTER TABLE bookmark_node ADD COLUMN uid TEXT;
                 CREATE UNIQUE INDEX bookmark_node_uid ON bookmark_node (uid);
                 ALTER TABLE position ADD COLUMN machine TEXT;
+                ALTER TABLE page_note ADD COLUMN local_only INTEGER NOT NULL DEFAULT 0;
                 """)
         }
         return migrator

@@ -171,13 +171,13 @@ extension StateOperation {
     /// The most characters of a fingerprint, a cite key or a position key.
     static let maximumKeyLength = 256
     /// The most characters of a node's name.
-    static let maximumNameLength = 1_000
+    public static let maximumNameLength = 1_000
     /// The most characters of a node's target (a notemark's text is its target).
-    static let maximumTargetLength = 16_000
+    public static let maximumTargetLength = 16_000
     /// The most characters of a machine's name.
     static let maximumDeviceNameLength = 64
     /// The most characters of a page note.
-    static let maximumNoteLength = 16_000
+    public static let maximumNoteLength = 16_000
     /// The most timestamps a remove or a note may list as seen.
     static let maximumObserved = 1_000
     /// The highest page number.

@@ -211,6 +211,31 @@ struct SharedReadingStateTests {
         #expect(try again.ownOperations().count == operations.count + 1)
     }
 
+    @Test func whatTheLogCannotCarryStaysHereAndAMergeLeavesItAlone() throws {
+        let laptop = try Machine("laptop")
+        let desktop = try Machine("desktop")
+        let long = String(repeating: "a long note. ", count: 1_500)
+        try laptop.store.setNote(citeKey: "k1", page: 1, text: long)
+        let longNotemark = try laptop.store.addNotemark(named: "long", text: long)
+        try laptop.store.setNote(citeKey: "k1", page: 2, text: "windows\r\nline ends")
+        try laptop.store.addBookmark(named: "tab\there", reference: Self.reference("k1", 3))
+        try desktop.store.setNote(citeKey: "k2", page: 1, text: "from the desktop")
+        try desktop.pull(from: laptop)
+        try laptop.pull(from: desktop)
+        // Still here after a merge, as typed: too long to share.
+        #expect(try laptop.store.note(citeKey: "k1", page: 1) == long)
+        #expect(try laptop.store.savedBookmarks().node(id: longNotemark)?.text == long)
+        #expect(try laptop.store.note(citeKey: "k2", page: 1) == "from the desktop")
+        // Not on the desktop; what could be shared was, cleaned as the log carries text.
+        #expect(try desktop.store.note(citeKey: "k1", page: 1) == nil)
+        #expect(try desktop.store.note(citeKey: "k1", page: 2) == "windows\nline ends")
+        #expect(try Self.shape(desktop.store) == ["bookmark tab here → k1 p. 3"])
+        // Once shorter, it is shared again.
+        try laptop.store.setNote(citeKey: "k1", page: 1, text: "short now")
+        try desktop.pull(from: laptop)
+        #expect(try desktop.store.note(citeKey: "k1", page: 1) == "short now")
+    }
+
     @Test func forgettingAMachineKeepsWhatItMadeVisible() throws {
         let laptop = try Machine("laptop")
         let lost = try Machine("lost")

@@ -46,8 +46,9 @@ extension ReadingStore {
     /// Records a change of this machine made at the next timestamp of its clock, in the
     /// transaction of `db`; `change` is given the timestamp (a new node's position is made
     /// from it). Operations of a register not yet uploaded are replaced by the new one (a
-    /// position saved at every page turn uploads once). Does nothing when this machine has no
-    /// id (`machineProblem`). Returns the timestamp.
+    /// position saved at every page turn uploads once). Returns the timestamp; nil when nothing
+    /// was recorded: this machine has no id (`machineProblem`), or the log format would refuse
+    /// the operation (its line over 64 KiB, a value out of range).
     @discardableResult
     func record(_ db: Database, _ change: (HybridTimestamp) throws -> StateOperation.Change?) throws -> HybridTimestamp? {
         guard let machine else { return nil }
@@ -56,13 +57,18 @@ extension ReadingStore {
         let stamp = clock.now(wallClock: wallClock())
         guard let made = try change(stamp) else { return nil }
         let operation = StateOperation(timestamp: stamp, change: made)
+        // What the log format would refuse is not recorded (the change stays here only), and
+        // replaces nothing recorded before.
+        guard operation.problem == nil else { return nil }
+        let body = String(decoding: StateLog.encode([operation]).dropLast(), as: UTF8.self)
+        guard body.utf8.count <= StateLog.maximumLineBytes else { return nil }
         let kind = OperationKind(made)
         let subject = Self.subject(of: made, machine: machine)
         if OperationKind.registers.contains(kind) {
             try db.execute(sql: "DELETE FROM state_operation WHERE subject = ? AND kind = ? AND machine = ? AND uploaded = 0",
                            arguments: [subject, kind.rawValue, machine.rawValue])
         }
-        try Self.insert(db, operation, kind: kind, subject: subject, uploaded: false)
+        try Self.insert(db, operation, kind: kind, subject: subject, body: body, uploaded: false)
         try db.execute(sql: "INSERT INTO state_clock (id, latest) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET latest = excluded.latest",
                        arguments: [stamp.description])
         return stamp
@@ -107,18 +113,21 @@ extension ReadingStore {
     /// every timestamp this machine has seen (a new node goes at the end, as here).
     static func positionKey(_ stamp: HybridTimestamp) -> String { stamp.sortKey }
 
-    /// Records the add of the node `rowID` (which must have a uid, given here).
-    func recordAdd(_ db: Database, uid: NodeID, kind: NodeKind, parent: Int64?, name: String, payload: NodePayload?) throws {
+    /// Records the add of a node whose uid is `uid`; false when it cannot be shared (a
+    /// notemark's text too long for the log): the caller keeps it on this machine only.
+    func recordAdd(_ db: Database, uid: NodeID, kind: NodeKind, parent: Int64?, name: String, payload: NodePayload?) throws -> Bool {
+        guard machine != nil else { return false }
         let parentID = try parent.flatMap { try Self.uid(db, row: $0) }
-        try record(db) { stamp in
-            .addNode(id: uid, kind: kind, parent: parentID, position: Self.positionKey(stamp), name: name, target: payload?.target)
-        }
+        return try record(db) { stamp in
+            .addNode(id: uid, kind: kind, parent: parentID, position: Self.positionKey(stamp), name: SharedText.name(name),
+                     target: payload?.target)
+        } != nil
     }
 
-    /// Records a node's new name.
+    /// Records a node's new name (cleaned and cut as the log takes names).
     func recordRename(_ db: Database, row: Int64, name: String) throws {
         guard let uid = try Self.uid(db, row: row) else { return }
-        try record(db) { _ in .renameNode(id: uid, name: name) }
+        try record(db) { _ in .renameNode(id: uid, name: SharedText.name(name)) }
     }
 
     /// Records a node's move to the end of `folder` (nil: the top level).
@@ -139,13 +148,17 @@ extension ReadingStore {
         }
     }
 
-    /// Records a page note's text (empty: removed), replacing the versions seen here.
-    func recordNote(_ db: Database, citeKey: String, page: Int, text: String) throws {
+    /// Records a page note's text (empty: removed), replacing the versions seen here; false when
+    /// it cannot be shared (over 16,000 characters, or its line over 64 KiB): the note then stays
+    /// on this machine only, and a merge leaves it as it is.
+    func recordNote(_ db: Database, citeKey: String, page: Int, text: String) throws -> Bool {
+        guard machine != nil else { return false }
         let key = Self.noteKey(citeKey)
+        let removed = text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        guard let shared = removed ? "" : SharedText.note(text) else { return false }
         let seen = ReadingStateReplica(operations: try Self.operations(db, subject: key + "\n" + String(page), kinds: [.note]))
         let supersedes = seen.noteVersionsToSupersede(citeKey: key, page: page)
-        let shared = text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? "" : text
-        try record(db) { _ in .setNote(citeKey: key, page: page, text: shared, supersedes: supersedes) }
+        return try record(db) { _ in .setNote(citeKey: key, page: page, text: shared, supersedes: supersedes) } != nil
     }
 
     /// The uid of the node in row `row`; nil when it has none.
@@ -174,8 +187,11 @@ extension ReadingStore {
             // Each at its own time, after the ones before: the clock never goes back.
             clock.now(wallClock: Int64((seconds * 1000).rounded()))
         }
-        func add(_ change: StateOperation.Change, at stamp: HybridTimestamp) throws {
-            try Self.insert(db, StateOperation(timestamp: stamp, change: change), uploaded: false)
+        @discardableResult
+        func add(_ change: StateOperation.Change, at stamp: HybridTimestamp) throws -> Bool {
+            let operation = StateOperation(timestamp: stamp, change: change)
+            guard operation.problem == nil, StateLog.encode([operation]).count <= StateLog.maximumLineBytes else { return false }
+            return try Self.insert(db, operation, uploaded: false)
         }
         for row in try Row.fetchAll(db, sql: "SELECT fingerprint, page, scroll, updated_at FROM position ORDER BY updated_at") {
             let page: Int = row["page"]
@@ -217,15 +233,23 @@ extension ReadingStore {
                 case .folder: payload = nil
                 }
                 let made = stamp(at: row["created_at"])
-                try add(.addNode(id: uid, kind: kind, parent: parent.flatMap { uidOf[$0] }, position: Self.positionKey(made),
-                                 name: row["name"], target: payload?.target), at: made)
+                let shared = try add(.addNode(id: uid, kind: kind, parent: parent.flatMap { uidOf[$0] }, position: Self.positionKey(made),
+                                              name: SharedText.name(row["name"]), target: payload?.target), at: made)
+                // One the log cannot carry (a notemark's text too long) stays on this machine.
+                if !shared { try db.execute(sql: "UPDATE bookmark_node SET uid = NULL WHERE id = ?", arguments: [id]) }
             }
             // Parents that never resolve (a cycle in a damaged store): those nodes go to the top.
             pending = next.count == pending.count ? next.map { ($0.row, nil) } : next
         }
         for row in try Row.fetchAll(db, sql: "SELECT cite_key, page, text, updated_at FROM page_note ORDER BY updated_at") {
-            try add(.setNote(citeKey: Self.noteKey(row["cite_key"]), page: row["page"], text: row["text"], supersedes: []),
-                    at: stamp(at: row["updated_at"]))
+            let shared = try SharedText.note(row["text"]).map { text in
+                try add(.setNote(citeKey: Self.noteKey(row["cite_key"]), page: row["page"], text: text, supersedes: []),
+                        at: stamp(at: row["updated_at"]))
+            } ?? false
+            if !shared {
+                try db.execute(sql: "UPDATE page_note SET local_only = 1 WHERE cite_key = ? AND page = ?",
+                               arguments: [row["cite_key"] as String, row["page"] as Int])
+            }
         }
         let latest = clock.latest ?? clock.now(wallClock: wallClock())
         try db.execute(sql: "INSERT INTO state_clock (id, latest) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET latest = excluded.latest",

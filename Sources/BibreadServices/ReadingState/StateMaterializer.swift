@@ -49,8 +49,11 @@ struct StateMaterializer {
     }
 
     private func writeNotes() throws {
-        try db.execute(sql: "DELETE FROM page_note")
-        let statement = try db.cachedStatement(sql: "INSERT INTO page_note (cite_key, page, text, updated_at) VALUES (?, ?, ?, ?)")
+        // A note the shared state could not carry (too long) stays as this machine has it.
+        try db.execute(sql: "DELETE FROM page_note WHERE local_only = 0")
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO page_note (cite_key, page, text, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT(cite_key, page) DO NOTHING
+            """)
         for (page, versions) in state.allNotes {
             guard let last = versions.last else { continue }
             try statement.execute(arguments: [page.citeKey, page.page, text(of: versions), Double(last.timestamp.wallMilliseconds) / 1000])
