@@ -103,12 +103,15 @@ public enum ReaderApp {
             (try? readingStore?.lastRead(of: library, localPath: LinkedFileLocator.shared.localPath(of:),
                                          fingerprint: { try? PDFFingerprint.of(path: $0) })) ?? [:]
         }
-        state.lastRead = Dictionary(uniqueKeysWithValues: (library.map(lastRead(in:)) ?? [:]).map { (EntryAddress($0.key), $0.value) })
-        func makeWork(for library: Library, groups: [Group]) -> BackgroundWork {
-            BackgroundWork(library: library, groups: groups, store: readingStore, lastRead: lastRead(in: library), remotes: config.remotes,
-                           deviceName: config.deviceName)
+        // Worked out once for the first screen (a PDF read on another machine is found by its
+        // content, which costs a read of it), and given to the background work as it is.
+        let firstLastRead = library.map(lastRead(in:)) ?? [:]
+        state.lastRead = Dictionary(uniqueKeysWithValues: firstLastRead.map { (EntryAddress($0.key), $0.value) })
+        func makeWork(for library: Library, groups: [Group], lastRead known: [String: Double]? = nil) -> BackgroundWork {
+            BackgroundWork(library: library, groups: groups, store: readingStore, lastRead: known ?? lastRead(in: library),
+                           remotes: config.remotes, deviceName: config.deviceName)
         }
-        let runner = EffectRunner(work: library.map { makeWork(for: $0, groups: state.groups) }, mailbox: mailbox)
+        let runner = EffectRunner(work: library.map { makeWork(for: $0, groups: state.groups, lastRead: firstLastRead) }, mailbox: mailbox)
         let loopEffects = AppLoopEffects(sessions: store, paths: paths, handlers: handlers, screen: screen, terminalKind: terminalKind,
                                          makeWork: { makeWork(for: $0, groups: GroupCatalog.savedGroups(of: $0, synced: LinkedFileLocator.shared.isSynced($0))) })
 
