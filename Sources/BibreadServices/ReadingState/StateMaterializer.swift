@@ -39,12 +39,15 @@ struct StateMaterializer {
     }
 
     private func writeReadTimes() throws {
+        // A document read elsewhere but opened here too gets its path here, so that "Recently
+        // read" finds it by path, without reading it to know its content.
         let statement = try db.cachedStatement(sql: """
-            INSERT INTO document_read (fingerprint, cite_key, path, last_read) VALUES (?, ?, '', ?)
+            INSERT INTO document_read (fingerprint, cite_key, path, last_read)
+            VALUES (?, ?, COALESCE((SELECT path FROM position WHERE fingerprint = ?), ''), ?)
             ON CONFLICT(fingerprint, cite_key) DO UPDATE SET last_read = excluded.last_read
             """)
         for (key, read) in state.allReadTimes {
-            try statement.execute(arguments: [key.fingerprint, key.citeKey, Double(read.readAt) / 1000])
+            try statement.execute(arguments: [key.fingerprint, key.citeKey, key.fingerprint, Double(read.readAt) / 1000])
         }
     }
 
