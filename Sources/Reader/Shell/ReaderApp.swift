@@ -44,6 +44,7 @@ public enum ReaderApp {
         let paths = LibraryPaths.current(given: options.paths, config: config, sessions: store)
 
         RemoteLocations.registerAliases(forLibraries: paths, remotes: config.remotes)
+        config.registerLinkedFileSearch(forLibraries: paths)
         var library: Library?
         if !paths.isEmpty {
             let (loaded, failures) = LibraryLoader.load(paths: paths)
@@ -105,8 +106,10 @@ public enum ReaderApp {
         }
         state.lastRead = Dictionary(uniqueKeysWithValues: (library.map(lastRead(in:)) ?? [:]).map { (EntryAddress($0.key), $0.value) })
         func makeWork(for library: Library, groups: [Group]) -> BackgroundWork {
-            BackgroundWork(library: library, groups: groups, store: readingStore, lastRead: lastRead(in: library), remotes: config.remotes,
-                           deviceName: config.deviceName)
+            // A library read again finds the files moved since by name too.
+            LinkedFileLocator.shared.forgetFolderContents()
+            return BackgroundWork(library: library, groups: groups, store: readingStore, lastRead: lastRead(in: library), remotes: config.remotes,
+                                  deviceName: config.deviceName)
         }
         let runner = EffectRunner(work: library.map { makeWork(for: $0, groups: state.groups) }, mailbox: mailbox)
         let loopEffects = AppLoopEffects(sessions: store, paths: paths, handlers: handlers, screen: screen, terminalKind: terminalKind,
