@@ -28,6 +28,9 @@ public struct Config: Sendable {
     public var syncOnMetered = true
     /// Downloads at once.
     public var parallelDownloads = 4
+    /// `[[library]]` tables: local library files with the `path_mapping` of the machine that
+    /// wrote their links (their files are in `libraries` too).
+    public var librarySettings: [LibrarySetting] = []
     /// `device_name`: how this machine is named to the others that share its reading state
     /// (nil: the host name).
     public var deviceName: String?
@@ -84,7 +87,10 @@ public struct Config: Sendable {
                 if let single = value.string {
                     config.libraries = [expand(single)]
                 } else if let list = value.array {
-                    config.libraries = list.compactMap { $0.string.map(expand) }
+                    // File names, and [[library]] tables with a path_mapping.
+                    let read = LibrarySetting.read(list, text: text, path: path, expand: expand)
+                    (config.libraries, config.librarySettings) = (read.files, read.settings)
+                    config.problems += read.problems
                 } else {
                     config.problems.append("\(path): 'library' must be a file name or a list of file names")
                 }

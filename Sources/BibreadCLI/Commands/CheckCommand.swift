@@ -22,7 +22,8 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try library.load(preparingLineNumbers: true)
-        let diagnostics = Self.allDiagnostics(of: loaded.library) + Self.conflictedCopies(of: loaded.library)
+        let diagnostics = Self.allDiagnostics(of: loaded.library, locator: LinkedFileLocator.shared)
+            + Self.conflictedCopies(of: loaded.library)
         for diagnostic in diagnostics {
             Console.print(diagnostic.description)
         }
@@ -32,6 +33,22 @@ struct CheckCommand: ParsableCommand {
         Console.error("\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s") in \(entries) reference\(entries == 1 ? "" : "s") from \(loaded.library.files.count) file\(loaded.library.files.count == 1 ? "" : "s")")
         try loaded.exitIfSomeFilesFailed()
         if errors > 0 { throw ExitStatus.problems }
+    }
+
+    /// What `check` says of a linked file found by its name, or whose name was found more than
+    /// once; nil for any other (a file simply missing is not reported: that is not a problem
+    /// of the library file).
+    static func guessNote(_ lookup: LinkedFileLookup, for file: LinkedFile) -> String? {
+        switch lookup {
+        case .sameName(let path):
+            return "file \(file.path) not found; using \(HomeFolder.abbreviated(path)) (same name)"
+        case .ambiguous(let paths):
+            let name = (file.path.replacingOccurrences(of: "\\", with: "/") as NSString).lastPathComponent
+            return "file \(file.path) not found; \(paths.count) files are named \(name), so none is used "
+                + "(\(paths.map { HomeFolder.abbreviated($0) }.joined(separator: ", "))); fix the link, or map its folder with [library.path_mapping] in config.toml"
+        case .located, .notFound:
+            return nil
+        }
     }
 
     /// A warning at the top of each library file for each conflicted copy a sync client left
@@ -46,14 +63,20 @@ struct CheckCommand: ParsableCommand {
         }
     }
 
-    /// Parse diagnostics plus link problems (undecodable `Bdsk-File`), in file and line order.
-    static func allDiagnostics(of library: Library) -> [Diagnostic] {
+    /// Parse diagnostics plus link problems (undecodable `Bdsk-File`), and the linked files
+    /// found by name instead of at their path (or found twice by name), in file and line order.
+    static func allDiagnostics(of library: Library, locator: LinkedFileLocator) -> [Diagnostic] {
         var diagnostics = library.diagnostics
         for entry in library.entries {
+            func warn(field: String, _ message: String) {
+                let location = entry.field(field).map { entry.location(of: $0) } ?? entry.location
+                diagnostics.append(Diagnostic(.warning, path: entry.source.path, location: location, message: "\(entry.key): \(message)"))
+            }
             for problem in entry.links.problems {
-                let location = entry.field(problem.field).map { entry.location(of: $0) } ?? entry.location
-                diagnostics.append(Diagnostic(.warning, path: entry.source.path, location: location,
-                                              message: "\(entry.key): \(problem.field) \(problem.message)"))
+                warn(field: problem.field, "\(problem.field) \(problem.message)")
+            }
+            for file in entry.links.files {
+                if let guess = Self.guessNote(locator.lookup(file), for: file) { warn(field: file.field, guess) }
             }
         }
         let fileOrder = Dictionary(library.files.enumerated().map { ($1.source.path, $0) }, uniquingKeysWith: { first, _ in first })

@@ -80,7 +80,10 @@ struct IndexCommand: ParsableCommand {
         var linked: [String: [String]] = [:]
         let libraries = try index.libraries().filter { FileManager.default.fileExists(atPath: $0) }
         // A synced remote's library links its PDFs in the cache, as when it was indexed.
-        RemoteLocations.registerAliases(forLibraries: libraries, remotes: Config.load(from: Directories().config).remotes)
+        // A local library's are found through its path_mapping or by name, as when it was indexed.
+        let config = Config.load(from: Directories().config)
+        RemoteLocations.registerAliases(forLibraries: libraries, remotes: config.remotes)
+        config.registerLinkedFileSearch(forLibraries: libraries)
         for library in libraries {
             let (loaded, failures) = LibraryLoader.load(paths: [library])
             // A file that cannot be read now keeps its links: it may be readable later. (One

@@ -104,22 +104,47 @@ struct ReadCommand: ParsableCommand {
                 throw ExitStatus.problems
             }
             let chosen = pdfs[file - 1]
-            let location = LinkedFileLocator.shared.location(of: chosen)
-            guard let local = location.path else {
-                Console.error("bibread: \(chosen.path) is not on this machine\(location == .remoteOnly ? " (sync it first)" : "")")
+            let lookup = LinkedFileLocator.shared.lookup(chosen)
+            guard let local = lookup.location.path else {
+                Console.error("bibread: \(chosen.path) is not on this machine\(Self.why(lookup))")
                 throw ExitStatus.problems
             }
+            Self.noteGuess(lookup, of: chosen, entry: entry)
             return local
         }
-        let locations = pdfs.map { LinkedFileLocator.shared.location(of: $0) }
-        guard let index = locations.firstIndex(where: \.isHere), let local = locations[index].path else {
-            Console.error("bibread: no PDF of \(entry.address) is on this machine: \(pdfs.map(\.path).joined(separator: ", "))")
+        let lookups = pdfs.map { LinkedFileLocator.shared.lookup($0) }
+        guard let index = lookups.firstIndex(where: \.location.isHere), let local = lookups[index].location.path else {
+            let each = zip(pdfs, lookups).map { "\($0.path)\(Self.why($1))" }
+            Console.error("bibread: no PDF of \(entry.address) is on this machine: \(each.joined(separator: "; "))")
             throw ExitStatus.problems
         }
         if pdfs.count > 1 {
             Console.error("bibread: note: \(entry.address) has \(pdfs.count) PDFs; reading number \(index + 1) (choose with --file N)")
         }
+        Self.noteGuess(lookups[index], of: pdfs[index], entry: entry)
         return local
+    }
+
+    /// Says which file is read when the linked one is not at its path and one of that name is.
+    private static func noteGuess(_ lookup: LinkedFileLookup, of file: LinkedFile, entry: Entry) {
+        guard case .sameName(let path) = lookup else { return }
+        Console.error("bibread: note: \(entry.address): \(file.path) is not there; reading \(HomeFolder.abbreviated(path)) (same name)")
+    }
+
+    /// Why a linked file cannot be read, after its path: " (sync it first)", where its name was
+    /// looked for, or which files have its name.
+    private static func why(_ lookup: LinkedFileLookup) -> String {
+        switch lookup {
+        case .located(.remoteOnly):
+            return " (sync it first)"
+        case .ambiguous(let paths):
+            return " (\(paths.count) files have its name, so none is read: \(paths.map { HomeFolder.abbreviated($0) }.joined(separator: ", ")))"
+        case .notFound(let folders, let isComplete) where !folders.isEmpty:
+            let stopped = isComplete ? "" : ", as deep and as many files as are searched"
+            return " (no file of its name under \(folders.map { HomeFolder.abbreviated($0) }.joined(separator: ", "))\(stopped))"
+        case .located, .sameName, .notFound:
+            return ""
+        }
     }
 
     /// `--page` (a printed page, or `#N`: the reader's rule for page numbers), `--resume`, else page 1.

@@ -78,12 +78,15 @@ enum RemoteResolution {
     }
 
     /// The .bib paths library arguments name: each itself, or a synced remote's .bib files.
+    /// Their linked files are then found in a synced remote's cache, or, for a local library,
+    /// through its `path_mapping` and by name (`LinkedFileLocator`).
     ///
     /// A remote known here (configured, or kept by an earlier sync) with no .bib on this machine
     /// yet is reported with the command that brings it and left out; when that leaves nothing of
     /// what was named, exits with status 2 rather than fall back to another library.
     static func libraryPaths(_ arguments: [String]) throws -> [String] {
-        let remotes = Config.load(from: Directories().config).remotes
+        let config = Config.load(from: Directories().config)
+        let remotes = config.remotes
         var unsynced = 0
         let paths = arguments.flatMap { argument -> [String] in
             if argument.contains("/") || argument.hasSuffix(".bib") { return [argument] }
@@ -100,6 +103,7 @@ enum RemoteResolution {
         if unsynced > 0 && paths.isEmpty { throw ExitStatus.unreadable }
         let absolute = paths.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         RemoteLocations.registerAliases(forLibraries: absolute, remotes: remotes)
+        config.registerLinkedFileSearch(forLibraries: absolute)
         return paths
     }
 

@@ -44,6 +44,7 @@ public enum ReaderApp {
         let paths = LibraryPaths.current(given: options.paths, config: config, sessions: store)
 
         RemoteLocations.registerAliases(forLibraries: paths, remotes: config.remotes)
+        config.registerLinkedFileSearch(forLibraries: paths)
         var library: Library?
         if !paths.isEmpty {
             let (loaded, failures) = LibraryLoader.load(paths: paths)
@@ -108,8 +109,10 @@ public enum ReaderApp {
         let firstLastRead = library.map(lastRead(in:)) ?? [:]
         state.lastRead = Dictionary(uniqueKeysWithValues: firstLastRead.map { (EntryAddress($0.key), $0.value) })
         func makeWork(for library: Library, groups: [Group], lastRead known: [String: Double]? = nil) -> BackgroundWork {
-            BackgroundWork(library: library, groups: groups, store: readingStore, lastRead: known ?? lastRead(in: library),
-                           remotes: config.remotes, deviceName: config.deviceName)
+            // A library read again finds the files moved since by name too.
+            if known == nil { LinkedFileLocator.shared.forgetFolderContents() }
+            return BackgroundWork(library: library, groups: groups, store: readingStore, lastRead: known ?? lastRead(in: library),
+                                  remotes: config.remotes, deviceName: config.deviceName)
         }
         let runner = EffectRunner(work: library.map { makeWork(for: $0, groups: state.groups, lastRead: firstLastRead) }, mailbox: mailbox)
         let loopEffects = AppLoopEffects(sessions: store, paths: paths, handlers: handlers, screen: screen, terminalKind: terminalKind,

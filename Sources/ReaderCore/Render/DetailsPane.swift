@@ -194,8 +194,14 @@ enum DetailsPane {
                 let shown = file.path.hasPrefix(folder) ? String(file.path.dropFirst(folder.count)) : file.path
                 switch locations[file.path] {
                 case nil: add("◌ looking…     \(shown)", Style(.dim), indent: 1)
-                case .local: add("● local        \(shown)", Style(), indent: 1)
+                case .local(let here):
+                    add("● local        \(shown)", Style(), indent: 1)
+                    // Through the library's path_mapping.
+                    if here != file.path { add("→ \(here)", Style(.dim), indent: 3) }
                 case .cached: add("● cached       \(shown)", Style(), indent: 1)
+                case .found(let here):
+                    add("● found by name \(shown)", Style(), indent: 1)
+                    add("not there; using \(here) (same name)", Style(.dim), indent: 3)
                 case .remoteOnly: add("○ remote only  \(shown)", Style(.dim), indent: 1)
                 case .missing: add("○ missing      \(shown)", Style(.error), indent: 1)
                 }

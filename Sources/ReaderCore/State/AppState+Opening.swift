@@ -60,6 +60,10 @@ extension AppState {
             screen.chooser = FileChooser(address: entry.entryAddress, files: local, page: page)
             return []
         }
+        if let linked = files.first(where: { fileLocations[$0.path] == .found(local[0].path) }) {
+            // Not at its path: the file of that name elsewhere, which the user should know.
+            message = StatusMessage("Opened the file of the same name: \(local[0].path) (the library links \(linked.path), not here)")
+        }
         return openDocument(local[0], entry: entry, page: page)
     }
 

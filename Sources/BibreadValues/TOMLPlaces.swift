@@ -1,18 +1,19 @@
 import Foundation
 
-/// Where the tables of an array of tables (`[[handler]]`) and their keys are in TOML text, so
-/// that problems found after parsing (TOMLKit gives places only for syntax errors) can still
-/// say `file:line:col`.
+/// Where the tables of an array of tables (`[[handler]]`, `[[library]]`) and their keys are in
+/// TOML text, so that problems found after parsing (TOMLKit gives places only for syntax errors)
+/// can still say `file:line:col`. A sub-table's header after a table (`[library.path_mapping]`)
+/// goes on with that table: its keys are the table's too.
 ///
-/// A light line scanner: it knows comments and multi-line strings, which is enough for the
-/// `[[handler]]` form. The caller uses it only when it found as many headers as the parsed
-/// array has tables (an inline `handler = [{…}]` array has none, and messages then name the
-/// entry instead).
-struct TOMLPlaces {
+/// A light line scanner: it knows comments and multi-line strings, which is enough for these
+/// forms. The caller uses it only when it found as many headers as the parsed array has tables
+/// (an inline `handler = [{…}]` array has none, and messages then name the entry instead).
+/// (Text only: `OpenWith` and `BibreadServices` both read config.toml with it.)
+public struct TOMLPlaces: Sendable {
     /// A 1-based line and column.
-    struct Place: Equatable {
-        var line: Int
-        var column: Int
+    public struct Place: Equatable, Sendable {
+        public var line: Int
+        public var column: Int
     }
 
     /// For each header found: its place, and the lines (0-based, half-open) its keys are on.
@@ -20,7 +21,7 @@ struct TOMLPlaces {
     private let lines: [Substring]
 
     /// Scans `text` for `[[arrayName]]` headers.
-    init(text: String, arrayName: String) {
+    public init(text: String, arrayName: String) {
         lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         var openDelimiter: String?
         var current: (header: Place, start: Int)?
@@ -32,11 +33,12 @@ struct TOMLPlaces {
             }
             let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })
             if trimmed.hasPrefix("[") {
+                let bare = trimmed.prefix(while: { $0 != "#" }).filter { $0 != " " && $0 != "\t" }
+                if current != nil, bare.hasPrefix("[\(arrayName).") { continue }
                 if let open = current {
                     tables.append((open.header, open.start..<number))
                     current = nil
                 }
-                let bare = trimmed.prefix(while: { $0 != "#" }).filter { $0 != " " && $0 != "\t" }
                 if bare == "[[\(arrayName)]]" {
                     current = (Place(line: number + 1, column: line.count - trimmed.count + 1), number + 1)
                 }
@@ -51,10 +53,10 @@ struct TOMLPlaces {
     }
 
     /// How many headers it found.
-    var count: Int { tables.count }
+    public var count: Int { tables.count }
 
     /// The place of `key` in the `index`th table, else of that table's header.
-    func place(ofTable index: Int, key: String?) -> Place? {
+    public func place(ofTable index: Int, key: String?) -> Place? {
         guard tables.indices.contains(index) else { return nil }
         let table = tables[index]
         guard let key else { return table.header }
