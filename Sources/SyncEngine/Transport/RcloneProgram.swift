@@ -41,6 +41,10 @@ struct RcloneProgram: Sendable {
         /// The failure this outcome is (cleaned): passing for rclone's temporary errors and a
         /// run a signal ended.
         var failure: TransferFailure {
+            if errors.contains("didn't find section in config file") {
+                return .program(name: "rclone", message: "its configuration has no such remote ('rclone listremotes' lists them; "
+                                    + "'rclone config' adds one)", transient: false)
+            }
             let message = RcloneMessage.cleaned(errors)
             let statusText = status < 0 ? "ended by a signal" : "exit status \(status)"
             return .program(name: "rclone", message: message.isEmpty ? statusText : "\(message) (\(statusText))",
