@@ -216,4 +216,45 @@ struct RcloneRemoteTests {
         #expect(!said.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" } && !said.contains("\u{1B}"))
         #expect(said.split(separator: "\n").allSatisfy { $0.count < 400 }, "\(said)")
     }
+
+    /// A sync through rclone interrupted by Ctrl-C while a 3 MB PDF comes slowly (rclone's
+    /// webdav backend on the fault server, 200 kB/s): what arrived stays in its `.part` (moved
+    /// there from rclone's staging folder, which goes), and the next sync fetches only the rest.
+    @Test func anInterruptedDownloadResumesFromItsPart() throws {
+        let sandbox = try SyncSandbox()
+        try sandbox.addBigPDF(bytes: 3_000_000)
+        // A second PDF wanted too, so that the fresh files go through one rclone copy together.
+        try sandbox.appendEntry("@misc{second, title = {Second}, wanted = {yes}, file = {:papers/tex-tour.pdf:PDF}}")
+        let server = try FaultServer.start(root: sandbox.remote)
+        defer { server.stop() }
+        try server.setFault(.slow(bytesPerSecond: 200_000), for: "papers/big.pdf")
+        let rclone = try RcloneConfig(in: sandbox.root.appendingPathComponent("rclone"))
+        try rclone.addWebDAV("dav", url: server.baseURL)
+        sandbox.environment.merge(rclone.environment) { $1 }
+        let cache = sandbox.cache("lab")
+        let interrupted = try sandbox.interruptedSync(
+            ["rclone:dav:", "--name", "lab", "--field", "wanted"], once: "100 kB of papers/big.pdf arrived") {
+            // In rclone's staging folder while it comes.
+            sandbox.files(under: cache).filter { $0.hasSuffix("/big.pdf") || $0.hasSuffix("/big.pdf.part") }
+                .contains { (sandbox.size(cache.appendingPathComponent($0)) ?? 0) >= 100_000 }
+        }
+        #expect(interrupted.status == 130, "\(interrupted.output)")
+        let left = sandbox.files(under: cache)
+        #expect(!left.contains { $0.contains(".bibread-rclone") }, "rclone's staging folder was left: \(left)")
+        let part = cache.appendingPathComponent("papers/big.pdf.part")
+        let kept = try #require(sandbox.size(part), "no .part after the interrupt: \(left)")
+        #expect(kept >= 100_000 && kept < 3_000_000)
+        var remaining = 3_000_000 - Int(kept)
+        if let secondPart = sandbox.size(cache.appendingPathComponent("papers/tex-tour.pdf.part")) {
+            remaining += Int(sandbox.size(sandbox.remote.appendingPathComponent("papers/tex-tour.pdf")) ?? 0) - Int(secondPart)
+        }
+        try server.clearFaults()
+        let resumed = try sandbox.bibread(["sync", "lab", "--field", "wanted", "--json"])
+        #expect(resumed.status == 0, "\(resumed.standardError)")
+        let finished = try #require(SyncSandbox.events(resumed).last { $0["event"] as? String == "finished" })
+        #expect(finished["downloadedBytes"] as? Int == remaining, "\(finished)")
+        for pdf in ["papers/big.pdf", "papers/tex-tour.pdf"] {
+            #expect(try Data(contentsOf: cache.appendingPathComponent(pdf)) == Data(contentsOf: sandbox.remote.appendingPathComponent(pdf)))
+        }
+    }
 }

@@ -38,6 +38,17 @@ public struct RcloneLocation: Sendable, Equatable {
         RemoteName.derived(path: folder, host: remoteName)
     }
 
+    /// The path from the root of an rclone path ``rclonePath(_:)`` made; nil for one outside the root.
+    public func relativePath(of rclonePath: String) -> String? {
+        guard rclonePath.hasPrefix(root) else { return nil }
+        var rest = rclonePath.dropFirst(root.count)
+        if !root.hasSuffix(":") && !root.hasSuffix("/") {
+            guard rest.first == "/" else { return nil }
+            rest = rest.dropFirst()
+        }
+        return rest.isEmpty ? nil : String(rest)
+    }
+
     /// The rclone path of `path` (relative to the root, checked by ``RemotePath/validated(_:)``;
     /// "" is the root itself).
     public func rclonePath(_ path: String) throws -> String {

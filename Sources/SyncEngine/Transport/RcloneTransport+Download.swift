@@ -3,65 +3,83 @@ import Foundation
 import Glibc
 #endif
 
-/// A sync's downloads over rclone: one `rclone cat [--offset N] PATH` per file, writing straight
-/// into its `.part` file, at most `parallel` at a time. The size of the `.part` is the progress;
-/// a cancel ends every run (SIGKILL) and leaves what arrived, to resume from; a run that writes
-/// nothing for the request's stall timeout is ended and fails as a passing failure.
+/// A sync's downloads over rclone. Files that start from nothing go in one `rclone copy
+/// --files-from-raw` (``RcloneBatchDownload``: one program for all, `parallel` transfers, each
+/// file put in its `.part` as soon as rclone says it is copied); a file that resumes a `.part`
+/// comes through `rclone cat --offset N` (``RcloneFileDownload``), at most `parallel` at a time.
+/// A cancel ends every run (SIGKILL) and leaves what arrived in the `.part` files, to resume from.
 extension RcloneTransport: Downloading {
     public func download(_ jobs: [DownloadJob], parallel: Int,
                          progress: (Int, Int64, Int64?) -> Void,
                          isCancelled: () -> Bool,
                          finished: (Int, DownloadOutcome) -> Void) -> [DownloadOutcome] {
         var outcomes = [DownloadOutcome?](repeating: nil, count: jobs.count)
-        var running: [Int: RcloneDownload] = [:]
-        var next = 0
         func end(_ index: Int, _ outcome: DownloadOutcome) {
+            guard outcomes[index] == nil else { return }
             outcomes[index] = outcome
             finished(index, outcome)
         }
-        while next < jobs.count || !running.isEmpty {
+        // Fresh files together (a name with a line break cannot be in rclone's list of names).
+        let fresh = jobs.indices.filter { jobs[$0].request.resumeFrom == 0 && !jobs[$0].request.url.contains(where: \.isNewline) }
+        var singles = jobs.indices.filter { !fresh.contains($0) }
+        var runs: [any RcloneDownloadRun] = []
+        if fresh.count >= 2 {
+            do {
+                runs.append(try RcloneBatchDownload(jobs, fresh, location: location, program: program, parallel: parallel))
+            } catch {
+                singles = jobs.indices.sorted()
+            }
+        } else {
+            singles = jobs.indices.sorted()
+        }
+        var next = 0
+        while next < singles.count || !runs.isEmpty {
             if isCancelled() {
-                for (index, download) in running.sorted(by: { $0.key < $1.key }) {
-                    download.stop()
-                    end(index, .cancelled)
-                }
-                running = [:]
-                for index in next..<jobs.count { end(index, .cancelled) }
+                runs.forEach { $0.cancel(ended: end) }
+                for index in jobs.indices { end(index, .cancelled) }
                 break
             }
-            while running.count < max(1, parallel) && next < jobs.count {
+            while runs.filter({ $0 is RcloneFileDownload }).count < max(1, parallel) && next < singles.count {
+                let index = singles[next]
                 do {
-                    running[next] = try RcloneDownload(jobs[next], program: program)
+                    runs.append(try RcloneFileDownload(jobs[index], index: index, program: program))
                 } catch {
-                    end(next, .failed(error as? TransferFailure ?? .write(path: jobs[next].destination.path, reason: "\(error)")))
+                    end(index, .failed(error as? TransferFailure ?? .write(path: jobs[index].destination.path, reason: "\(error)")))
                 }
                 next += 1
             }
             usleep(20_000)
-            for (index, download) in running.sorted(by: { $0.key < $1.key }) {
-                if let outcome = download.poll(progress: { progress(index, $0, nil) }) {
-                    running[index] = nil
-                    end(index, outcome)
-                }
-            }
+            runs.removeAll { $0.poll(progress: { progress($0, $1, nil) }, ended: end) }
         }
         return outcomes.map { $0 ?? .cancelled }
     }
 }
 
-/// One file coming through `rclone cat`.
-private final class RcloneDownload {
+/// A run of rclone carrying some of the jobs.
+protocol RcloneDownloadRun: AnyObject {
+    /// Reports progress and the jobs that ended since the last call; true once the run is over
+    /// (every job it carries has ended).
+    func poll(progress: (Int, Int64) -> Void, ended: (Int, DownloadOutcome) -> Void) -> Bool
+    /// Ends the run now; its jobs that had not ended are cancelled, what arrived kept to resume from.
+    func cancel(ended: (Int, DownloadOutcome) -> Void)
+}
+
+/// One file coming through `rclone cat [--offset N]`, straight into its `.part` file; the
+/// size of the file is the progress; a run that writes nothing for the request's stall
+/// timeout is ended and fails as a passing failure.
+final class RcloneFileDownload: RcloneDownloadRun {
+    private let index: Int
     private let process: RcloneProcess
     private let file: FileHandle
     private let errors: FileHandle
-    private let path: String
     private let stallTimeout: Double
     private var size: Int64
     private var lastChange = Date()
     private var lastReport = Date.distantPast
 
-    init(_ job: DownloadJob, program: RcloneProgram) throws {
-        path = job.destination.path
+    init(_ job: DownloadJob, index: Int, program: RcloneProgram) throws {
+        self.index = index
+        let path = job.destination.path
         stallTimeout = job.request.stallTimeout
         let offset = max(0, job.request.resumeFrom)
         // A resumed file is cut to the offset asked (what is beyond may be half written), and the rest appended.
@@ -79,36 +97,38 @@ private final class RcloneDownload {
         process = try program.start(arguments, output: file, errors: errors)
     }
 
-    /// Reports the bytes on disk now and then; the outcome once rclone has ended (or stalled).
-    func poll(progress: (Int64) -> Void) -> DownloadOutcome? {
+    func poll(progress: (Int, Int64) -> Void, ended: (Int, DownloadOutcome) -> Void) -> Bool {
         // Whether it still runs, first: once it has ended, the size read next is the whole file.
-        let ended = process.poll()
-        var status = stat()
+        let status = process.poll()
+        var information = stat()
         let now = Date()
-        if fstat(file.fileDescriptor, &status) == 0, Int64(status.st_size) != size {
-            size = Int64(status.st_size)
+        if fstat(file.fileDescriptor, &information) == 0, Int64(information.st_size) != size {
+            size = Int64(information.st_size)
             lastChange = now
             if now.timeIntervalSince(lastReport) >= 0.1 {
                 lastReport = now
-                progress(size)
+                progress(index, size)
             }
         }
-        guard let ended else {
-            guard stallTimeout > 0, now.timeIntervalSince(lastChange) > stallTimeout.rounded(.up) else { return nil }
-            stop()
-            return .failed(.program(name: "rclone", message: "nothing arrived for \(Int(stallTimeout.rounded(.up))) s", transient: true))
+        guard let status else {
+            guard stallTimeout > 0, now.timeIntervalSince(lastChange) > stallTimeout.rounded(.up) else { return false }
+            process.stop()
+            ended(index, .failed(.program(name: "rclone", message: "nothing arrived for \(Int(stallTimeout.rounded(.up))) s", transient: true)))
+            return true
         }
-        let outcome = RcloneProgram.Outcome(status: ended, output: [], errors: RcloneProgram.text(of: errors))
-        guard outcome.status == 0 else {
-            return .failed(outcome.isNotFound ? .program(name: "rclone", message: "the file is no longer on the remote", transient: false)
-                                              : outcome.failure)
+        let outcome = RcloneProgram.Outcome(status: status, output: [], errors: RcloneProgram.text(of: errors))
+        if outcome.status != 0 {
+            ended(index, .failed(outcome.isNotFound ? .program(name: "rclone", message: "the file is no longer on the remote", transient: false)
+                                                    : outcome.failure))
+        } else {
+            progress(index, size)
+            ended(index, .completed(status: 0, headers: [:], bytesOnDisk: size))
         }
-        progress(size)
-        return .completed(status: 0, headers: [:], bytesOnDisk: size)
+        return true
     }
 
-    /// Ends the run and waits for it.
-    func stop() {
+    func cancel(ended: (Int, DownloadOutcome) -> Void) {
         process.stop()
+        ended(index, .cancelled)
     }
 }
