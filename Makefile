@@ -25,6 +25,7 @@ bench: release release-dev
 	bench/fulltext-bench.sh
 	bench/edit-bench.sh
 	bench/state-bench.sh
+	bench/rclone-bench.sh
 
 # libFuzzer on every parser and decoder, FUZZ_SECONDS (default 60) each; report in .build-fuzz/report.txt.
 fuzz:

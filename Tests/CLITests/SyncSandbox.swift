@@ -7,7 +7,7 @@ final class SyncSandbox {
     let root: URL
     /// The remote's content (served by a test server, or synced as a folder remote).
     let remote: URL
-    let environment: [String: String]
+    var environment: [String: String]
 
     init() throws {
         root = try Fixtures.temporaryDirectory()

@@ -13,10 +13,11 @@ struct RigError: Error, CustomStringConvertible {
 
 /// One remote of each kind that can be written to, on a real server on 127.0.0.1 (lighttpd's
 /// writable WebDAV, sshd, the Dropbox stand-in) or a folder, serving a fresh folder, with the
-/// transport a push uses; removed at the end.
+/// transport a push uses; removed at the end. rclone twice: its `local` backend on the folder,
+/// and its `webdav` backend on lighttpd serving it (a configuration of the test's own).
 final class UploadRig {
     enum Kind: String, CaseIterable, Sendable {
-        case webdav, dropbox, sftp, folder
+        case webdav, dropbox, sftp, folder, rclone, rcloneWebDAV
     }
 
     static let dropboxToken = "token-upload"
@@ -42,7 +43,9 @@ final class UploadRig {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(bytes).write(to: file)
         }
+        let rclone = try RcloneConfig(in: root.appendingPathComponent("rclone"))
         environment = Fixtures.isolatedEnvironment(under: root).merging(["BIBREAD_DROPBOX_TOKEN": Self.dropboxToken]) { $1 }
+            .merging(rclone.environment) { $1 }
         var remote: Remote
         switch kind {
         case .webdav:
@@ -63,6 +66,15 @@ final class UploadRig {
         case .folder:
             remote = try Remote(url: remoteRoot.path)
             stopServer = {}
+        case .rclone:
+            try rclone.addLocal("disk")
+            remote = try Remote(url: "rclone:disk:\(remoteRoot.path)")
+            stopServer = {}
+        case .rcloneWebDAV:
+            let server = try WebDAVServer.start(root: remoteRoot, writable: true)
+            try rclone.addWebDAV("dav", url: server.baseURL)
+            remote = try Remote(url: "rclone:dav:")
+            stopServer = { server.stop() }
         }
         remote.name = "push-\(kind.rawValue)"
         self.remote = remote

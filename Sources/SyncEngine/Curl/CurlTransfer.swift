@@ -60,6 +60,8 @@ extension CurlError {
             self.init(code: Int(CURLE_FILESIZE_EXCEEDED.rawValue), message: failure.description)
         case .interference:
             self.init(code: Int(CURLE_WRITE_ERROR.rawValue), message: failure.description)
+        case .program:
+            self.init(code: Int(CURLE_RECV_ERROR.rawValue), message: failure.description)
         }
     }
 }

@@ -22,16 +22,21 @@ public enum TransferFailure: Error, Sendable, Equatable, CustomStringConvertible
     /// Another transfer (of this process or another) is writing the destination file at
     /// `path`, or changed the partial file this one was to resume; `reason` says which.
     case interference(path: String, reason: String)
+    /// The program that carries a remote's transfers (rclone) failed: `message` is its own
+    /// explanation, already cleaned of control characters and of anything that looks like a
+    /// credential (``RcloneMessage``); `transient` says whether trying again may succeed.
+    case program(name: String, message: String, transient: Bool)
 
     /// Whether trying again later may succeed: timeouts and stalls, refused, reset or dropped
     /// connections, unresolved hosts, cut-off bodies, HTTP 408, 429, 500, 502, 503, 504, and a
-    /// destination another transfer is writing or changed.
+    /// destination another transfer is writing or changed, and a program's failure it calls passing.
     public var isTransient: Bool {
         switch self {
         case .curl(let code, _): Self.transientCurlCodes.contains(code)
         case .http(let status, _, _): [408, 429, 500, 502, 503, 504].contains(status)
         case .write, .cancelled, .tooLarge: false
         case .interference: true
+        case .program(_, _, let transient): transient
         }
     }
 
@@ -53,6 +58,7 @@ public enum TransferFailure: Error, Sendable, Equatable, CustomStringConvertible
         case .cancelled: "cancelled"
         case .tooLarge(let limit): "the answer is larger than the \(ByteLimit.describe(limit)) allowed"
         case .interference(let path, let reason): "cannot write \(path): \(reason)"
+        case .program(let name, let message, _): "\(name): \(TerminalText.cleanedLine(message))"
         }
     }
 

@@ -6,13 +6,16 @@ public struct Remote: Sendable, Equatable, Codable {
     /// How bibread talks to it.
     public enum Kind: String, Sendable, Equatable, Codable {
         case folder, webdav, sftp, dropbox, http
+        /// A remote of the user's own rclone configuration (`rclone:REMOTE:path`): every backend rclone has.
+        case rclone
     }
 
     /// The name used on the command line and for its folders (`lab`); made from the URL when none is given.
     public var name: String
     public var kind: Kind
     /// The root: `file:///…`, `https://…/remote.php/dav/files/me/`, `sftp://me@host:22/home/me/papers`,
-    /// `dropbox:/Papers` (a path in the Dropbox), or a plain HTTP folder.
+    /// `dropbox:/Papers` (a path in the Dropbox), `rclone:gdrive:Papers` (a remote of rclone's
+    /// configuration and a path in it), or a plain HTTP folder.
     public var url: String
     /// The .bib files to sync, relative to the root (default: every `.bib` in it).
     public var libraries: [String]
@@ -54,6 +57,11 @@ public struct Remote: Sendable, Equatable, Codable {
             detected = .sftp
         } else if text.hasPrefix("dropbox:") {
             detected = .dropbox
+        } else if text.hasPrefix(RcloneLocation.scheme) {
+            // rclone's own syntax, `REMOTE:path`: no URL, so no "/" added and the name made here.
+            let location = try RcloneLocation(url: text)
+            self.init(name: location.derivedName, kind: kind ?? .rclone, url: text)
+            return
         } else {
             throw RemoteError.unsupportedURL(text)
         }

@@ -8,11 +8,13 @@ public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
     case badListing(String)
     case missingCredentials(String)
     case fetchFailed(path: String, reason: String)
+    /// A program the remote needs is not installed: `name`, and `advice` on how to install it.
+    case missingProgram(name: String, advice: String)
 
     public var description: String {
         switch self {
         case .unsupportedURL(let url):
-            return "'\(URLText.withoutCredentials(url))' is not a remote bibread can use (a folder, file://, http(s):// WebDAV, sftp:// or dropbox:/path)"
+            return "'\(URLText.withoutCredentials(url))' is not a remote bibread can use (a folder, file://, http(s):// WebDAV, sftp://, dropbox:/path or rclone:REMOTE:path)"
         case .unsafePath(let path, let reason):
             return "refusing the remote path '\(RemotePath.printable(path))': \(reason)"
         case .badListing(let detail):
@@ -21,6 +23,8 @@ public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
             return "missing credentials: \(detail)"
         case .fetchFailed(let path, let reason):
             return "cannot download \(path): \(reason)"
+        case .missingProgram(let name, let advice):
+            return "\(name) is not installed (or not on PATH): \(advice)"
         }
     }
 }

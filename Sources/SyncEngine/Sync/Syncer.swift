@@ -16,6 +16,9 @@ public final class Syncer: @unchecked Sendable {
     let transport: any Transport
     let session: CurlSession
     private let clock: () -> Double
+    /// What carries the downloads: the transport when it fetches through a program of its own
+    /// (rclone), else libcurl.
+    private var downloader: any Downloading { (transport as? any Downloading) ?? session }
     /// The version each .bib this run pushed now has on the remote: the copy here is that
     /// version, and is not downloaded again.
     private var pushedVersions: [String: RemoteVersion] = [:]
@@ -745,7 +748,7 @@ public final class Syncer: @unchecked Sendable {
             // current only when its size on disk is the size recorded, so one a power cut left
             // short or empty is fetched again by the next sync. (The .bib, which is not a
             // cache, is written with a flush.)
-            let outcomes = session.download(jobs, parallel: options.parallel, progress: { index, bytes, total in
+            let outcomes = downloader.download(jobs, parallel: options.parallel, progress: { index, bytes, total in
                 onDisk[index] = bytes
                 arrived[index] = max(0, bytes - offsets[index])
                 let now = clock()
@@ -835,7 +838,7 @@ public final class Syncer: @unchecked Sendable {
             var request = try transport.downloadRequest(file.path, from: 0)
             request.stallTimeout = options.stallTimeout
             let job = DownloadJob(request: request, destination: destination)
-            outcome = session.download([job], parallel: 1, progress: { _, _, _ in }, isCancelled: isCancelled)[0]
+            outcome = downloader.download([job], parallel: 1, progress: { _, _, _ in }, isCancelled: isCancelled, finished: { _, _ in })[0]
             guard case .failed(let failure) = outcome, failure.isTransient, attempt < options.attempts,
                   (failure.retryAfter ?? 0) <= options.longestRetryWait else { return outcome }
             let pause = failure.retryAfter ?? options.backoff * pow(2, Double(attempt - 1))

@@ -27,6 +27,8 @@ public enum TransportFactory {
                 return SFTPTransport(url: remote.url, session: session,
                                      credentials: .ssh(user: nil, privateKey: nil, publicKey: nil, passphrase: nil, knownHosts: knownHosts))
             }
+        case .rclone:
+            return try RcloneTransport(url: remote.url, environment: environment)
         case .dropbox:
             return DropboxTransport(url: remote.url, apiBase: remote.apiBase, token: try dropboxToken(remote, environment), session: session)
         }

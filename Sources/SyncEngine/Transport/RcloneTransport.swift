@@ -1,0 +1,87 @@
+import Foundation
+
+/// A remote of the user's own rclone configuration (`rclone:REMOTE:path`): Google Drive,
+/// OneDrive, S3, a crypt remote… whatever rclone reaches, through the `rclone` program itself
+/// (see docs/RCLONE.md for why not its remote-control API or `rclone serve webdav`).
+///
+/// A folder is listed with one `rclone lsjson`; a file's version is the hash rclone lists for it
+/// when the backend has one without reading the file (S3's MD5, Drive's…), else its size and
+/// modification time. Downloads are `rclone cat --offset N` into the `.part` file, several at
+/// a time (``download(_:parallel:progress:isCancelled:finished:)``), so a download resumes where
+/// the backend can seek. Writes (`RcloneTransport+Upload.swift`) go to a temporary name, then
+/// `rclone moveto`, after checking that the file there is still the version the change was
+/// based on.
+public struct RcloneTransport: Transport {
+    public let location: RcloneLocation
+    let program: RcloneProgram
+    private let features: RcloneFeatures
+
+    /// The transport for `url` (`rclone:REMOTE:path`); throws
+    /// ``RemoteError/missingProgram(name:advice:)`` when rclone is not installed.
+    public init(url: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        location = try RcloneLocation(url: url)
+        program = try RcloneProgram(environment: environment)
+        features = RcloneFeatures()
+    }
+
+    public func list(_ folder: String) throws -> [RemoteFile] {
+        let outcome = try program.run(["lsjson"] + features.listingOptions(of: location.root, program) + [try location.rclonePath(folder)])
+        if outcome.isNotFound { throw TransportError.notFound(folder.isEmpty ? location.root : folder) }
+        guard outcome.status == 0 else { throw outcome.failure }
+        return try RcloneListing.decode(outcome.output, single: false).compactMap { entry in
+            // A name rclone gives is one name; anything that is not (".", "..", a "/") is skipped.
+            guard !entry.name.isEmpty, entry.name != ".", entry.name != "..", !entry.name.contains("/") else { return nil }
+            return entry.remoteFile(at: folder.isEmpty ? entry.name : "\(folder)/\(entry.name)")
+        }.sorted { $0.path < $1.path }
+    }
+
+    /// The file or folder at `path` (`rclone lsjson --stat`); nil when there is none.
+    func entry(_ path: String) throws -> RemoteFile? {
+        let outcome = try program.run(["lsjson", "--stat"] + features.listingOptions(of: location.root, program) + [try location.rclonePath(path)])
+        if outcome.isNotFound { return nil }
+        guard outcome.status == 0 else { throw outcome.failure }
+        return try RcloneListing.decode(outcome.output, single: true).first?.remoteFile(at: path)
+    }
+
+    /// A request that only this transport carries out (``download(_:parallel:progress:isCancelled:finished:)``):
+    /// the file's rclone path and where to start.
+    public func downloadRequest(_ path: String, from offset: Int64) throws -> TransferRequest {
+        var request = TransferRequest(url: try location.rclonePath(path))
+        request.resumeFrom = offset
+        return request
+    }
+}
+
+/// What a backend says of itself (`rclone backend features`), asked once per transport: whether
+/// it lists a hash without reading the file, and whether a modification time costs a request
+/// of its own (S3 keeps it in metadata).
+final class RcloneFeatures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var options: [String]?
+
+    private struct Answer: Decodable {
+        var hashes: [String]?
+        var features: [String: Bool]?
+        enum CodingKeys: String, CodingKey { case hashes = "Hashes", features = "Features" }
+    }
+
+    /// The options of `rclone lsjson` for this backend: no MIME types (a lookup per file), its
+    /// hash where listing gives it (and then no separate modification time where that is slow).
+    func listingOptions(of root: String, _ program: RcloneProgram) throws -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        if let options { return options }
+        var found = ["--no-mimetype"]
+        let outcome = try program.run(["backend", "features", root])
+        // Not kept when it fails: a listing with other options would give every file another version.
+        guard outcome.status == 0 else { throw outcome.failure }
+        if let answer = try? JSONDecoder().decode(Answer.self, from: Data(outcome.output)),
+           answer.features?["SlowHash"] != true, let hashes = answer.hashes, !hashes.isEmpty {
+            let preferred = ["md5", "sha1", "sha256"].first(where: hashes.contains) ?? hashes[0]
+            found += ["--hash", "--hash-type", preferred]
+            if answer.features?["SlowModTime"] == true { found.append("--no-modtime") }
+        }
+        options = found
+        return found
+    }
+}
