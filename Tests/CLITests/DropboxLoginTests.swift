@@ -60,10 +60,11 @@ struct DropboxLoginTests {
             return address
         }
 
-        /// Signs in as a user does: the address, the code the stand-in shows there, `--code`.
+        /// Signs in as a user does: the address, the code the stand-in shows there, `--code`
+        /// (given as `--code=CODE`: a code may start with `-`).
         func signIn() throws {
             let code = try standIn.authorize(try beginSignIn())
-            let finish = try bibread(["login", "dropbox", "--remote", "box", "--code", code])
+            let finish = try bibread(["login", "dropbox", "--remote", "box", "--code=\(code)"])
             #expect(finish.status == 0, "\(finish.standardError)")
             #expect(finish.standardOutput.contains("Signed in to Dropbox for remote 'box'"), "\(finish.standardOutput)")
         }
@@ -113,13 +114,13 @@ struct DropboxLoginTests {
             $0.name == "code_challenge" ? URLQueryItem(name: $0.name, value: String(repeating: "A", count: 43)) : $0
         }
         let code = try setup.standIn.authorize(components.string ?? "")
-        let finish = try setup.bibread(["login", "dropbox", "--remote", "box", "--code", code])
+        let finish = try setup.bibread(["login", "dropbox", "--remote", "box", "--code=\(code)"])
         #expect(finish.status == 1)
         #expect(finish.standardError.contains("Dropbox refused the code (invalid_grant: invalid code verifier)"), "\(finish.standardError)")
         #expect(!setup.credentialsText.contains("refreshToken"), "nothing is kept")
         // The right code for bibread's own challenge still works (the verifier was kept).
         let good = try setup.standIn.authorize(try setup.beginSignIn())
-        #expect(try setup.bibread(["login", "dropbox", "--remote", "box", "--code", good]).status == 0)
+        #expect(try setup.bibread(["login", "dropbox", "--remote", "box", "--code=\(good)"]).status == 0)
         try setup.expectNoTokenPrinted()
     }
 

@@ -18,7 +18,7 @@ struct LoginCommand: ParsableCommand {
         Dropbox app: dropbox_app_key in config.toml, or --app-key. With --remote the sign-in is \
         that remote's; without, it is for every Dropbox remote that has none of its own and no \
         token_env or token_command. When standard input ends before a code, the sign-in waits: \
-        give the code later with --code.
+        give the code later with --code=CODE (a code may start with '-').
         """)
 
     @OptionGroup var target: DropboxTargetOptions
@@ -52,7 +52,7 @@ struct LoginCommand: ParsableCommand {
         Console.errorRaw("Code: ")
         guard let line = readLine()?.trimmingCharacters(in: .whitespaces), !line.isEmpty else {
             Console.error("")
-            Console.error("No code was read. When you have it: \(target.command) --code CODE")
+            Console.error("No code was read. When you have it: \(target.command) --code=CODE")
             return
         }
         try finish(code: line, target: target, store: store, session: session)
