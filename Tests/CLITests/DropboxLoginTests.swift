@@ -104,6 +104,43 @@ struct DropboxLoginTests {
         try setup.expectNoTokenPrinted()
     }
 
+    /// As a user signs in: bibread prints the address and waits; the code is pasted on its
+    /// standard input.
+    @Test func theCodePastedOnStandardInputSignsIn() throws {
+        let setup = try Setup()
+        let process = Process()
+        process.executableURL = ProcessRunner.bibreadExecutable
+        process.arguments = ["login", "dropbox", "--remote", "box"]
+        process.environment = ProcessInfo.processInfo.environment.merging(setup.environment) { $1 }
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // The address is the first line on standard output; bibread waits for the code meanwhile.
+        var printed = Data()
+        while !printed.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            printed.append(chunk)
+        }
+        let address = String(decoding: printed, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+        let code = try setup.standIn.authorize(address)
+        input.fileHandleForWriting.write(Data((code + "\n").utf8))
+        try input.fileHandleForWriting.close()
+        let rest = output.fileHandleForReading.readDataToEndOfFile()
+        let messages = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(messages)")
+        #expect(messages.contains("Code: "), "\(messages)")
+        #expect(String(decoding: rest, as: UTF8.self).contains("Signed in to Dropbox for remote 'box'"))
+        #expect(setup.credentialsText.contains("refreshToken"))
+        let sync = try setup.bibread(["sync", "box"])
+        #expect(sync.status == 0, "\(sync.standardError)")
+    }
+
     @Test func aCodeMadeForAnotherChallengeIsRefusedByThePKCECheck() throws {
         let setup = try Setup()
         let address = try setup.beginSignIn()
