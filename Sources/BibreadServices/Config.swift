@@ -34,6 +34,8 @@ public struct Config: Sendable {
     /// `device_name`: how this machine is named to the others that share its reading state
     /// (nil: the host name).
     public var deviceName: String?
+    /// `dropbox_app_key`: the app key of the user's Dropbox app, for `bibread login dropbox`.
+    public var dropboxAppKey: String?
     /// The file's text and path, when it has `[[handler]]` tables: the "open with" registry
     /// reads them (and reports their problems) itself.
     public var handlerSource: (text: String, path: String)?
@@ -144,6 +146,12 @@ public struct Config: Sendable {
                 } else {
                     config.problems.append("\(path): device_name must be a name in quotes, such as \"laptop\"")
                 }
+            case "dropbox_app_key":
+                if let key = value.string, !key.isEmpty, key.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
+                    config.dropboxAppKey = key
+                } else {
+                    config.problems.append("\(path): dropbox_app_key must be the app key from Dropbox's App Console, letters and digits in quotes")
+                }
             case "parallel_downloads":
                 if let number = value.int, number >= 1, number <= 32 {
                     config.parallelDownloads = number
@@ -151,7 +159,7 @@ public struct Config: Sendable {
                     config.problems.append("\(path): parallel_downloads must be a number from 1 to 32")
                 }
             default:
-                config.problems.append("\(path): unknown setting '\(key)' (known: library, color, cache_limit, sync_on_metered, parallel_downloads, device_name, [keys], [[remote]], [[handler]])")
+                config.problems.append("\(path): unknown setting '\(key)' (known: library, color, cache_limit, sync_on_metered, parallel_downloads, device_name, dropbox_app_key, [keys], [[remote]], [[handler]])")
             }
         }
         return config

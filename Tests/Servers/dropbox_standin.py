@@ -15,6 +15,13 @@ and content.dropboxapi.com):
                                   "content_hash", "mute"}, the file's bytes as the body
 - /2/files/create_folder_v2       JSON body {"path": "/a/b", "autorename": bool}
 - /2/files/delete_v2              JSON body {"path": "/a/b.txt", "parent_rev": REV (optional)}
+- /2/auth/token/revoke            no argument: revokes the access token of the call (and its refresh token)
+- /oauth2/token                   form body: grant_type=authorization_code (code, code_verifier, client_id)
+                                  or grant_type=refresh_token (refresh_token, client_id)
+- GET /oauth2/authorize           client_id, response_type=code, code_challenge, code_challenge_method,
+                                  token_access_type: the page Dropbox shows after the user allows the
+                                  app without a redirect_uri, with the code to paste (no browser here:
+                                  the stand-in allows at once)
 
 Protocol points followed (see Tests/Servers/README.md for the list):
 - `Authorization: Bearer TOKEN`; a well-formed wrong token is 401 `invalid_access_token`,
@@ -49,8 +56,17 @@ Protocol points followed (see Tests/Servers/README.md for the list):
   and another rev `path_lookup/not_found/...` (Dropbox documents `parent_rev` but not the error
   a stale one gets; this is the stand-in's choice, and bibread checks either way).
 
-Run: python3 -u dropbox_standin.py --root DIR --token TOKEN [--port 0] [--ready-file F]
-     [--request-log F] [--parent-pid PID]
+OAuth (see Tests/Servers/README.md): PKCE is checked (S256: base64url without padding of the
+SHA-256 of the verifier must be the challenge given at /oauth2/authorize; plain: equal), codes
+are single-use, errors are 400 {"error": "invalid_grant", "error_description": ...}. Access
+tokens it issues expire after --token-lifetime seconds (401 `expired_access_token`); the fixed
+--token never expires. Test-only controls (neither logged nor counted): POST /__expire_tokens
+{"after_requests": n} (after n more API calls, every access token issued by then expires),
+POST /__revoke_all (as if the user removed the app at dropbox.com), GET /__issued (the tokens
+issued, and how many refresh grants were answered).
+
+Run: python3 -u dropbox_standin.py --root DIR --token TOKEN [--app-key KEY] [--token-lifetime S]
+     [--port 0] [--ready-file F] [--request-log F] [--parent-pid PID]
 Binds 127.0.0.1 only. With --port 0 the kernel picks the port, written to --ready-file.
 """
 
@@ -61,12 +77,14 @@ import hashlib
 import json
 import os
 import re
+import secrets
 import shutil
 import sys
 import threading
 import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
 
 BLOCK_SIZE = 4 * 1024 * 1024
 DEFAULT_LIMIT = 2000
@@ -249,6 +267,119 @@ class Account:
             return len(self.listings[listing_id]["entries"])
 
 
+class OAuth:
+    """The app's authorizations: codes given at /oauth2/authorize, refresh tokens, access tokens."""
+
+    SCOPES = "files.content.read files.content.write files.metadata.read"
+
+    def __init__(self, app_key, lifetime):
+        self.app_key = app_key
+        self.lifetime = lifetime
+        self.lock = threading.Lock()
+        self.codes = {}     # code -> {"challenge", "method", "offline"}
+        self.refresh = {}   # refresh token -> {"revoked": bool}
+        self.access = {}    # access token -> {"refresh": token or None, "expires": time, "calls_left": n or None, "revoked"}
+        self.refresh_grants = 0
+        self.expire_countdown = None  # calls answered before every token issued so far expires
+
+    def new_code(self, challenge, method, offline):
+        code = secrets.token_urlsafe(32)
+        with self.lock:
+            self.codes[code] = {"challenge": challenge, "method": method, "offline": offline}
+        return code
+
+    def new_access(self, refresh):
+        token = "sl." + secrets.token_urlsafe(48)
+        with self.lock:
+            self.access[token] = {"refresh": refresh, "expires": time.time() + self.lifetime, "revoked": False}
+        return token
+
+    def exchange_code(self, code, verifier):
+        """The token answer for a code and its verifier; an OAuthError when refused."""
+        with self.lock:
+            grant = self.codes.pop(code, None)  # single use, whatever the outcome
+        if grant is None:
+            raise OAuthError("invalid_grant", "code doesn't exist or has expired")
+        if not isinstance(verifier, str) or not re.fullmatch(r"[A-Za-z0-9._~-]{43,128}", verifier):
+            raise OAuthError("invalid_request", "invalid code_verifier")
+        if grant["method"] == "S256":
+            derived = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode("ascii")).digest()).decode("ascii").rstrip("=")
+        else:
+            derived = verifier
+        if derived != grant["challenge"]:
+            raise OAuthError("invalid_grant", "invalid code verifier")
+        answer = {"token_type": "bearer", "expires_in": self.lifetime, "scope": self.SCOPES,
+                  "account_id": "dbid:AAD-standin-account", "uid": "12345"}
+        refresh = None
+        if grant["offline"]:
+            refresh = secrets.token_urlsafe(48)
+            with self.lock:
+                self.refresh[refresh] = {"revoked": False}
+            answer["refresh_token"] = refresh
+        answer["access_token"] = self.new_access(refresh)
+        return answer
+
+    def refresh_access(self, refresh):
+        with self.lock:
+            known = self.refresh.get(refresh)
+            self.refresh_grants += 1
+        if known is None or known["revoked"]:
+            raise OAuthError("invalid_grant", "refresh token is invalid or revoked")
+        return {"access_token": self.new_access(refresh), "token_type": "bearer", "expires_in": self.lifetime}
+
+    def check(self, token):
+        """None when `token` may call the API now, else the error tag (and counts the call)."""
+        with self.lock:
+            if self.expire_countdown is not None:
+                if self.expire_countdown == 0:
+                    for issued in self.access.values():
+                        issued["expires"] = 0
+                    self.expire_countdown = None
+                else:
+                    self.expire_countdown -= 1
+            access = self.access.get(token)
+            if access is None or access["revoked"]:
+                return "invalid_access_token"
+            if time.time() >= access["expires"]:
+                return "expired_access_token"
+            return None
+
+    def revoke(self, token):
+        """Revokes an access token and, as Dropbox does, its refresh token and that token's other access tokens."""
+        with self.lock:
+            refresh = self.access[token]["refresh"]
+            if refresh is not None:
+                self.refresh[refresh]["revoked"] = True
+            for access in self.access.values():
+                if access is self.access[token] or (refresh is not None and access["refresh"] == refresh):
+                    access["revoked"] = True
+
+    def revoke_all(self):
+        with self.lock:
+            for grant in self.refresh.values():
+                grant["revoked"] = True
+            for access in self.access.values():
+                access["revoked"] = True
+
+    def expire_after(self, calls):
+        """After `calls` more API calls (of any token), every token issued by then expires, as
+        when its time is up in the middle of a sync; tokens issued later do not."""
+        with self.lock:
+            self.expire_countdown = calls
+
+    def issued(self):
+        with self.lock:
+            return {"access_tokens": list(self.access), "refresh_tokens": list(self.refresh),
+                    "refresh_grants": self.refresh_grants}
+
+
+class OAuthError(Exception):
+    def __init__(self, error, description):
+        super().__init__(error)
+        self.error = error
+        self.description = description
+
+
 def encode_cursor(listing_id, offset):
     raw = json.dumps({"l": listing_id, "o": offset}).encode()
     return "AA" + base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
@@ -338,10 +469,13 @@ class Handler(BaseHTTPRequestHandler):
         if match is None:
             raise bad_request(function, f'Invalid authorization value in HTTP header "Authorization": "{header}".  '
                                         'Expecting "Bearer <oauth2-access-token>".')
-        if match.group(1) != self.server.token:
-            body = json.dumps({"error_summary": "invalid_access_token/...",
-                               "error": {".tag": "invalid_access_token"}}).encode("utf-8")
+        if match.group(1) == self.server.token:
+            return
+        problem = self.server.oauth.check(match.group(1))
+        if problem is not None:
+            body = json.dumps({"error_summary": problem + "/...", "error": {".tag": problem}}).encode("utf-8")
             raise ApiError(401, body, "application/json")
+        self.access_token = match.group(1)
 
     def rpc_argument(self, function):
         content_type = (self.headers.get("Content-Type") or "").strip()
@@ -361,14 +495,20 @@ class Handler(BaseHTTPRequestHandler):
     # Endpoints ---------------------------------------------------------------------------
 
     def do_POST(self):
-        self.log_request_line()
         route = self.path.split("?", 1)[0]
+        if route.startswith("/__"):
+            self.body = self.read_body()
+            self.control(route)
+            return
+        self.log_request_line()
         handlers = {"/2/files/list_folder": self.list_folder,
                     "/2/files/list_folder/continue": self.list_folder_continue,
                     "/2/files/download": self.download,
                     "/2/files/upload": self.upload,
                     "/2/files/create_folder_v2": self.create_folder,
-                    "/2/files/delete_v2": self.delete}
+                    "/2/files/delete_v2": self.delete,
+                    "/2/auth/token/revoke": self.revoke,
+                    "/oauth2/token": self.token}
         handler = handlers.get(route)
         self.body = self.read_body()
         try:
@@ -383,8 +523,91 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True
 
     def do_GET(self):
+        route = self.path.split("?", 1)[0]
+        if route == "/__issued":
+            self.send_json(self.server.oauth.issued())
+            return
         self.log_request_line()
+        if route == "/oauth2/authorize":
+            self.authorize()
+            return
         self.send_bytes(405, b"Method not allowed; Dropbox's API uses POST.", "text/plain; charset=utf-8")
+
+    # OAuth -------------------------------------------------------------------------------
+
+    def control(self, route):
+        """The test-only controls (not Dropbox's): not logged, not counted."""
+        oauth = self.server.oauth
+        if route == "/__expire_tokens":
+            oauth.expire_after(int(json.loads(self.body or b"{}").get("after_requests", 0)))
+        elif route == "/__revoke_all":
+            oauth.revoke_all()
+        else:
+            self.send_bytes(404, b"no such control", "text/plain; charset=utf-8")
+            return
+        self.send_json({})
+
+    def authorize(self):
+        """What the user's browser gets once they allowed the app (no redirect_uri: the code is
+        shown to be pasted). Dropbox shows its errors as a page too."""
+        query = {key: values[0] for key, values in parse_qs(urlsplit(self.path).query).items()}
+        oauth = self.server.oauth
+        problem = None
+        if query.get("client_id") != oauth.app_key:
+            problem = "Invalid client_id"
+        elif query.get("response_type") != "code":
+            problem = "Invalid response_type: the stand-in knows the code flow only"
+        elif "redirect_uri" in query:
+            problem = "The stand-in shows the code; it does not redirect"
+        elif query.get("code_challenge_method", "plain") not in ("S256", "plain"):
+            problem = "Invalid code_challenge_method"
+        elif not re.fullmatch(r"[A-Za-z0-9._~-]{43,128}", query.get("code_challenge", "")):
+            problem = "Invalid code_challenge"
+        elif query.get("token_access_type", "legacy") not in ("offline", "online", "legacy"):
+            problem = "Invalid token_access_type"
+        if problem is not None:
+            self.send_bytes(400, f"<html><body><p>{problem}</p></body></html>".encode(), "text/html; charset=utf-8")
+            return
+        code = oauth.new_code(query["code_challenge"], query.get("code_challenge_method", "plain"),
+                              query.get("token_access_type") == "offline")
+        page = ("<html><body><h1>Access code generated</h1><p>Enter this code into the app to finish:</p>"
+                f'<input id="auth-code" value="{code}" readonly></body></html>')
+        self.send_bytes(200, page.encode(), "text/html; charset=utf-8")
+
+    def token(self):
+        """/oauth2/token: form-encoded, answers JSON; its errors are 400 {"error", "error_description"}."""
+        oauth = self.server.oauth
+        try:
+            content_type = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+            if content_type != "application/x-www-form-urlencoded":
+                raise OAuthError("invalid_request", "Content-Type must be application/x-www-form-urlencoded")
+            form = {key: values[0] for key, values in parse_qs(self.body.decode("utf-8", "replace")).items()}
+            if form.get("client_id") != oauth.app_key:
+                raise OAuthError("invalid_client", "Invalid client_id or client_secret")
+            grant = form.get("grant_type")
+            if grant == "authorization_code":
+                if "code_verifier" not in form:
+                    raise OAuthError("invalid_request", "No auth function available for given request")
+                answer = oauth.exchange_code(form.get("code", ""), form["code_verifier"])
+            elif grant == "refresh_token":
+                answer = oauth.refresh_access(form.get("refresh_token", ""))
+            else:
+                raise OAuthError("unsupported_grant_type", f"grant_type must be authorization_code or refresh_token")
+        except OAuthError as error:
+            body = json.dumps({"error": error.error, "error_description": error.description}).encode("utf-8")
+            raise ApiError(400, body, "application/json")
+        self.send_json(answer)
+
+    def revoke(self):
+        """/2/auth/token/revoke: no argument (an empty body or null); answers null."""
+        function = "auth/token/revoke"
+        self.access_token = None
+        self.check_authorization(function)
+        if self.body.strip() not in (b"", b"null"):
+            raise bad_request(function, "request body: expected null, got value")
+        if self.access_token is not None:
+            self.server.oauth.revoke(self.access_token)
+        self.send_bytes(200, b"null", "application/json")
 
     def list_folder(self):
         function = "files/list_folder"
@@ -681,10 +904,11 @@ class Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, address, account, token, request_log):
+    def __init__(self, address, account, token, request_log, oauth):
         super().__init__(address, Handler)
         self.account = account
         self.token = token
+        self.oauth = oauth
         self.request_log = request_log
         self.log_lock = threading.Lock()
 
@@ -715,6 +939,8 @@ def main():
     parser = argparse.ArgumentParser(description="Stand-in for Dropbox's HTTP API v2, for tests only.")
     parser.add_argument("--root", required=True)
     parser.add_argument("--token", required=True)
+    parser.add_argument("--app-key", default="standinappkey01")
+    parser.add_argument("--token-lifetime", type=int, default=14400)
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--ready-file")
     parser.add_argument("--request-log")
@@ -723,7 +949,8 @@ def main():
 
     if arguments.parent_pid:
         threading.Thread(target=watch_parent, args=(arguments.parent_pid,), daemon=True).start()
-    server = Server(("127.0.0.1", arguments.port), Account(arguments.root), arguments.token, arguments.request_log)
+    server = Server(("127.0.0.1", arguments.port), Account(arguments.root), arguments.token, arguments.request_log,
+                    OAuth(arguments.app_key, arguments.token_lifetime))
     port = server.server_address[1]
     print(f"dropbox-standin: serving {arguments.root} on http://127.0.0.1:{port}", flush=True)
     if arguments.ready_file:

@@ -5,7 +5,9 @@ import Foundation
 /// so that they are never written to a remote's settings (`.bibread-remote.json`, which everyone
 /// may read): `$XDG_CONFIG_HOME/bibread/secrets/credentials.json`, by remote name, the file of
 /// mode 0600 (written atomically, never readable by others, not even for a moment) in a folder of
-/// mode 0700.
+/// mode 0700. It also keeps the Dropbox sign-ins of `bibread login dropbox` (refresh tokens, by
+/// remote name, or the one for every Dropbox remote without its own) and a sign-in begun and
+/// waiting for its code (the PKCE code verifier). Access tokens are never kept.
 public struct CredentialStore: Sendable {
     /// A user name and its password.
     public struct Login: Sendable, Equatable, Codable {
@@ -18,9 +20,35 @@ public struct CredentialStore: Sendable {
         }
     }
 
-    /// The file's content: the logins by remote name.
+    /// A Dropbox sign-in: the refresh token and the app key it was issued to.
+    public struct DropboxLogin: Sendable, Equatable, Codable {
+        public var refreshToken: String
+        public var appKey: String
+
+        public init(refreshToken: String, appKey: String) {
+            self.refreshToken = refreshToken
+            self.appKey = appKey
+        }
+    }
+
+    /// A Dropbox sign-in begun (its address printed) and waiting for the code: the PKCE code
+    /// verifier the address's challenge was made from, and the app key.
+    public struct PendingDropboxLogin: Sendable, Equatable, Codable {
+        public var verifier: String
+        public var appKey: String
+
+        public init(verifier: String, appKey: String) {
+            self.verifier = verifier
+            self.appKey = appKey
+        }
+    }
+
+    /// The file's content: the logins by remote name; the Dropbox sign-ins and those begun, by
+    /// remote name, "" for the one every Dropbox remote without its own uses.
     private struct Content: Codable {
         var remotes: [String: Login] = [:]
+        var dropbox: [String: DropboxLogin]?
+        var dropboxPending: [String: PendingDropboxLogin]?
     }
 
     /// The credentials file.
@@ -41,6 +69,47 @@ public struct CredentialStore: Sendable {
     /// `.credentials.lock` beside it), so that two syncs saving logins at once (each of its own
     /// remote) never write over each other's.
     public func save(_ login: Login, for name: String) throws {
+        try change { content in
+            guard content.remotes[name] != login else { return false }
+            content.remotes[name] = login
+            return true
+        }
+    }
+
+    /// The Dropbox sign-in kept for the remote `name` (nil: the one for every Dropbox remote).
+    public func dropboxLogin(for name: String?) -> DropboxLogin? {
+        (try? read())?.dropbox?[name ?? ""]
+    }
+
+    /// Keeps (or, with nil, forgets) the Dropbox sign-in of the remote `name` (nil: the one for
+    /// every Dropbox remote); a sign-in kept ends the one begun for it.
+    public func setDropboxLogin(_ login: DropboxLogin?, for name: String?) throws {
+        try change { content in
+            content.dropbox = content.dropbox ?? [:]
+            content.dropbox?[name ?? ""] = login
+            content.dropboxPending?[name ?? ""] = nil
+            return true
+        }
+    }
+
+    /// The Dropbox sign-in begun for the remote `name` and waiting for its code.
+    public func pendingDropboxLogin(for name: String?) -> PendingDropboxLogin? {
+        (try? read())?.dropboxPending?[name ?? ""]
+    }
+
+    /// Keeps the code verifier of a Dropbox sign-in begun for the remote `name` (replacing an
+    /// earlier one).
+    public func setPendingDropboxLogin(_ pending: PendingDropboxLogin, for name: String?) throws {
+        try change { content in
+            content.dropboxPending = content.dropboxPending ?? [:]
+            content.dropboxPending?[name ?? ""] = pending
+            return true
+        }
+    }
+
+    /// Reads the file, lets `body` change its content (it returns whether it did) and replaces
+    /// the file, all under an exclusive lock.
+    private func change(_ body: (inout Content) -> Bool) throws {
         let folder = file.deletingLastPathComponent()
         // The folder first, private from the start: AtomicFile would make it with the umask's mode.
         if mkdir(folder.path, 0o700) != 0 && errno == ENOENT {
@@ -56,8 +125,7 @@ public struct CredentialStore: Sendable {
         defer { close(lock) }
         try SystemCall.retrying("flock") { flock(lock, LOCK_EX) }
         var content = try read()
-        guard content.remotes[name] != login else { return }
-        content.remotes[name] = login
+        guard body(&content) else { return }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         try AtomicFile.write(try encoder.encode(content), to: file, mode: 0o600)

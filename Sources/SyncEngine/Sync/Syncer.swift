@@ -697,6 +697,8 @@ public final class Syncer: @unchecked Sendable {
         var arrivedBefore: Int64 = 0
         let started = clock()
         let checker = check(options)
+        // The files made again after their credentials were renewed (once each).
+        var renewed = Set<String>()
         while !pending.isEmpty {
             let subTimer = PhaseTimer()
             var jobs: [DownloadJob] = []
@@ -795,6 +797,11 @@ public final class Syncer: @unchecked Sendable {
                     summary.downloaded += 1
                     summary.downloadedBytes += bytes - offsets[index]
                     events(.fileFinished(path: file.path, bytes: bytes))
+                case .failed(let failure) where !renewed.contains(file.path)
+                    && transport.renewsCredentials(after: failure, of: jobs[index].request):
+                    // The remote refused an access token that has just been renewed: once more.
+                    renewed.insert(file.path)
+                    retry.append(file)
                 case .failed(let failure):
                     if DiskFull.isCause(of: failure) { noRoom.insert(file.path) }
                     // A busy server's Retry-After sets the pause before the next round, unless
@@ -835,10 +842,20 @@ public final class Syncer: @unchecked Sendable {
         var outcome = DownloadOutcome.cancelled
         for attempt in 1...max(1, options.attempts) {
             try? FileManager.default.removeItem(at: destination)
-            var request = try transport.downloadRequest(file.path, from: 0)
-            request.stallTimeout = options.stallTimeout
-            let job = DownloadJob(request: request, destination: destination)
-            outcome = downloader.download([job], parallel: 1, progress: { _, _, _ in }, isCancelled: isCancelled, finished: { _, _ in })[0]
+            func once() throws -> (TransferRequest, DownloadOutcome) {
+                var request = try transport.downloadRequest(file.path, from: 0)
+                request.stallTimeout = options.stallTimeout
+                let job = DownloadJob(request: request, destination: destination)
+                return (request, downloader.download([job], parallel: 1, progress: { _, _, _ in }, isCancelled: isCancelled,
+                                                     finished: { _, _ in })[0])
+            }
+            let (request, first) = try once()
+            outcome = first
+            // Refused credentials just renewed: once more at once.
+            if case .failed(let failure) = outcome, transport.renewsCredentials(after: failure, of: request) {
+                try? FileManager.default.removeItem(at: destination)
+                outcome = try once().1
+            }
             guard case .failed(let failure) = outcome, failure.isTransient, attempt < options.attempts,
                   (failure.retryAfter ?? 0) <= options.longestRetryWait else { return outcome }
             let pause = failure.retryAfter ?? options.backoff * pow(2, Double(attempt - 1))

@@ -15,12 +15,11 @@ extension DropboxTransport: UploadingTransport {
     public static let largestUpload = 150 * 1024 * 1024
 
     public func download(_ path: String) throws -> VersionedContents? {
-        let request = try downloadRequest(path, from: 0)
-        let response = try session.perform(request)
+        let response = try perform { try downloadRequest(path, from: 0, token: $0) }
         switch response.status {
         case 200: break
         case 409 where Self.errorSummary(response).hasPrefix("path/not_found"): return nil
-        default: throw failure(response, request.url, path: path)
+        default: throw failure(response, contentBase + "/2/files/download", path: path)
         }
         guard let rev = Self.revision(inResult: response.headers["dropbox-api-result"]) else {
             throw TransportError.uploadFailed(path: path, reason: "Dropbox gave no revision with the download")
@@ -41,11 +40,8 @@ extension DropboxTransport: UploadingTransport {
                                        "autorename": false, "strict_conflict": true, "mute": false,
                                        "content_hash": DropboxContentHash.of(bytes: contents)]
         let url = contentBase + "/2/files/upload"
-        let request = TransferRequest(url: url, method: "POST",
-                                      headers: ["Dropbox-API-Arg: \(try Self.apiArgument(json: argument))",
-                                                "Content-Type: application/octet-stream"],
-                                      body: contents, credentials: .bearer(token))
-        let response = try session.perform(request)
+        let headers = ["Dropbox-API-Arg: \(try Self.apiArgument(json: argument))", "Content-Type: application/octet-stream"]
+        let response = try perform { TransferRequest(url: url, method: "POST", headers: headers, body: contents, credentials: .bearer($0)) }
         switch response.status {
         case 200: break
         case 409 where Self.errorSummary(response).hasPrefix("path/conflict"): throw TransportError.remoteChanged(path)

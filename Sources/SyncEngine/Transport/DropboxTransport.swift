@@ -4,15 +4,22 @@ import Foundation
 /// Dropbox through its HTTP API v2: `files/list_folder` (and `/continue`) for listings, each
 /// file's `content_hash` as its version and to check a download; `files/download` with the
 /// `Dropbox-API-Arg` header. The API base is configurable so that tests use a local stand-in.
+/// Its bearer token is ``DropboxAccess``'s: a request Dropbox answers with 401 while a kept
+/// sign-in can renew its access token is sent once more with the new one.
 public struct DropboxTransport: Transport {
     /// The folder in the Dropbox (`/Papers`), "" for its root.
     public let root: String
     let apiBase: String
     let contentBase: String
-    let token: String
+    let access: DropboxAccess
     let session: CurlSession
 
+    /// A transport that sends the fixed `token`.
     public init(url: String, apiBase: String, token: String, session: CurlSession) {
+        self.init(url: url, apiBase: apiBase, access: DropboxAccess(token: token), session: session)
+    }
+
+    public init(url: String, apiBase: String, access: DropboxAccess, session: CurlSession) {
         var path = url.hasPrefix("dropbox:") ? String(url.dropFirst("dropbox:".count)) : url
         while path.hasSuffix("/") { path.removeLast() }
         if !path.isEmpty && !path.hasPrefix("/") { path = "/" + path }
@@ -20,7 +27,7 @@ public struct DropboxTransport: Transport {
         let base = apiBase.hasSuffix("/") ? String(apiBase.dropLast()) : apiBase
         self.apiBase = base
         contentBase = base == "https://api.dropboxapi.com" ? "https://content.dropboxapi.com" : base
-        self.token = token
+        self.access = access
         self.session = session
     }
 
@@ -46,6 +53,11 @@ public struct DropboxTransport: Transport {
     }
 
     public func downloadRequest(_ path: String, from offset: Int64) throws -> TransferRequest {
+        try downloadRequest(path, from: offset, token: try access.token())
+    }
+
+    /// A download sent with `token`.
+    func downloadRequest(_ path: String, from offset: Int64, token: String) throws -> TransferRequest {
         let full = root + "/" + (try RemotePath.validated(path))
         var request = TransferRequest(url: contentBase + "/2/files/download")
         request.method = "POST"
@@ -65,8 +77,35 @@ public struct DropboxTransport: Transport {
     /// The answer to an RPC call (JSON in, JSON out) of `url` with `arguments`, whatever its status.
     func post(_ url: String, _ arguments: [String: Any]) throws -> TransferResponse {
         let body = Array(try JSONSerialization.data(withJSONObject: arguments, options: [.sortedKeys]))
-        return try session.perform(TransferRequest(url: url, method: "POST", headers: ["Content-Type: application/json"],
-                                                   body: body, credentials: .bearer(token)))
+        return try perform { token in
+            TransferRequest(url: url, method: "POST", headers: ["Content-Type: application/json"], body: body, credentials: .bearer(token))
+        }
+    }
+
+    /// The answer to the request `build` makes with the token to send; when Dropbox refuses the
+    /// token (401) and the access renews it, the answer to the request made again with the new one.
+    func perform(_ build: (String) throws -> TransferRequest) throws -> TransferResponse {
+        let token = try access.token()
+        let response = try session.perform(try build(token))
+        guard Self.refusesToken(response.status, body: response.body), try access.renew(after: token) else { return response }
+        return try session.perform(try build(try access.token()))
+    }
+
+    /// After a download of `request` failed with `failure`: whether its token was refused and a
+    /// new one is ready, so the same download made again may succeed.
+    public func renewsCredentials(after failure: TransferFailure, of request: TransferRequest) -> Bool {
+        guard access.renews, case .http(let status, let body, _) = failure, Self.refusesToken(status, body: Array(body.utf8)),
+              case .bearer(let token) = request.credentials else { return false }
+        return (try? access.renew(after: token)) ?? false
+    }
+
+    /// Whether an answer refuses the access token (401 `expired_access_token` or
+    /// `invalid_access_token`, as Dropbox documents its authentication errors).
+    static func refusesToken(_ status: Int, body: [UInt8]) -> Bool {
+        guard status == 401 else { return false }
+        let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
+        let summary = object?["error_summary"] as? String ?? String(decoding: body.prefix(200), as: UTF8.self)
+        return summary.contains("expired_access_token") || summary.contains("invalid_access_token")
     }
 
     private func call(_ endpoint: String, _ arguments: [String: Any]) throws -> [String: Any] {

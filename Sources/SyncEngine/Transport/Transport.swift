@@ -18,11 +18,19 @@ public protocol Transport: Sendable {
     /// (Dropbox's `content_hash`); nil when it has, or when the remote gives none, else what is
     /// wrong. (The sync checks every download's size itself.)
     func verify(_ file: URL, against remote: RemoteFile) -> String?
+    /// After a download of `request` failed with `failure`: whether the transport renewed the
+    /// credentials the remote refused (Dropbox's expired access token), so that the download
+    /// made again (with ``downloadRequest(_:from:)``) may succeed. The sync then makes it again
+    /// once, at once, saying nothing.
+    func renewsCredentials(after failure: TransferFailure, of request: TransferRequest) -> Bool
 }
 
 extension Transport {
     /// Remotes without content hashes: nothing beyond the size to check.
     public func verify(_ file: URL, against remote: RemoteFile) -> String? { nil }
+
+    /// Remotes whose credentials do not expire: nothing to renew.
+    public func renewsCredentials(after failure: TransferFailure, of request: TransferRequest) -> Bool { false }
 
     /// The files and folders directly in `folder`, as ``list(_:)`` gives them; nil when there
     /// is no such folder (the remote answered ``TransportError/notFound(_:)``).

@@ -30,7 +30,8 @@ public enum TransportFactory {
         case .rclone:
             return try RcloneTransport(url: remote.url, environment: environment)
         case .dropbox:
-            return DropboxTransport(url: remote.url, apiBase: remote.apiBase, token: try dropboxToken(remote, environment), session: session)
+            return DropboxTransport(url: remote.url, apiBase: remote.apiBase, access: try dropboxAccess(remote, environment, session),
+                                    session: session)
         }
     }
 
@@ -51,6 +52,27 @@ public enum TransportFactory {
             return .basic(user: login.user, password: login.password)
         default:
             return .netrc
+        }
+    }
+
+    /// A token the remote names (`token_command`, `token_env`), else the sign-in of
+    /// `bibread login dropbox` kept for it (or for every Dropbox remote), else
+    /// `$BIBREAD_DROPBOX_TOKEN`.
+    private static func dropboxAccess(_ remote: Remote, _ environment: [String: String], _ session: CurlSession) throws -> DropboxAccess {
+        switch remote.credentials {
+        case .tokenCommand, .tokenEnvironment:
+            return DropboxAccess(token: try dropboxToken(remote, environment))
+        default:
+            let store = CredentialStore(environment: environment)
+            if let login = store.dropboxLogin(for: remote.name) {
+                return DropboxAccess(login: login, apiBase: remote.apiBase, session: session,
+                                     signInCommand: "bibread login dropbox --remote \(remote.name)")
+            }
+            if let login = store.dropboxLogin(for: nil) {
+                return DropboxAccess(login: login, apiBase: remote.apiBase, session: session, signInCommand: "bibread login dropbox")
+            }
+            if let token = environment[defaultTokenVariable], !token.isEmpty { return DropboxAccess(token: token) }
+            throw RemoteError.missingCredentials("remote '\(remote.name)' is not signed in to Dropbox: run `bibread login dropbox --remote \(remote.name)` (or name a token with token_env or token_command in config.toml)")
         }
     }
 

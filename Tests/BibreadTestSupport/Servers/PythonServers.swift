@@ -151,13 +151,57 @@ public final class DropboxStandIn: @unchecked Sendable {
         apiBase = URL(string: "http://127.0.0.1:\(instance.port)")!
     }
 
-    public static func start(root: URL, token: String) throws -> DropboxStandIn {
+    /// The app key the stand-in's OAuth endpoints accept as `client_id` unless told another.
+    public static let defaultAppKey = "standinappkey01"
+
+    /// Starts the stand-in. `token` is accepted for ever; the access tokens its `/oauth2/token`
+    /// issues to the app `appKey` expire after `tokenLifetime` seconds.
+    public static func start(root: URL, token: String, appKey: String = defaultAppKey,
+                             tokenLifetime: Int = 14400) throws -> DropboxStandIn {
         guard !token.isEmpty, !token.contains(where: \.isWhitespace) else {
             throw TestServerError("DropboxStandIn: the token must be a non-empty word")
         }
         let instance = try PythonServerInstance.start(name: "DropboxStandIn", script: "dropbox_standin.py", root: root,
-                                                      arguments: ["--token", token])
+                                                      arguments: ["--token", token, "--app-key", appKey,
+                                                                  "--token-lifetime", String(tokenLifetime)])
         return DropboxStandIn(instance: instance, token: token)
+    }
+
+    /// Plays the user's browser at an authorization address bibread printed: the stand-in
+    /// allows the app at once and shows the code to paste, which this returns.
+    public func authorize(_ address: String) throws -> String {
+        guard let components = URLComponents(string: address), components.port == port,
+              components.path == "/oauth2/authorize" else {
+            throw TestServerError("DropboxStandIn: \(address) is not this stand-in's /oauth2/authorize")
+        }
+        let answer = try Loopback.request(port: port, method: "GET", path: "/oauth2/authorize?" + (components.percentEncodedQuery ?? ""))
+        guard answer.status == 200, let start = answer.body.range(of: "value=\""),
+              let end = answer.body[start.upperBound...].firstIndex(of: "\"") else {
+            throw TestServerError("DropboxStandIn: /oauth2/authorize answered \(answer.status): \(answer.body)")
+        }
+        return String(answer.body[start.upperBound..<end])
+    }
+
+    /// After `requests` more API calls (of any token), every access token issued by then is
+    /// expired (401 `expired_access_token`), as a token is when its time is up in the middle of
+    /// a sync; tokens issued later are not.
+    public func expireTokens(afterRequests requests: Int) throws {
+        try instance.control("/__expire_tokens", json: ["after_requests": requests])
+    }
+
+    /// Revokes every token, as the user removing the app at dropbox.com does.
+    public func revokeAll() throws {
+        try instance.control("/__revoke_all", json: nil)
+    }
+
+    /// The tokens the OAuth endpoints issued, and how many refresh grants were asked for.
+    public func issued() throws -> (accessTokens: [String], refreshTokens: [String], refreshGrants: Int) {
+        let answer = try Loopback.request(port: port, method: "GET", path: "/__issued")
+        guard answer.status == 200, let object = try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any] else {
+            throw TestServerError("DropboxStandIn: /__issued answered \(answer.status)")
+        }
+        return (object["access_tokens"] as? [String] ?? [], object["refresh_tokens"] as? [String] ?? [],
+                object["refresh_grants"] as? Int ?? 0)
     }
 
     /// API requests received so far (counted when they arrive).
