@@ -76,3 +76,40 @@ struct RcloneTransportTests {
         #expect(throws: TransportError.notFound("nothing")) { try rig.transport.list("nothing") }
     }
 }
+
+/// Many new files through one `rclone copy` (``RcloneBatchDownload``): every one arrives whole,
+/// each in its own `.part`, reported as its own job.
+@Suite("rclone batch downloads")
+struct RcloneBatchDownloadTests {
+    @Test("1,000 small files in one batch, six times: every job completed, every file byte for byte")
+    func aThousandFilesAllArrive() throws {
+        var files: [String: [UInt8]] = [:]
+        for index in 0..<1000 { files[String(format: "papers/p%04d.pdf", index)] = patterned(200 + index % 97, seed: UInt8(index % 251)) }
+        let rig = try UploadRig(.rclone, files: files)
+        guard let transport = rig.transport as? RcloneTransport else {
+            Issue.record("not an rclone transport")
+            return
+        }
+        let paths = files.keys.sorted()
+        for round in 0..<6 {
+            let local = rig.root.appendingPathComponent("cache-\(round)/papers")
+            try FileManager.default.createDirectory(at: local, withIntermediateDirectories: true)
+            let jobs = try paths.map { path in
+                DownloadJob(request: try transport.downloadRequest(path, from: 0),
+                            destination: local.appendingPathComponent((path as NSString).lastPathComponent + ".part"))
+            }
+            var finished = 0
+            let outcomes = transport.download(jobs, parallel: 4, progress: { _, _, _ in }, isCancelled: { false },
+                                              finished: { _, _ in finished += 1 })
+            #expect(finished == jobs.count)
+            let failed = outcomes.enumerated().filter { if case .completed = $0.element { false } else { true } }
+            #expect(failed.isEmpty, "round \(round): \(failed.count) of \(jobs.count) did not complete, first: \(failed.first.map { "\(paths[$0.offset]): \($0.element)" } ?? "")")
+            for (job, path) in zip(jobs, paths) where (try? Data(contentsOf: job.destination)) != Data(files[path] ?? []) {
+                Issue.record("round \(round): \(path) is not the remote's bytes")
+                break
+            }
+            let left = try FileManager.default.contentsOfDirectory(atPath: local.path).filter { $0.hasPrefix(".bibread-rclone") }
+            #expect(left.isEmpty, "\(left)")
+        }
+    }
+}
