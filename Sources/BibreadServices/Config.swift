@@ -170,7 +170,7 @@ public struct Config: Sendable {
         guard let url = table["url"]?.string else { throw ConfigError("needs url = \"…\"") }
         var kind: Remote.Kind?
         if let text = table["kind"]?.string {
-            guard let parsed = Remote.Kind(rawValue: text) else { throw ConfigError("kind must be folder, webdav, sftp, dropbox or http") }
+            guard let parsed = Remote.Kind(rawValue: text) else { throw ConfigError("kind must be folder, webdav, sftp, dropbox, http or rclone") }
             kind = parsed
         }
         var remote = try Remote(url: url, kind: kind)

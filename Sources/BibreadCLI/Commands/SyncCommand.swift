@@ -12,7 +12,8 @@ struct SyncCommand: ParsableCommand {
         abstract: "Download a remote's .bib files, then the PDFs of chosen groups into the cache.",
         discussion: """
         REMOTE is a [[remote]] name from config.toml, the NAME of a remote synced before, or a \
-        folder, file://, http(s):// (WebDAV), sftp:// or dropbox:/path URL. Without it, the only \
+        folder, file://, http(s):// (WebDAV), sftp://, dropbox:/path URL, or rclone:REMOTE:path (a remote \
+        of your rclone configuration, through the rclone program). Without it, the only \
         configured remote is used. The .bib \
         files go to $XDG_DATA_HOME/bibread/remotes/NAME/ (replaced only by a complete download \
         that parses and keeps nearly all references; the replaced copy is kept in .previous/), \

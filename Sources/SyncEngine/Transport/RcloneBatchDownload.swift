@@ -122,8 +122,17 @@ final class RcloneBatchDownload: RcloneDownloadRun {
 
     /// Reads the lines rclone added to its log: a file copied ends its job.
     private func readLog(ended: (Int, DownloadOutcome) -> Void) {
-        guard (try? log.seek(toOffset: logOffset)) != nil, let data = try? log.readToEnd(), !data.isEmpty else { return }
-        logOffset += UInt64(data.count)
+        // pread, never a seek: rclone writes through a descriptor that shares this one's offset,
+        // so a seek here would make it write over lines not read yet.
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { pread(log.fileDescriptor, $0.baseAddress, $0.count, off_t(logOffset)) }
+            guard count > 0 else { break }
+            data.append(contentsOf: chunk[..<count])
+            logOffset += UInt64(count)
+        }
+        guard !data.isEmpty else { return }
         lastActivity = Date()
         unfinishedLine.append(data)
         var lines = unfinishedLine.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)

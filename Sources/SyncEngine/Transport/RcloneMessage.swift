@@ -32,13 +32,14 @@ public enum RcloneMessage {
     }
 
     /// Each rule in order: rclone's date and level; a URL's user and password; a URL's query; a
-    /// named secret; a long anonymous one.
+    /// bearer's token (before the name `Authorization` hides only the word `Bearer`); a named
+    /// secret; a long anonymous one.
     private static let rules: [(NSRegularExpression, String)] = [
         (#"^\d{4}/\d\d/\d\d \d\d:\d\d:\d\d(\.\d+)? *([A-Z]+ *: *)?"#, ""),
         (#"([A-Za-z][A-Za-z0-9+.-]*://)[^/\s@]*@"#, "$1"),
         (#"(://[^\s?#]*)[?#][^\s"']*"#, "$1?***"),
-        (#"(?i)\b([a-z_-]*(token|passw(or)?d|pass|secret|key|auth[a-z]*|signature|sig|credential)s?)("?\s*[:=]\s*"?)[^\s"',;&}]+"#, "$1$4***"),
         (#"(?i)\b(bearer|basic)\s+[^\s"',;&}]+"#, "$1 ***"),
+        (#"(?i)\b([a-z_-]*(token|passw(or)?d|pass|secret|key|auth[a-z]*|signature|sig|credential)s?)("?\s*[:=]\s*"?)[^\s"',;&}]+"#, "$1$4***"),
         (#"[A-Za-z0-9_+=-]{32,}"#, "***"),
     ].compactMap { pattern, replacement in
         (try? NSRegularExpression(pattern: pattern)).map { ($0, replacement) }
