@@ -18,7 +18,7 @@ public struct Bibread: ParsableCommand {
         subcommands: [BrowseCommand.self, ListCommand.self, ShowCommand.self, ReadCommand.self, CheckCommand.self, GroupsCommand.self,
                       SyncCommand.self, ConflictsCommand.self, CacheCommand.self, BookmarksCommand.self, LinkCommand.self, OpenCommand.self,
                       HandlersCommand.self, InstallHandlerCommand.self, IndexCommand.self, MarkCommand.self, RateCommand.self, TagCommand.self, SetCommand.self,
-                      GroupEditCommand.self, UndoCommand.self, MergeConflictedCommand.self, StateCommand.self],
+                      GroupEditCommand.self, UndoCommand.self, MergeConflictedCommand.self, StateCommand.self, InstallSyncServiceCommand.self],
         defaultSubcommand: BrowseCommand.self)
 
     public init() {}
