@@ -60,6 +60,7 @@ struct BrowseCommand: ParsableCommand {
         }
         var options = ReaderApp.Options(paths: try files.paths)
         options.importSource = links.first
+        options.syncExecutable = ThisProgram.path
         ReaderApp.endProcess(ReaderApp.run(options))
     }
 }

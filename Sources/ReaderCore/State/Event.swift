@@ -95,4 +95,7 @@ public enum Event: Sendable {
     case conflictResolved(message: String, failed: Bool)
     /// A terminating signal (SIGINT, SIGTERM, SIGHUP) arrived.
     case terminate
+    /// `sync_every` has passed since the reader opened the library or last asked: time for a
+    /// background sync.
+    case syncDue
 }
