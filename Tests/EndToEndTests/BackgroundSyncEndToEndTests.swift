@@ -81,9 +81,9 @@ struct BackgroundSyncEndToEndTests {
         do {
             try await tmux.showGroup("Typesetting")
             try await tmux.sendKeys("F5")
-            try await tmux.waitUntil("the sync's progress") { Screen($0).statusLine.contains("Syncing") && $0.contains(".pdf") }
+            try await tmux.waitUntil("the sync's progress", settled: false) { Screen($0).statusLine.contains("Syncing") && $0.contains(".pdf") }
             try await tmux.sendKeys("q")
-            try await tmux.waitFor("A sync of 'remote' is running: finish it in the background? (y/n)")
+            try await tmux.waitShowing("A sync of 'remote' is running: finish it in the background? (y/n)")
         } catch {
             await tmux.kill()
             throw error
@@ -93,14 +93,14 @@ struct BackgroundSyncEndToEndTests {
 
     @Test("Opening a synced library syncs it in the background with progress on the status line, keys are answered meanwhile, and sync_every syncs again")
     func openingSyncsInTheBackgroundAndAgainEveryInterval() async throws {
-        let remote = try SyncedRemote(config: "sync_every = \"4s\"\n", kilobytesPerSecond: 30)
+        let remote = try SyncedRemote(config: "sync_every = \"4s\"\n", kilobytesPerSecond: 10)
         defer { remote.remove() }
-        // Another machine changed the .bib, by 150 kB: at 30 kB/s its download takes seconds.
-        try remote.append("@comment{" + String(repeating: "padding line of another machine's export\n", count: 3_700) + "}")
+        // Another machine changed the .bib, by 100 kB: at 10 kB/s its download takes seconds.
+        try remote.append("@comment{" + String(repeating: "padding line of another machine's export\n", count: 2_500) + "}")
         try remote.append("@misc{added2026, title = {Added on the remote}, year = 2026}")
         let tmux = try await remote.openReader()
         do {
-            try await tmux.waitUntil("the sync's progress on the status line") {
+            try await tmux.waitUntil("the sync's progress on the status line", settled: false) {
                 Screen($0).statusLine.contains("Syncing 'remote' in the background… · Esc stops it")
             }
             // The screen answers keys during the sync: the help opens and closes at once.
@@ -129,7 +129,7 @@ struct BackgroundSyncEndToEndTests {
 
     @Test("q during a sync asks; y quits at once and a bibread sync in a session of its own finishes it after the terminal is gone; the next start says how it ended")
     func yesLeavesTheSyncToABackgroundProcess() async throws {
-        let remote = try SyncedRemote(config: "sync_on_open = false\n", kilobytesPerSecond: 8)
+        let remote = try SyncedRemote(config: "sync_on_open = false\n", kilobytesPerSecond: 4)
         defer { remote.remove() }
         let tmux = try await quitDuringASync(remote)
         var detached: Int32?
@@ -179,15 +179,15 @@ struct BackgroundSyncEndToEndTests {
 
     @Test("q during a sync, then n: the sync stops, the reader quits, and no sync is left running")
     func noStopsTheSyncAndQuits() async throws {
-        let remote = try SyncedRemote(config: "sync_on_open = false\n", kilobytesPerSecond: 8)
+        let remote = try SyncedRemote(config: "sync_on_open = false\n", kilobytesPerSecond: 4)
         defer { remote.remove() }
         let tmux = try await quitDuringASync(remote)
         do {
             // Esc keeps reading, the sync going.
             try await tmux.sendKeys("Escape")
-            try await tmux.waitUntil("the question to close") { !$0.contains("finish it in the background?") }
+            try await tmux.waitUntil("the question to close", settled: false) { !$0.contains("finish it in the background?") }
             try await tmux.sendKeys("q")
-            try await tmux.waitFor("finish it in the background? (y/n)")
+            try await tmux.waitShowing("finish it in the background? (y/n)")
             try await tmux.sendKeys("n")
             #expect(try await tmux.waitForExit(timeout: .seconds(10)) == 0)
         } catch {
@@ -200,5 +200,13 @@ struct BackgroundSyncEndToEndTests {
         // The remote is free: a sync that will not wait runs at once.
         let next = try ProcessRunner.bibread(["sync", "remote", "--no-wait"], environment: remote.environment)
         #expect(next.status == 0, "\(next.standardError)")
+    }
+}
+
+private extension Tmux {
+    /// Waits until `text` is on screen, whether or not the screen has stopped changing (a
+    /// sync's progress changes it all the time).
+    func waitShowing(_ text: String) async throws {
+        try await waitUntil("“\(text)”", settled: false) { $0.contains(text) }
     }
 }

@@ -39,6 +39,17 @@ struct BackgroundSyncReaderTests {
         #expect(harness.screen.contains("Syncing 'lab' in the background…"))
     }
 
+    @Test func aSyncOfItsOwnThatBringsNothingNewLeavesTheMessageOnScreen() {
+        var harness = Self.syncedSamples()
+        harness.state.message = StatusMessage("2 errors, 0 warnings while reading; run 'bibread check' for details", isError: true)
+        _ = harness.state.syncOnItsOwn()
+        _ = harness.state.update(.syncFinished(summary: "", libraryChanged: false, failed: false))
+        #expect(harness.state.message?.text.hasPrefix("2 errors, 0 warnings while reading") == true)
+        _ = harness.state.syncOnItsOwn()
+        _ = harness.state.update(.syncFinished(summary: "Synced 'lab' in the background: 1 downloaded, 0 already here", libraryChanged: false, failed: false))
+        #expect(harness.state.message?.text == "Synced 'lab' in the background: 1 downloaded, 0 already here")
+    }
+
     @Test func qDuringASyncAsksAndEachAnswerDoesWhatItSays() {
         var harness = Self.syncedSamples()
         _ = harness.state.update(.key(.function(5)))

@@ -64,7 +64,8 @@ struct SyncCommand: ParsableCommand {
     func validate() throws {
         if let every {
             guard SyncInterval(parsing: every) != nil else { throw ValidationError("--every must be \(SyncInterval.expected)") }
-            if dryRun || detached { throw ValidationError("--every cannot be used with --dry-run") }
+            if dryRun { throw ValidationError("--every cannot be used with --dry-run") }
+            if detached { throw ValidationError("--every cannot be used with --detached") }
         }
         if let parallel, !(1...32).contains(parallel) { throw ValidationError("--parallel must be from 1 to 32") }
         if let name, !RemoteName.isPlain(name) {

@@ -109,7 +109,8 @@ extension BackgroundWork {
                 }, isCancelled: { token.isCancelled })
             // PDFs this sync found missing on the remote are no longer "remote only".
             locations.registerAbsentFiles()
-            let text = automatic ? Self.backgroundSyncMessage(summary, remote: remote.name, group: group, refused: refused)
+            // A sync of the reader's own that brought nothing new says nothing (an empty summary).
+            let text = automatic ? Self.backgroundSyncMessage(summary, remote: remote.name, group: group, refused: refused, changed: changed) ?? ""
                                  : Self.syncMessage(summary, remote: remote.name, group: group, shownGroup: shownGroup, refused: refused)
             post(.syncFinished(summary: text, libraryChanged: changed, failed: !summary.succeeded && !summary.cancelled))
         } catch SyncLockError.stoppedWaiting {
@@ -120,8 +121,10 @@ extension BackgroundWork {
         }
     }
 
-    /// What a sync the reader started on its own says: what came, and what failed.
-    static func backgroundSyncMessage(_ summary: SyncSummary, remote: String, group: String?, refused: String?) -> String {
+    /// What a sync the reader started on its own says: what came, and what failed; nil when it
+    /// brought nothing new (the message on screen, a warning maybe, stays).
+    static func backgroundSyncMessage(_ summary: SyncSummary, remote: String, group: String?, refused: String?, changed: Bool) -> String? {
+        if !summary.cancelled && summary.downloaded == 0 && summary.failed.isEmpty && refused == nil && !changed { return nil }
         var text = summary.cancelled ? "Stopped syncing '\(remote)'" : "Synced '\(remote)' in the background"
         if group != nil || summary.downloaded > 0 { text += ": \(summary.downloaded) downloaded, \(summary.current) already here" }
         if let first = summary.failed.first {

@@ -137,7 +137,10 @@ extension AppState {
             syncing = nil
             runningSync = nil
             waitingForRemote = nil
-            message = StatusMessage(summary + (libraryChanged ? " · the library was read again" : ""), isError: failed)
+            // An empty summary: a sync of the reader's own that brought nothing new; the message stays.
+            if !summary.isEmpty || libraryChanged || failed {
+                message = StatusMessage(summary + (libraryChanged ? " · the library was read again" : ""), isError: failed)
+            }
             return libraryChanged ? [.app(.reloadLibrary)] : [.library(.computeMarks)] + (librarySynced ? [.library(.loadConflicts)] : [])
         case .libraryReloaded(let reloaded):
             forgetEditPositions()
