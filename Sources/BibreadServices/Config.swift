@@ -31,6 +31,13 @@ public struct Config: Sendable {
     /// `[[library]]` tables: local library files with the `path_mapping` of the machine that
     /// wrote their links (their files are in `libraries` too).
     public var librarySettings: [LibrarySetting] = []
+    // Sync that keeps going (issue 30)
+    /// `sync_on_open`: whether the reader syncs a remote's library in the background when it
+    /// opens it (default true).
+    public var syncOnOpen = true
+    /// `sync_every`: how often the reader syncs a remote's library while it is open (nil: never;
+    /// the default).
+    public var syncEvery: SyncInterval?
     /// `device_name`: how this machine is named to the others that share its reading state
     /// (nil: the host name).
     public var deviceName: String?
@@ -158,11 +165,34 @@ public struct Config: Sendable {
                 } else {
                     config.problems.append("\(path): parallel_downloads must be a number from 1 to 32")
                 }
+            case "sync_on_open":
+                if let flag = value.bool { config.syncOnOpen = flag } else { config.problems.append("\(path)\(place(of: key, in: text)): sync_on_open must be true or false") }
+            case "sync_every":
+                if let interval = value.string.flatMap(SyncInterval.init(parsing:)) {
+                    config.syncEvery = interval
+                } else {
+                    config.problems.append("\(path)\(place(of: key, in: text)): sync_every must be \(SyncInterval.expected)")
+                }
             default:
-                config.problems.append("\(path): unknown setting '\(key)' (known: library, color, cache_limit, sync_on_metered, parallel_downloads, device_name, dropbox_app_key, [keys], [[remote]], [[handler]])")
+                config.problems.append("\(path): unknown setting '\(key)' (known: library, color, cache_limit, sync_on_metered, sync_on_open, sync_every, parallel_downloads, device_name, dropbox_app_key, [keys], [[remote]], [[library]], [[handler]])")
             }
         }
         return config
+    }
+
+    /// `:LINE:COL` of the value of the top-level `key` in `text` (before any table), or "" when
+    /// it is not found there: TOMLKit gives no positions of values.
+    static func place(of key: String, in text: String) -> String {
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            if trimmed.hasPrefix("[") { break }
+            guard trimmed.hasPrefix(key) else { continue }
+            let rest = trimmed.dropFirst(key.count).drop { $0 == " " || $0 == "\t" }
+            guard rest.first == "=" else { continue }
+            let value = rest.dropFirst().drop { $0 == " " || $0 == "\t" }
+            return ":\(index + 1):\(line.distance(from: line.startIndex, to: value.startIndex) + 1)"
+        }
+        return ""
     }
 
     /// A `[[remote]]` table: name, url, kind, libraries, credentials, path_mapping.

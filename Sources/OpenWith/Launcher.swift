@@ -7,7 +7,7 @@ import Glibc
 ///
 /// Each style:
 /// - `detached`: a new session (`POSIX_SPAWN_SETSID`), standard input, output and error on
-///   `/dev/null`, not waited for; a thread of the ``LaunchedProcess`` collects it when it ends
+///   `/dev/null` (output and error in the log file given instead, when one is), not waited for; a thread of the ``LaunchedProcess`` collects it when it ends
 ///   (posix_spawn cannot double-fork), so no zombie is left;
 /// - `quick`: its own process group, standard input from the command's bytes (else
 ///   `/dev/null`), output and error on `/dev/null`; waited for;
@@ -23,10 +23,12 @@ import Glibc
 /// descriptor above 2 open. Standard input is written by a thread of its own with SIGPIPE
 /// blocked there, so a program that does not read it all cannot hurt bibread.
 public enum Launcher {
-    /// Starts `command` in `style`; `environment` replaces bibread's own when given. For quick
-    /// and terminal styles the returned process has already ended.
+    /// Starts `command` in `style`; `environment` replaces bibread's own when given; `log`, a
+    /// file created (or emptied) for this user alone, takes the output and errors of a program
+    /// not run in the terminal. For quick and terminal styles the returned process has already
+    /// ended.
     @discardableResult
-    public static func spawn(_ command: PreparedCommand, style: HandlerStyle, environment: [String: String]? = nil)
+    public static func spawn(_ command: PreparedCommand, style: HandlerStyle, environment: [String: String]? = nil, log: String? = nil)
         throws(LaunchError) -> LaunchedProcess
     {
         if style == .osc52 { throw .notAProcess }
@@ -54,8 +56,13 @@ public enum Launcher {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         }
         if style != .terminal {
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            if let log {
+                posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0o600)
+                posix_spawn_file_actions_adddup2(&actions, 1, 2)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+                posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            }
         }
         GNUExtensions.closeDescriptors(from: 3, in: &actions)
 

@@ -103,6 +103,7 @@ struct SharedStateEndToEndTests {
             try FileManager.default.createDirectory(at: sandbox.config.appendingPathComponent("bibread"), withIntermediateDirectories: true)
             try Data("""
                 device_name = "\(name)"
+                sync_on_open = false
 
                 [[remote]]
                 name = "lab"

@@ -42,20 +42,12 @@ struct SyncEndToEndTests {
     func aFailedF5SaysWhy() async throws {
         let helper = ReaderEndToEndTests()
         try await withSyncedSamples(helper, width: 220) { tmux, sandbox, remoteRoot in
-            let screen = Screen(try await tmux.waitFor("25 of 25"))
             // Nothing can be put in place: a folder stands where each PDF goes.
             let papers = sandbox.root.appendingPathComponent("cache/bibread/remote/papers")
             for name in try FileManager.default.contentsOfDirectory(atPath: remoteRoot.appendingPathComponent("papers").path) where name.hasSuffix(".pdf") {
                 try FileManager.default.createDirectory(at: papers.appendingPathComponent(name), withIntermediateDirectories: true)
             }
-            let index = try #require(screen.groupIndex("Typesetting"))
-            let all = try #require(screen.groupIndex("All"))
-            try await tmux.sendKeys("Tab")
-            try await tmux.sendKeys("Tab")
-            try await tmux.sendKeys("g")
-            for _ in all..<index { try await tmux.sendKeys("j") }
-            try await tmux.sendKeys("Enter")
-            try await tmux.waitUntil("the group Typesetting") { Screen($0).statusLine.contains("· Typesetting") }
+            try await tmux.showGroup("Typesetting")
             try await tmux.sendKeys("F5")
             let failed = try await tmux.waitFor("failed, first papers/", "cannot put it in place")
             #expect(failed.contains("(all: bibread sync remote --group 'Typesetting')"), "\(failed)")
@@ -150,10 +142,29 @@ struct SyncEndToEndTests {
             // The sandbox's XDG folders; sync the .bib alone first, in the same environment.
             let cache = sandbox.root.appendingPathComponent("cache").path
             let data = sandbox.root.appendingPathComponent("data").path
+            // These tests sync with F5 alone (the reader's own syncs have BackgroundSyncEndToEndTests).
+            try? FileManager.default.createDirectory(at: sandbox.config.appendingPathComponent("bibread"), withIntermediateDirectories: true)
+            try? "sync_on_open = false\n".write(to: sandbox.config.appendingPathComponent("bibread/config.toml"), atomically: true, encoding: .utf8)
             let script = "'\(ProcessRunner.bibreadExecutable.path)' sync '\(server.baseURL.absoluteString)' --name remote\(syncing.map { " " + $0 }.joined()) >/dev/null 2>&1 && exec '\(ProcessRunner.bibreadExecutable.path)' remote"
             return sandbox.environment(["XDG_CACHE_HOME": cache, "XDG_DATA_HOME": data]) + ["/bin/sh", "-c", script]
         }) { tmux, sandbox in
             try await body(tmux, sandbox, remoteRoot)
         }
+    }
+}
+
+extension Tmux {
+    /// Shows the group `name` of the samples (once all 25 are listed): to the groups pane, up
+    /// to All, down to it, Enter.
+    func showGroup(_ name: String) async throws {
+        let screen = Screen(try await waitFor("25 of 25"))
+        let index = try #require(screen.groupIndex(name))
+        let all = try #require(screen.groupIndex("All"))
+        try await sendKeys("Tab")
+        try await sendKeys("Tab")
+        try await sendKeys("g")
+        for _ in all..<index { try await sendKeys("j") }
+        try await sendKeys("Enter")
+        try await waitUntil("the group \(name)") { Screen($0).statusLine.contains("· \(name)") }
     }
 }

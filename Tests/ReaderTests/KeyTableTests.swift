@@ -46,6 +46,12 @@ struct KeyTableTests {
         var reload = library
         reload.press("R")
         fixtures.append(Fixture(name: "reload question", state: reload.state))
+        // issue 30: q while a sync of the library's remote runs
+        var syncQuit = library
+        syncQuit.state.backgroundSync = BackgroundSyncSettings(remote: "lab", canDetach: true)
+        syncQuit.state.syncing = (0, 0, "")
+        syncQuit.press("q")
+        fixtures.append(Fixture(name: "sync quit question", state: syncQuit.state))
         // keys: editing (the rating and the questions take any other key as no)
         var rating = library
         rating.press("*")

@@ -19,7 +19,7 @@ public struct Bibread: ParsableCommand {
                       SyncCommand.self, ConflictsCommand.self, CacheCommand.self, BookmarksCommand.self, LinkCommand.self, OpenCommand.self,
                       HandlersCommand.self, InstallHandlerCommand.self, IndexCommand.self, MarkCommand.self, RateCommand.self, TagCommand.self, SetCommand.self,
                       GroupEditCommand.self, UndoCommand.self, MergeConflictedCommand.self, StateCommand.self,
-                      LoginCommand.self, LogoutCommand.self],
+                      LoginCommand.self, LogoutCommand.self, InstallSyncServiceCommand.self],
         defaultSubcommand: BrowseCommand.self)
 
     public init() {}
@@ -61,6 +61,7 @@ struct BrowseCommand: ParsableCommand {
         }
         var options = ReaderApp.Options(paths: try files.paths)
         options.importSource = links.first
+        options.syncExecutable = ThisProgram.path
         ReaderApp.endProcess(ReaderApp.run(options))
     }
 }

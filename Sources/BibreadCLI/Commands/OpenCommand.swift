@@ -36,6 +36,7 @@ struct OpenCommand: ParsableCommand {
         if BookmarkLinkCheck.isBookmarksLink(link) {
             var options = ReaderApp.Options(paths: LibraryPaths.current(given: try RemoteResolution.libraryPaths(libraries)))
             options.importSource = link
+            options.syncExecutable = ThisProgram.path
             ReaderApp.endProcess(ReaderApp.run(options))
         }
         let parsed: ReferenceLink
@@ -52,6 +53,7 @@ struct OpenCommand: ParsableCommand {
         }
         var options = ReaderApp.Options(paths: paths)
         options.link = parsed
+        options.syncExecutable = ThisProgram.path
         ReaderApp.endProcess(ReaderApp.run(options))
     }
 

@@ -19,7 +19,9 @@ struct SyncCommand: ParsableCommand {
         that parses and keeps nearly all references; the replaced copy is kept in .previous/), \
         PDFs to $XDG_CACHE_HOME/bibread/NAME/. One sync of a remote runs at a time: another one \
         waits for it (or, with --no-wait, exits with status 75). Ctrl-C stops cleanly; the next \
-        sync resumes. Afterwards, NAME works wherever a .bib path does: bibread NAME.
+        sync resumes. Afterwards, NAME works wherever a .bib path does: bibread NAME. With --every, \
+        it syncs again after each interval until stopped (SIGTERM ends it with status 0), for a \
+        systemd user service or a tmux window; a failed round is reported and the next one runs.
         """)
 
     @Argument(help: ArgumentHelp("A remote's name or URL.", valueName: "remote"))
@@ -52,7 +54,20 @@ struct SyncCommand: ParsableCommand {
     @Flag(help: "Put the remote's .bib in place even if it drops more than 5% of the references of the copy in use, or if the copy in use holds changes made outside bibread that could not be pushed (it must still be complete and read as BibTeX; the copy it replaces is kept in .previous/).")
     var accept = false
 
+    @Option(help: ArgumentHelp("Keep running: sync again every INTERVAL (30m, 2h, 90s) until SIGTERM or Ctrl-C.", valueName: "interval"))
+    var every: String?
+
+    /// Set by the reader when it leaves a sync to finish in the background: no terminal, SIGHUP
+    /// ignored, and how it ended recorded for the reader's next start (`BackgroundSync`).
+    @Flag(help: .hidden)
+    var detached = false
+
     func validate() throws {
+        if let every {
+            guard SyncInterval(parsing: every) != nil else { throw ValidationError("--every must be \(SyncInterval.expected)") }
+            if dryRun { throw ValidationError("--every cannot be used with --dry-run") }
+            if detached { throw ValidationError("--every cannot be used with --detached") }
+        }
         if let parallel, !(1...32).contains(parallel) { throw ValidationError("--parallel must be from 1 to 32") }
         if let name, !RemoteName.isPlain(name) {
             throw ValidationError("--name must be a plain folder name (not empty, no '/', not starting with '.')")
@@ -86,32 +101,79 @@ struct SyncCommand: ParsableCommand {
         options.documentCheck = { PDFDocument.openingProblem(path: $0) }
         options.cacheLimit = config.cacheLimit
         options.readingState = ReadingStateExchange.sharing(remoteName: remote.name, deviceName: config.deviceName)
-        if !config.syncOnMetered && NetworkState.isMetered() { options.fetchPDFs = false }
         let reporter = SyncReporter(json: json, terminal: Console.isErrorTerminal)
         let cancel = CancelOnInterrupt()
+        let syncer = Syncer(remote: remote, locations: locations, transport: transport, session: session)
+        func round() throws -> SyncSummary {
+            // Checked each round: a long-lived job outlives the network it started on.
+            options.fetchPDFs = config.syncOnMetered || !NetworkState.isMetered()
+            return try runRound(syncer, options: options, reporter: reporter, cancel: cancel, remote: remote.name)
+        }
+        if let interval = every.flatMap(SyncInterval.init(parsing:)) {
+            try RepeatedSync(remote: remote.name, interval: interval, cancel: cancel).run(round)
+            return
+        }
+        let background = detached ? BackgroundSync(remote: remote.name) : nil
+        if let background {
+            // Started by the reader in a session of its own: a terminal closing is no reason to stop.
+            signal(SIGHUP, SIG_IGN)
+            background.forgetOutcome()
+        }
         let summary: SyncSummary
         do {
-            summary = try Syncer(remote: remote, locations: locations, transport: transport, session: session)
-                .run(options, events: reporter.report, isCancelled: cancel.isCancelled)
-        } catch TransferFailure.cancelled {
-            // Ctrl-C while waiting to ask a busy server again.
-            reporter.finishLine()
-            Console.error("Cancelled")
-            throw ExitCode(130)
-        } catch let error as SyncLockError {
-            reporter.finishLine()
-            Console.error("bibread: \(error)")
-            if case .busy = error { throw ExitStatus.busy }
-            throw ExitCode(130)
-        } catch {
-            reporter.finishLine()
-            Console.error("bibread: sync of '\(remote.name)' failed: \(ErrorText.plain(error))")
-            throw ExitStatus.problems
+            summary = try round()
+        } catch let failure as RoundFailure {
+            try? background?.record(.init(succeeded: false, text: failure.message))
+            throw failure.status
         }
+        try? background?.record(.init(succeeded: summary.succeeded, text: summary.succeeded ? Self.describe(summary)
+                                           : summary.cancelled ? "it was stopped" : (summary.problems.first ?? Self.firstFailure(summary))))
         if !summary.problems.isEmpty && !json {
             for problem in summary.problems { Console.error("bibread: \(problem)") }
         }
         if summary.cancelled { throw ExitCode(130) }
         if !summary.succeeded { throw ExitStatus.problems }
     }
+
+    /// One sync: its events reported; a sync that could not run says why on standard error and
+    /// throws the status to exit with.
+    private func runRound(_ syncer: Syncer, options: SyncOptions, reporter: SyncReporter, cancel: CancelOnInterrupt,
+                          remote: String) throws -> SyncSummary {
+        do {
+            return try syncer.run(options, events: reporter.report, isCancelled: cancel.isCancelled)
+        } catch TransferFailure.cancelled {
+            // Ctrl-C while waiting to ask a busy server again.
+            reporter.finishLine()
+            Console.error("Cancelled")
+            throw RoundFailure(message: "it was stopped", status: ExitCode(130))
+        } catch let error as SyncLockError {
+            reporter.finishLine()
+            Console.error("bibread: \(error)")
+            if case .busy = error { throw RoundFailure(message: "\(error)", status: ExitStatus.busy) }
+            throw RoundFailure(message: "\(error)", status: ExitCode(130))
+        } catch {
+            reporter.finishLine()
+            let reason = ErrorText.plain(error)
+            Console.error("bibread: sync of '\(remote)' failed: \(reason)")
+            throw RoundFailure(message: reason, status: ExitStatus.problems)
+        }
+    }
+
+    /// What a finished sync did, in a few words: "3 downloaded, 2 already here".
+    static func describe(_ summary: SyncSummary) -> String {
+        "\(summary.downloaded) downloaded, \(summary.current) already here"
+    }
+
+    /// The first PDF that failed, and why.
+    static func firstFailure(_ summary: SyncSummary) -> String {
+        guard let first = summary.failed.first else { return "it did not finish" }
+        return "\(summary.failed.count) failed, first \(first): \(summary.failureReasons[first] ?? "it failed")"
+    }
+}
+
+/// A sync that could not run (a lock, a transport failure, a stop), already reported on standard
+/// error; `status` is the exit status for it.
+struct RoundFailure: Error {
+    let message: String
+    let status: ExitCode
 }

@@ -1,6 +1,7 @@
 import BibModel
 import BibreadServices
 import Foundation
+import OpenWith
 import PDFText
 import ReaderCore
 import SyncEngine
@@ -17,9 +18,13 @@ extension BackgroundWork {
         case .cancelFetch:
             jobs.cancel(.download)
         case .syncLibrary(let group, let shownGroup):
-            syncLibrary(group: group?.path, shownGroup: shownGroup.path, token: token, post: post)
+            syncLibrary(group: group?.path, shownGroup: shownGroup.path, automatic: false, token: token, post: post)
+        case .syncInBackground(let group, let shownGroup):
+            syncLibrary(group: group?.path, shownGroup: shownGroup.path, automatic: true, token: token, post: post)
         case .cancelSync:
             jobs.cancel(.sync)
+        case .endSyncForQuit(let detach, let group):
+            endSyncForQuit(detach: detach, group: group?.path, post: post)
         }
     }
 
@@ -65,7 +70,13 @@ extension BackgroundWork {
         return (locations, remote)
     }
 
-    private func syncLibrary(group: String?, shownGroup: String, token: CancellationToken, post: (Event) -> Void) {
+    private func syncLibrary(group: String?, shownGroup: String, automatic: Bool, token: CancellationToken, post: (Event) -> Void) {
+        lock.withLock { syncsRunning += 1 }
+        defer { lock.withLock { syncsRunning -= 1 } }
+        guard !token.isCancelled else {
+            post(.syncFinished(summary: "Stopped syncing", libraryChanged: false, failed: false))
+            return
+        }
         guard let (locations, remote) = libraryRemote() else {
             post(.syncFinished(summary: "This library was not synced from a remote: use bibread sync URL first", libraryChanged: false, failed: true))
             return
@@ -73,6 +84,7 @@ extension BackgroundWork {
         var options = SyncOptions()
         options.selection = SyncSelection(groups: group.map { [$0] } ?? [])
         options.documentCheck = { PDFDocument.openingProblem(path: $0) }
+        if !syncOnMetered && NetworkState.isMetered(environment: environment) { options.fetchPDFs = false }
         if let store {
             options.readingState = ReadingStateExchange.sharing(remoteName: remote.name, deviceName: deviceName, state: store.directory)
         }
@@ -97,13 +109,49 @@ extension BackgroundWork {
                 }, isCancelled: { token.isCancelled })
             // PDFs this sync found missing on the remote are no longer "remote only".
             locations.registerAbsentFiles()
-            let text = Self.syncMessage(summary, remote: remote.name, group: group, shownGroup: shownGroup, refused: refused)
+            // A sync of the reader's own that brought nothing new says nothing (an empty summary).
+            let text = automatic ? Self.backgroundSyncMessage(summary, remote: remote.name, group: group, refused: refused, changed: changed) ?? ""
+                                 : Self.syncMessage(summary, remote: remote.name, group: group, shownGroup: shownGroup, refused: refused)
             post(.syncFinished(summary: text, libraryChanged: changed, failed: !summary.succeeded && !summary.cancelled))
         } catch SyncLockError.stoppedWaiting {
             post(.syncFinished(summary: "Stopped waiting for the other sync of '\(remote.name)'; nothing was changed",
                                libraryChanged: false, failed: false))
         } catch {
             post(.syncFinished(summary: "Sync of '\(remote.name)' failed: \(ErrorText.plain(error))", libraryChanged: false, failed: true))
+        }
+    }
+
+    /// What a sync the reader started on its own says: what came, and what failed; nil when it
+    /// brought nothing new (the message on screen, a warning maybe, stays).
+    static func backgroundSyncMessage(_ summary: SyncSummary, remote: String, group: String?, refused: String?, changed: Bool) -> String? {
+        if !summary.cancelled && summary.downloaded == 0 && summary.failed.isEmpty && refused == nil && !changed { return nil }
+        var text = summary.cancelled ? "Stopped syncing '\(remote)'" : "Synced '\(remote)' in the background"
+        if group != nil || summary.downloaded > 0 { text += ": \(summary.downloaded) downloaded, \(summary.current) already here" }
+        if let first = summary.failed.first {
+            text += "; \(summary.failed.count) failed, first \(first): \(summary.failureReasons[first] ?? "it failed")"
+        }
+        if let refused { text += "; \(refused)" }
+        return text
+    }
+
+    /// The reader quits during a sync: the sync is stopped (and waited for, a few seconds at
+    /// most, so that it leaves its files as a stop does and lets go of the remote's lock); with
+    /// `detach`, `bibread sync NAME --detached` then finishes it in a session of its own, its
+    /// output in `$XDG_STATE_HOME/bibread/sync-NAME.log`.
+    private func endSyncForQuit(detach: Bool, group: String?, post: (Event) -> Void) {
+        jobs.cancel(.sync)
+        let deadline = Date().addingTimeInterval(5)
+        while lock.withLock({ syncsRunning }) > 0 && Date() < deadline { usleep(20_000) }
+        guard detach, let executable = syncExecutable, let (_, remote) = libraryRemote() else { return }
+        let background = BackgroundSync(remote: remote.name, folder: Directories(environment: environment).state)
+        background.forgetOutcome()
+        let arguments = ["sync", "--detached", remote.name] + (group.map { ["--group", $0] } ?? [])
+        do {
+            try FileManager.default.createDirectory(at: background.folder, withIntermediateDirectories: true)
+            try Launcher.spawn(PreparedCommand(executable: executable, arguments: arguments), style: .detached, log: background.logFile.path)
+        } catch {
+            // The reader is quitting: its message goes to the next start, as the sync's would.
+            try? background.record(.init(succeeded: false, text: "it could not be started (\(error))"))
         }
     }
 

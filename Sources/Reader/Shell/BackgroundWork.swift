@@ -35,6 +35,13 @@ public final class BackgroundWork: @unchecked Sendable {
     let locator: LinkedFileLocator
     /// The cancellation of each job (a download, a sync, a reading-list load, indexing).
     let jobs = JobTokens()
+    /// config.toml's `sync_on_metered`: false skips PDFs while the connection is metered.
+    public var syncOnMetered = true
+    /// The `bibread` program that finishes a sync in the background when the reader quits
+    /// during one (nil: it cannot be done).
+    public var syncExecutable: String?
+    /// Syncs running now (the quit waits for a stopped one to end).
+    var syncsRunning = 0
     var fullTextIndex: FullTextIndex?
     var pdfs: LibraryPDFs?
     /// Where the full-text index is (tests give a folder of their own); nil: no full-text

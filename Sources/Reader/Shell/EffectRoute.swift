@@ -71,8 +71,10 @@ extension SyncEffect {
     var route: EffectRoute {
         switch self {
         case .fetchFile: .job(.download, on: .fetches)
-        case .syncLibrary: .job(.sync, on: .fetches)
+        case .syncLibrary, .syncInBackground: .job(.sync, on: .fetches)
         case .cancelFetch, .cancelSync: .atOnce
+        // Before the quit that follows it: the detached sync must be started by then.
+        case .endSyncForQuit: .atOnce
         }
     }
 }

@@ -24,6 +24,7 @@ extension Event {
         case .fetchFailed: return "fetch failed"
         case .syncProgress: return "sync progress"
         case .syncFinished: return "sync finished"
+        case .syncDue: return "sync due"
         case .remoteBusy: return "remote busy"
         case .libraryReloaded: return "library reloaded"
         case .libraryChangedOnDisk: return "library changed on disk"

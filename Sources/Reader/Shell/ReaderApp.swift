@@ -23,6 +23,9 @@ public enum ReaderApp {
         public var importSource: String?
         /// A link to open: its references become the group "From link", the first opens.
         public var link: ReferenceLink?
+        /// The `bibread` program, which finishes a sync in the background when the reader quits
+        /// during one (nil: quitting stops the sync).
+        public var syncExecutable: String?
 
         public init(paths: [String]) {
             self.paths = paths
@@ -67,6 +70,13 @@ public enum ReaderApp {
             restore(session, into: &state)
         }
         state.message = problems.first.map { StatusMessage($0, isError: true) }
+        // How a sync left to finish in the background ended (read once).
+        if let outcome = BackgroundSync.takeOutcomes(in: directories.state).first, state.message == nil {
+            state.message = StatusMessage(outcome.text, isError: outcome.failed)
+        }
+        if let library, let remote = library.files.lazy.compactMap({ RemoteLocations.owning($0.source.path) }).first {
+            state.backgroundSync = BackgroundSyncSettings(remote: remote.name, canDetach: options.syncExecutable != nil)
+        }
 
         let screen: CursesScreen
         do {
@@ -111,8 +121,11 @@ public enum ReaderApp {
         func makeWork(for library: Library, groups: [Group], lastRead known: [String: Double]? = nil) -> BackgroundWork {
             // A library read again finds the files moved since by name too.
             if known == nil { LinkedFileLocator.shared.forgetFolderContents() }
-            return BackgroundWork(library: library, groups: groups, store: readingStore, lastRead: known ?? lastRead(in: library),
-                                  remotes: config.remotes, deviceName: config.deviceName)
+            let work = BackgroundWork(library: library, groups: groups, store: readingStore, lastRead: known ?? lastRead(in: library),
+                                      remotes: config.remotes, deviceName: config.deviceName)
+            work.syncOnMetered = config.syncOnMetered
+            work.syncExecutable = options.syncExecutable
+            return work
         }
         let runner = EffectRunner(work: library.map { makeWork(for: $0, groups: state.groups, lastRead: firstLastRead) }, mailbox: mailbox)
         let loopEffects = AppLoopEffects(sessions: store, paths: paths, handlers: handlers, screen: screen, terminalKind: terminalKind,
@@ -136,6 +149,12 @@ public enum ReaderApp {
                 effects += state.showBookmarks(importing: source)
             }
         }
+        // A synced library syncs in the background on opening, and every sync_every.
+        if config.syncOnOpen { effects += state.syncOnItsOwn() }
+        let syncTimer = config.syncEvery.flatMap { every in
+            state.backgroundSync.remote.map { _ in Self.repeat(every: every) { mailbox.post(.syncDue) } }
+        }
+        defer { syncTimer?.cancel() }
         let loop = ReaderLoop(state: state, runner: runner, mailbox: mailbox, effects: loopEffects, timing: timing)
         // Another program's change to the library files is read at once, as R would.
         let watcher = state.library.flatMap { library in
@@ -172,6 +191,16 @@ public enum ReaderApp {
     public static func endProcess(_ status: Int32) -> Never {
         fflush(nil)
         _exit(status)
+    }
+
+    /// Calls `action` every `interval`, on a queue of its own, until cancelled.
+    private static func `repeat`(every interval: SyncInterval, _ action: @escaping @Sendable () -> Void) -> DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "bibread.sync-every"))
+        let seconds = DispatchTimeInterval.seconds(interval.seconds)
+        timer.schedule(deadline: .now() + seconds, repeating: seconds, leeway: .milliseconds(200))
+        timer.setEventHandler(handler: action)
+        timer.resume()
+        return timer
     }
 
     /// Brings back the group, selection and sort of the last session.

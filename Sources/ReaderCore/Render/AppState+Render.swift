@@ -38,6 +38,7 @@ extension AppState {
         case .openWith(let menu): OpenWithOverlay.draw(menu, into: &screen)
         case .chooser(let chooser): ChooserOverlay.draw(chooser, state: self, into: &screen)
         case .reloadQuestion: ReloadQuestionOverlay.draw(self, into: &screen)
+        case .syncQuitQuestion(let remote): SyncQuitQuestionOverlay.draw(remote: remote, self, into: &screen)
         case .outline(let cursor):
             if let view = reading, let outline = view.info?.outline { ReadingView.drawOutline(outline, cursor: cursor, view: view, into: &screen) }
         case .noteEditor(let editor):

@@ -22,10 +22,16 @@ enum StatusLine {
         if let waiting = state.waitingForRemote, state.syncing != nil || state.fetching != nil {
             left = "\(waiting) · Esc stops waiting"
             leftStyle = Style(.message, bold: true)
-        } else if let sync = state.syncing, state.fetching == nil {
+        } else if let sync = state.syncing, state.fetching == nil, state.runningSync?.automatic != true || state.message == nil {
+            // A sync the reader started on its own leaves a message up until a key clears it.
             let percent = sync.total > 0 ? " \(sync.done * 100 / sync.total)%" : ""
             let file = sync.file.isEmpty ? "" : " · \((sync.file as NSString).lastPathComponent)"
-            left = "Syncing\(percent) · \(ByteCount.format(max(0, sync.total - sync.done))) left\(file)"
+            if state.runningSync?.automatic == true, sync.total == 0, let remote = state.backgroundSync.remote {
+                // The .bib files come first, without a count of bytes.
+                left = "Syncing '\(remote)' in the background… · \(keyName(.cancelTransfer, state)) stops it"
+            } else {
+                left = "Syncing\(percent) · \(ByteCount.format(max(0, sync.total - sync.done))) left\(file)"
+            }
             leftStyle = Style(.message, bold: true)
         } else if let fetch = state.fetching {
             let name = (fetch.path as NSString).lastPathComponent

@@ -76,6 +76,11 @@ public struct AppState: Sendable {
     public var fetching: FetchState?
     /// A sync started from the reader: bytes so far and in all, and the file in progress.
     public var syncing: (done: Int64, total: Int64, file: String)?
+    /// The library's remote and what the reader may do with it on its own (issue 30).
+    public var backgroundSync = BackgroundSyncSettings()
+    /// The sync under way: the group whose PDFs it brings, and whether the reader started it on
+    /// its own (on opening, every `sync_every`) rather than F5.
+    var runningSync: (group: GroupID?, automatic: Bool)?
     /// What the sync or download under way waits for (another sync of the remote), until it starts.
     public var waitingForRemote: String?
     /// The app reading aloud in the background (its name), while it does.

@@ -42,7 +42,8 @@ public enum Event: Sendable {
     /// It is in the cache now, at `local`.
     case fetchFinished(path: String, local: String)
     case fetchFailed(path: String, message: String)
-    /// A sync started from the reader: how far it is, and how it ended.
+    /// A sync started from the reader: how far it is, and how it ended (an empty summary: a
+    /// sync the reader started on its own brought nothing new, and says nothing).
     case syncProgress(done: Int64, total: Int64, file: String)
     case syncFinished(summary: String, libraryChanged: Bool, failed: Bool)
     /// The sync or download started from the reader waits for another sync of the remote to
@@ -95,4 +96,7 @@ public enum Event: Sendable {
     case conflictResolved(message: String, failed: Bool)
     /// A terminating signal (SIGINT, SIGTERM, SIGHUP) arrived.
     case terminate
+    /// `sync_every` has passed since the reader opened the library or last asked: time for a
+    /// background sync.
+    case syncDue
 }

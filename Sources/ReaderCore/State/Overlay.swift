@@ -26,6 +26,8 @@ public enum Overlay: Sendable, Equatable {
     case groupPicker(GroupPicker)
     // keys: editing the selected reference (rating, a field, remove it?, undo?)
     case editPrompt(EditPrompt)
+    /// `q` while a sync runs: finish it in the background? (y/n; Esc stays)
+    case syncQuitQuestion(remote: String)
 
     /// The scope of the overlay's keys.
     var scope: ActionScope {
@@ -33,7 +35,7 @@ public enum Overlay: Sendable, Equatable {
         case .help: return .help
         case .openWith: return .openWithMenu
         case .chooser: return .chooser
-        case .reloadQuestion, .importQuestion: return .question
+        case .reloadQuestion, .importQuestion, .syncQuitQuestion: return .question
         case .readingPrompt: return .prompt
         case .outline: return .outline
         case .noteEditor(let editor): return editor.scope
@@ -48,7 +50,7 @@ public enum Overlay: Sendable, Equatable {
     /// top whichever view is under it. The others belong to the view they were opened over.
     var isGlobal: Bool {
         switch self {
-        case .help, .openWith: return true
+        case .help, .openWith, .syncQuitQuestion: return true
         default: return false
         }
     }
@@ -60,7 +62,7 @@ public enum Overlay: Sendable, Equatable {
         case .readingPrompt, .outline, .noteEditor: return .reading
         case .bookmarksPrompt, .importQuestion: return .bookmarks
         case .reloadQuestion, .keywordEditor, .editPrompt: return .library
-        case .help, .openWith, .chooser, .groupPicker: return nil
+        case .help, .openWith, .chooser, .groupPicker, .syncQuitQuestion: return nil
         }
     }
 
@@ -79,6 +81,7 @@ public enum Overlay: Sendable, Equatable {
         case .keywordEditor: return .keywordEditor
         case .groupPicker: return .groupPicker
         case .editPrompt: return .editPrompt
+        case .syncQuitQuestion: return .syncQuitQuestion
         }
     }
 
@@ -86,5 +89,6 @@ public enum Overlay: Sendable, Equatable {
         case help, openWith, chooser, reloadQuestion, readingPrompt, outline, noteEditor, bookmarksPrompt, importQuestion
         case keywordEditor, groupPicker
         case editPrompt
+        case syncQuitQuestion
     }
 }

@@ -13,4 +13,11 @@ public enum SyncEffect: Sendable, Equatable {
     case syncLibrary(group: GroupID?, shownGroup: GroupID)
     /// Stop the sync under way.
     case cancelSync
+    /// Sync the library's remote on the reader's own (on opening it, every `sync_every`): as
+    /// `syncLibrary`, its message saying so.
+    case syncInBackground(group: GroupID?, shownGroup: GroupID)
+    /// The reader quits while a sync runs: stop it and wait a moment for it to end; with
+    /// `detach`, then start `bibread sync` in a session of its own to finish it (with the PDFs
+    /// of `group`).
+    case endSyncForQuit(detach: Bool, group: GroupID?)
 }

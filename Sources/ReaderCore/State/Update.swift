@@ -135,8 +135,12 @@ extension AppState {
             return []
         case .syncFinished(let summary, let libraryChanged, let failed):
             syncing = nil
+            runningSync = nil
             waitingForRemote = nil
-            message = StatusMessage(summary + (libraryChanged ? " · the library was read again" : ""), isError: failed)
+            // An empty summary: a sync of the reader's own that brought nothing new; the message stays.
+            if !summary.isEmpty || libraryChanged || failed {
+                message = StatusMessage(summary + (libraryChanged ? " · the library was read again" : ""), isError: failed)
+            }
             return libraryChanged ? [.app(.reloadLibrary)] : [.library(.computeMarks)] + (librarySynced ? [.library(.loadConflicts)] : [])
         case .libraryReloaded(let reloaded):
             forgetEditPositions()
@@ -204,6 +208,8 @@ extension AppState {
         case .terminate:
             isQuitting = true
             return [.app(.saveSession), .app(.quit)]
+        case .syncDue:
+            return syncOnItsOwn()
         }
     }
 
@@ -261,6 +267,7 @@ extension AppState {
         case .openWith: return handleOpenWith(key)
         case .chooser: return handleChooser(key)
         case .reloadQuestion: return handleReloadQuestion(key)
+        case .syncQuitQuestion: return handleSyncQuitQuestion(key)
         case .readingPrompt: return handleReadingPrompt(key)
         case .outline: return handleOutline(key)
         case .noteEditor: return handleNoteEditor(key)
@@ -299,6 +306,7 @@ extension AppState {
         switch action {
         case .quit:
             if let waiting = quitAfterWrites() { return waiting }
+            if let question = askBeforeQuittingASync() { return question }
             isQuitting = true
             return [.app(.saveSession), .app(.quit)]
         case .help:
@@ -351,8 +359,7 @@ extension AppState {
                 message = StatusMessage("A sync is already running")
                 return []
             }
-            syncing = (0, 0, "")
-            let group = activeGroup.builtIn == nil ? activeGroup : nil
+            let group = startSync(automatic: false)
             message = StatusMessage(group.map { "Syncing the library and the PDFs of \($0)…" } ?? "Syncing the library…")
             return [.sync(.syncLibrary(group: group, shownGroup: activeGroup))]
         case .reverseSort:

@@ -3,8 +3,9 @@ import Foundation
 /// Whether NetworkManager says the connection is metered: `nmcli` on PATH lists each device's
 /// `GENERAL.METERED` (`yes`, `yes (guessed)`, `no`, `unknown`); a guessed yes counts as yes, as
 /// NetworkManager's documentation advises. No nmcli, or no answer, counts as not metered.
-enum NetworkState {
-    static func isMetered(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+public enum NetworkState {
+    /// Whether the connection is metered now (see the type).
+    public static func isMetered(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
         let folders = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
         guard let nmcli = folders.map({ $0 + "/nmcli" }).first(where: FileManager.default.isExecutableFile(atPath:)) else { return false }
         let process = Process()
