@@ -95,8 +95,8 @@ struct BackgroundSyncEndToEndTests {
     func openingSyncsInTheBackgroundAndAgainEveryInterval() async throws {
         let remote = try SyncedRemote(config: "sync_every = \"4s\"\n", kilobytesPerSecond: 10)
         defer { remote.remove() }
-        // Another machine changed the .bib, by 100 kB: at 10 kB/s its download takes seconds.
-        try remote.append("@comment{" + String(repeating: "padding line of another machine's export\n", count: 2_500) + "}")
+        // Another machine changed the .bib, by 300 kB: at 10 kB/s its download takes half a minute.
+        try remote.append("@comment{" + String(repeating: "padding line of another machine's export\n", count: 7_500) + "}")
         try remote.append("@misc{added2026, title = {Added on the remote}, year = 2026}")
         let tmux = try await remote.openReader()
         do {
@@ -109,12 +109,15 @@ struct BackgroundSyncEndToEndTests {
             try await tmux.sendKeys("Escape")
             try await tmux.waitUntil("the help to close", timeout: .seconds(2)) { !$0.contains("Help — any other key closes") }
             #expect(Screen(try await tmux.capture()).statusLine.contains("Syncing"), "the sync was still running")
-            try await tmux.waitFor("Synced 'remote' in the background", "the library was read again")
+            try await tmux.waitFor("Synced 'remote' in the background", "the library was read again", timeout: .seconds(120))
             // A key clears the message; the new reference is in the list.
             try await tmux.sendKeys("j")
             try await tmux.waitFor("26 of 26")
-            // sync_every: the remote changes again, and a later sync brings it without a key.
-            try remote.append("@misc{later2026, title = {Added later}, year = 2026}")
+            // sync_every: the remote changes again (its export is small now), and a later sync
+            // brings it without a key.
+            var library = try String(contentsOf: Fixtures.samples.appendingPathComponent("library.bib"), encoding: .utf8)
+            library += "\n@misc{added2026, title = {Added on the remote}, year = 2026}\n@misc{later2026, title = {Added later}, year = 2026}\n"
+            try library.write(to: remote.root.appendingPathComponent("library.bib"), atomically: true, encoding: .utf8)
             try await tmux.waitFor("Synced 'remote' in the background", "the library was read again", timeout: .seconds(60))
             try await tmux.sendKeys("j")
             try await tmux.waitFor("27 of 27")

@@ -71,6 +71,16 @@ struct BackgroundSyncReaderTests {
                 == [.sync(.endSyncForQuit(detach: false, group: nil)), .app(.saveSession), .app(.quit)])
     }
 
+    @Test func aSyncThatEndsWhileTheQuestionIsUpLetsTheReaderQuit() {
+        var harness = Self.syncedSamples()
+        _ = harness.state.syncOnItsOwn()
+        harness.press("q")
+        #expect(harness.screen.contains("finish it in the background? (y/n)"))
+        #expect(harness.state.update(.syncFinished(summary: "", libraryChanged: true, failed: false)) == [.app(.saveSession), .app(.quit)])
+        #expect(harness.state.isQuitting)
+        #expect(!harness.screen.contains("finish it in the background?"))
+    }
+
     @Test func withoutASyncOrAWayToDetachQQuitsAtOnce() {
         var idle = Self.syncedSamples()
         #expect(idle.state.update(.key(.character("q"))) == [.app(.saveSession), .app(.quit)])

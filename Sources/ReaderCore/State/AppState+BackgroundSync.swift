@@ -28,6 +28,14 @@ extension AppState {
         return []
     }
 
+    /// The sync ended while the question was up: the reader quits, as `q` asked.
+    mutating func quitOnceTheSyncEnded() -> [Effect]? {
+        guard case .syncQuitQuestion? = screen.top else { return nil }
+        screen.close(.syncQuitQuestion)
+        isQuitting = true
+        return [.app(.saveSession), .app(.quit)]
+    }
+
     /// The question's keys: yes leaves the sync to `bibread sync` in the background and quits,
     /// no stops it and quits, Esc stays.
     mutating func handleSyncQuitQuestion(_ key: Key) -> [Effect] {

@@ -137,6 +137,8 @@ extension AppState {
             syncing = nil
             runningSync = nil
             waitingForRemote = nil
+            // q was pressed during the sync, and the question is still up: nothing is left to ask.
+            if let quitting = quitOnceTheSyncEnded() { return quitting }
             // An empty summary: a sync of the reader's own that brought nothing new; the message stays.
             if !summary.isEmpty || libraryChanged || failed {
                 message = StatusMessage(summary + (libraryChanged ? " · the library was read again" : ""), isError: failed)
