@@ -26,9 +26,20 @@ public struct MachineIdentity: Sendable, Equatable {
         let url = state.appendingPathComponent("machine-id")
         if let id = try read(url) { return id }
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let temporary = state.appendingPathComponent(".machine-id.\(getpid()).\(UInt64.random(in: 0...UInt64.max)).tmp")
         let made = MachineID.random()
-        try AtomicFile.write(Data((made.rawValue + "\n").utf8), to: temporary, mode: 0o600)
+        let contents = Data((made.rawValue + "\n").utf8)
+        // An unnamed file linked to its name once whole: a process killed meanwhile leaves
+        // nothing behind (a named temporary file would stay in the state folder).
+        if let linked = try linkUnnamedFile(contents, in: state, to: url) {
+            if linked { return made }
+            guard let id = try read(url) else {
+                throw MachineIdentityError(path: url.path, problem: "cannot be made: \(String(cString: strerror(EEXIST)))")
+            }
+            return id
+        }
+        // A file system without unnamed files: a named temporary file, linked, then removed.
+        let temporary = state.appendingPathComponent(".machine-id.\(getpid()).\(UInt64.random(in: 0...UInt64.max)).tmp")
+        try AtomicFile.write(contents, to: temporary, mode: 0o600)
         defer { unlink(temporary.path) }
         if link(temporary.path, url.path) != 0 {
             guard errno == EEXIST, let id = try read(url) else {
@@ -42,6 +53,40 @@ public struct MachineIdentity: Sendable, Equatable {
             close(folder)
         }
         return made
+    }
+
+    /// Linux's `O_TMPFILE` (`__O_TMPFILE | O_DIRECTORY`), which Swift does not import.
+    private static let unnamedFile: Int32 = 0o20000000 | O_DIRECTORY
+
+    /// Writes `contents` to an unnamed file in `folder`, flushes it and links it to `url` (and
+    /// flushes the folder): true when linked, false when a file was there already; nil when the
+    /// file system makes no unnamed files.
+    private static func linkUnnamedFile(_ contents: Data, in folder: URL, to url: URL) throws -> Bool? {
+        let descriptor = open(folder.path, unnamedFile | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            if errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL { return nil }
+            throw MachineIdentityError(path: url.path, problem: "cannot be made: \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        var written = 0
+        let bytes = [UInt8](contents)
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw MachineIdentityError(path: url.path, problem: "cannot be written: \(String(cString: strerror(errno)))") }
+            written += count
+        }
+        guard fsync(descriptor) == 0 else { throw MachineIdentityError(path: url.path, problem: "cannot be flushed: \(String(cString: strerror(errno)))") }
+        guard linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, url.path, AT_SYMLINK_FOLLOW) == 0 else {
+            if errno == EEXIST { return false }
+            throw MachineIdentityError(path: url.path, problem: "cannot be made: \(String(cString: strerror(errno)))")
+        }
+        let directory = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directory >= 0 {
+            fsync(directory)
+            close(directory)
+        }
+        return true
     }
 
     /// The id the file at `url` holds; nil when there is no file.
