@@ -212,6 +212,12 @@ extension StateOperation {
         }
     }
 
+    /// Whether a name or a note may not hold `scalar`: C0, DEL, C1, and the bidirectional
+    /// overrides and isolates that reorder what a terminal shows (a note may hold `\n` and `\t`).
+    public static func refuses(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+    }
+
     private static func page(_ page: Int) -> String? {
         page >= 1 && page <= maximumPage ? nil : "the page \(page) is not between 1 and \(maximumPage)"
     }
@@ -225,9 +231,7 @@ extension StateOperation {
         if text.count > limit { return "the \(what) is \(text.count) characters, more than \(limit)" }
         let control = text.unicodeScalars.contains { scalar in
             if allowsLineBreaks && (scalar == "\n" || scalar == "\t") { return false }
-            // C0, DEL, C1, and the bidirectional overrides that reorder what a terminal shows.
-            return scalar.properties.generalCategory == .control || (0x202A...0x202E).contains(scalar.value)
-                || (0x2066...0x2069).contains(scalar.value)
+            return refuses(scalar)
         }
         return control ? "the \(what) holds a control character" : nil
     }

@@ -58,7 +58,6 @@ public struct ReadingStateExchange {
         let sequence: Int
         let remote: RemoteFile
         var path: String { remote.path }
-        var name: String { String(remote.path.split(separator: "/").last ?? "") }
         /// What the store keeps to know a file merged: a machine never writes a file again under
         /// its name, so its size tells a file cut short or replaced by another program.
         var version: String { "size:\(remote.size ?? -1)" }

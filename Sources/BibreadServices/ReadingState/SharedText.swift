@@ -8,7 +8,7 @@ enum SharedText {
     /// `name` with control and bidirectional formatting characters made spaces, cut to the
     /// longest name the log takes.
     static func name(_ name: String) -> String {
-        let cleaned = String(String.UnicodeScalarView(name.unicodeScalars.map { isRefused($0) ? " " : $0 }))
+        let cleaned = String(String.UnicodeScalarView(name.unicodeScalars.map { StateOperation.refuses($0) ? " " : $0 }))
         guard cleaned.count > StateOperation.maximumNameLength else { return cleaned }
         return String(cleaned.prefix(StateOperation.maximumNameLength - 1)) + "…"
     }
@@ -17,13 +17,7 @@ enum SharedText {
     /// it is longer than the log takes.
     static func note(_ text: String, limit: Int = StateOperation.maximumNoteLength) -> String? {
         let lines = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
-        let cleaned = String(String.UnicodeScalarView(lines.unicodeScalars.filter { $0 == "\n" || $0 == "\t" || !isRefused($0) }))
+        let cleaned = String(String.UnicodeScalarView(lines.unicodeScalars.filter { $0 == "\n" || $0 == "\t" || !StateOperation.refuses($0) }))
         return cleaned.count <= limit ? cleaned : nil
-    }
-
-    /// Whether the log format refuses `scalar` in a name or a note (C0, DEL, C1, and the
-    /// bidirectional overrides and isolates).
-    private static func isRefused(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.generalCategory == .control || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
     }
 }
