@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "PDFText", dependencies: ["CPoppler", "Checksums", "DiskIO"]),
         // Full-text search of the PDFs: an FTS5 index keyed by content fingerprint.
         .target(name: "FullText", dependencies: [
-            "PDFText", "Checksums", .product(name: "GRDB", package: "GRDB.swift"),
+            "PDFText", "Checksums", "DiskIO", .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
         // Reading lists: the bookmark tree, its plist/JSON formats and bibread://bookmarks links.

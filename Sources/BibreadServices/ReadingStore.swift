@@ -1,5 +1,6 @@
 import BibModel
 import BibreadValues
+import DiskIO
 import Foundation
 import GRDB
 import ReadingStateSync
@@ -36,8 +37,12 @@ public final class ReadingStore: Sendable {
             try db.execute(sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
-        database = try DatabaseQueue(path: directory.appendingPathComponent("state.sqlite").path, configuration: configuration)
-        try ReadingStore.migrator.migrate(database)
+        let file = directory.appendingPathComponent("state.sqlite")
+        database = try ExclusiveFileLock.whileSettingUp(database: file) {
+            let database = try DatabaseQueue(path: file.path, configuration: configuration)
+            try ReadingStore.migrator.migrate(database)
+            return database
+        }
         self.directory = directory
         machineIDFile = directory.appendingPathComponent("machine-id").path
         do {

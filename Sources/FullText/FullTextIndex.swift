@@ -1,3 +1,4 @@
+import DiskIO
 import Foundation
 import GRDB
 
@@ -29,8 +30,11 @@ public final class FullTextIndex: Sendable {
             // documents, which the next update reads again.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
-        database = try DatabasePool(path: url.path, configuration: configuration)
-        try IndexSchema.migrator.migrate(database)
+        database = try ExclusiveFileLock.whileSettingUp(database: url) {
+            let database = try DatabasePool(path: url.path, configuration: configuration)
+            try IndexSchema.migrator.migrate(database)
+            return database
+        }
         try database.write(IndexSchema.checkTextVersion)
     }
 

@@ -49,6 +49,13 @@ struct SharedReadingStateTests {
 
     static func reference(_ key: String, _ page: Int) -> PageReference { PageReference(citeKey: key, page: page) }
 
+    /// The reader and a sync starting at once on a new machine both create state.sqlite (and
+    /// the machine id): each must open it, not fail with "table … already exists".
+    @Test func aStoreOpenedAtOnceForTheFirstTimeOpensEverywhere() throws {
+        let failures = try ConcurrentOpening.failures { folder in _ = try ReadingStore(directory: folder) }
+        #expect(failures.isEmpty, "\(failures.count) openings failed: \(Set(failures))")
+    }
+
     @Test func bookmarksAddedOfflineOnBothAreAllKeptInEitherOrder() throws {
         let laptop = try Machine("laptop")
         let desktop = try Machine("desktop")

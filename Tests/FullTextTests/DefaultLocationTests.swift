@@ -1,3 +1,4 @@
+import BibreadTestSupport
 import Foundation
 import FullText
 import Testing
@@ -13,6 +14,15 @@ struct DefaultLocationTests {
     func fallsBackToHome(extra: [String: String]) {
         let url = FullTextIndex.defaultURL(environment: extra.merging(["HOME": "/home/me"]) { $1 })
         #expect(url.path == "/home/me/.cache/bibread/fulltext.sqlite")
+    }
+
+    /// Two processes opening the index for the first time at once (`bibread index` and the
+    /// reader) both get it, not "table … already exists" from migrating it twice.
+    @Test func anIndexOpenedAtOnceForTheFirstTimeOpensEverywhere() throws {
+        let failures = try ConcurrentOpening.failures { folder in
+            _ = try FullTextIndex(url: folder.appendingPathComponent("fulltext.sqlite"))
+        }
+        #expect(failures.isEmpty, "\(failures.count) openings failed: \(Set(failures))")
     }
 
     @Test func anIndexOpensAgainWithItsContent() throws {

@@ -7,6 +7,20 @@ import Testing
 /// The journal of edits a synced library's remote does not have yet, and of merge conflicts.
 @Suite("edit journal")
 struct EditJournalTests {
+    /// Two processes starting at once (a sync and an edit, the first time a library is synced)
+    /// both create the journal: each must get it, not "table edit already exists" (CI saw
+    /// that in SyncWhileEditingTests). The same for the cache manifest beside it.
+    @Test func storesOpenedAtOnceForTheFirstTimeAllOpen() throws {
+        let journal = try ConcurrentOpening.failures { folder in
+            _ = try EditJournal(url: folder.appendingPathComponent("journal.sqlite"))
+        }
+        #expect(journal.isEmpty, "\(journal.count) openings failed: \(Set(journal))")
+        let manifest = try ConcurrentOpening.failures { folder in
+            _ = try CacheManifest(url: folder.appendingPathComponent("manifest.sqlite"))
+        }
+        #expect(manifest.isEmpty, "\(manifest.count) openings failed: \(Set(manifest))")
+    }
+
     @Test func editsStayPendingUntilAPushPutsThemOnTheRemoteAcrossReopening() throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -29,7 +29,7 @@ public final class CacheManifest: Sendable {
     private let database: DatabaseQueue
 
     public init(url: URL) throws {
-        database = try WALDatabase.open(at: url) { db in
+        database = try WALDatabase.open(at: url, migrator: Self.migrator) { db in
             // In WAL mode NORMAL never corrupts; a crash can lose the last records, and then
             // the next sync fetches those files again.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
@@ -38,6 +38,9 @@ public final class CacheManifest: Sendable {
             let status = csqlite_keep_log_on_close(db.sqliteConnection)
             guard status == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: status)) }
         }
+    }
+
+    private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.execute(sql: """
@@ -57,7 +60,7 @@ public final class CacheManifest: Sendable {
         migrator.registerMigration("v3 absent files") { db in
             try db.execute(sql: "CREATE TABLE absent (path TEXT PRIMARY KEY NOT NULL)")
         }
-        try migrator.migrate(database)
+        return migrator
     }
 
     /// The remote paths a sync looked for and the remote did not have (linked, not there).

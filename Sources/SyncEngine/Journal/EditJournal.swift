@@ -11,10 +11,13 @@ public final class EditJournal: Sendable {
 
     /// Opens (or creates) the journal at `url`.
     public init(url: URL) throws {
-        database = try WALDatabase.open(at: url) { db in
+        database = try WALDatabase.open(at: url, migrator: Self.migrator) { db in
             // The user's edits: every commit reaches the disk before it counts.
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
+    }
+
+    private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.execute(sql: """
@@ -44,7 +47,7 @@ public final class EditJournal: Sendable {
                 )
                 """)
         }
-        try migrator.migrate(database)
+        return migrator
     }
 
     /// Records the changes of one edit to a reference of `file` (the library file's path on the
