@@ -18,9 +18,6 @@ fi
 # measured in a run of their own, after the rest: on the 2-core CI machine the rest of the suite
 # (tmux sessions, servers, kill -9 loops, 27 MB libraries) can starve any process for more than a
 # second, which says nothing of bibread. The bound itself is the same 1 s.
-# The reader's sync on opening a library is watched for its progress line over a throttled
-# server: under the full suite's load it was missed (issue 30, not understood yet), so it runs
-# here too.
-latency='LongValueEndToEndTests|signalsEndAStuckLoop|BackgroundSyncEndToEndTests'
+latency='LongValueEndToEndTests|signalsEndAStuckLoop'
 swift test --skip-build --disable-xctest --skip "$latency"
 swift test --skip-build --disable-xctest --filter "$latency"

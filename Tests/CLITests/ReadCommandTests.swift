@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `bibread read`: one page of a reference's PDF, as a user runs it.
-@Suite("bibread read")
+@Suite("bibread read", .onOwnThreads)
 struct ReadCommandTests {
     private var sample: String { Fixtures.samples.appendingPathComponent("library.bib").path }
 
@@ -113,7 +113,7 @@ struct ReadCommandTests {
 /// `read --page` and `open --print` follow the reader's rule for page numbers: a number is the
 /// printed page (its label), `#N` the Nth page of the file, and a number that is no label falls
 /// back to the page of the file with that number, saying so.
-@Suite("bibread read and open: page numbers")
+@Suite("bibread read and open: page numbers", .onOwnThreads)
 struct PageNumberCommandTests {
     /// A library of one reference, `key`, whose PDF is `pdf`, in a fresh folder.
     final class Library {
@@ -198,7 +198,7 @@ struct PageNumberCommandTests {
 }
 
 /// `bibread read` of a PDF whose page tree lies about its count (issue 26, item 13).
-@Suite("bibread read, a lying page tree")
+@Suite("bibread read, a lying page tree", .onOwnThreads)
 struct LyingPageTreeReadTests {
     @Test func aPDFWithNoReadablePageSaysSoInsteadOfZeroPages() throws {
         let folder = try Fixtures.temporaryDirectory()

@@ -4,7 +4,7 @@ import Testing
 
 /// The reader's syncs of its own (on opening a synced library, every `sync_every`), and quitting
 /// during a sync: finish it in the background, or stop it (issue 30).
-@Suite("Sync that keeps going, end to end (tmux)")
+@Suite("Sync that keeps going, end to end (tmux)", .onOwnThreads)
 struct BackgroundSyncEndToEndTests {
     /// A remote served over WebDAV (the samples), synced once by URL as `remote` (the .bib
     /// alone), and the sandbox the reader runs in, with `config` as its config.toml.

@@ -4,7 +4,7 @@ import Testing
 
 /// Bookmarks end to end: the real binary in tmux bookmarks a page and writes its note, quits,
 /// is started again, and jumps to the bookmark; a second process sees the same store.
-@Suite("Bookmarks, end to end (tmux)")
+@Suite("Bookmarks, end to end (tmux)", .onOwnThreads)
 struct BookmarksEndToEndTests {
     @Test("Add a bookmark and a note with m and n, quit, reopen, jump to the bookmark")
     func bookmarkSurvivesARestart() async throws {

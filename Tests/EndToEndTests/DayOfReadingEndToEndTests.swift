@@ -6,7 +6,7 @@ import Testing
 /// 3.9 MB library (TUGboat's bibliography, the sample library and a real 113-page manual)
 /// synced with a dry run first, opened, searched, read, searched in the document to its last
 /// match and round again, bookmarked, quit and reopened where it was left.
-@Suite("A day of reading, end to end (tmux)")
+@Suite("A day of reading, end to end (tmux)", .onOwnThreads)
 struct DayOfReadingEndToEndTests {
     @Test("Sync with a dry run first, open, search, read, search the document to its last match, bookmark, quit, reopen")
     func aDayOfReading() async throws {

@@ -10,7 +10,7 @@ import Glibc
 /// right after the message (issue 26, item 3: "Bookmarked p. N" and "Saved the note" showed
 /// before the write, which waited on the bulk queue behind the work of a big library; a kill
 /// right after the message lost 6 of 24).
-@Suite("Bookmarks and notes survive kill -9 right after their message (tmux)")
+@Suite("Bookmarks and notes survive kill -9 right after their message (tmux)", .onOwnThreads)
 struct DurableWritesEndToEndTests {
     /// How many kills: `BIBREAD_KILL_ROUNDS`, else 12 (half bookmarks, half notes; about 2.5 s
     /// each).

@@ -5,7 +5,7 @@ import Testing
 /// The reader's edits with the real binary in tmux, on copies of real libraries: `x`, `*`, `e`,
 /// `E` with a scripted `$EDITOR`, `u`; kept after quitting; another program's change while an
 /// edit waits for the file's lock.
-@Suite("Editing in the reader, end to end (tmux)")
+@Suite("Editing in the reader, end to end (tmux)", .onOwnThreads)
 struct EditingEndToEndTests {
     /// BibDesk's (its header, `Date-Modified`, `=` signs lined up): 39 references.
     private static let bibDesk = "bib/zotero-bbt/pandoc_biblio.bib"

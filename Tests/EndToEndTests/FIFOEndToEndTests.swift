@@ -5,7 +5,7 @@ import Testing
 /// Files that are FIFOs, in the real reader (issue 26, item 6): a linked PDF that is a FIFO left
 /// the reader at "Opening…", and every PDF after it too, until a restart; a default library that
 /// is a FIFO gave a blank screen that `q` did not leave.
-@Suite("FIFOs in the reader, end to end (tmux)")
+@Suite("FIFOs in the reader, end to end (tmux)", .onOwnThreads)
 struct FIFOEndToEndTests {
     @Test("A linked PDF that is a FIFO is refused with a message; the next PDF opens")
     func aFIFOPDFIsRefusedAndTheNextOpens() async throws {

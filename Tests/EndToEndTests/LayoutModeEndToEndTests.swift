@@ -5,7 +5,7 @@ import Testing
 /// `t` (reflow or layout) is remembered per document, end to end: the real binary in tmux
 /// switches a document to its layout, quits, and a new run opens it in layout again, while
 /// another document still opens reflowed.
-@Suite("Layout mode memory, end to end (tmux)")
+@Suite("Layout mode memory, end to end (tmux)", .onOwnThreads)
 struct LayoutModeEndToEndTests {
     /// Whether the title bar (the first row) ends with `mode`.
     static func titleBarShows(_ mode: String, in screen: String) -> Bool {

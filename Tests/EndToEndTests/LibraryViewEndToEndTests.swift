@@ -4,7 +4,7 @@ import Testing
 
 /// The library view with several .bib files open at once, end to end (tmux): the reading
 /// history follows the documents read, whatever set of files is open.
-@Suite("Library view, end to end (tmux)")
+@Suite("Library view, end to end (tmux)", .onOwnThreads)
 struct LibraryViewEndToEndTests {
     @Test("Recently read lists a paper read with one .bib when it is opened together with another")
     func recentlyReadFollowsTheDocumentAcrossSetsOfFiles() async throws {

@@ -5,7 +5,7 @@ import Testing
 /// Links and "open with", end to end: `bibread open LINK` in tmux opens the reader at the
 /// linked page, `o` runs a stand-in PDF viewer at that page, and `y` puts the link on the
 /// clipboard through the OSC 52 sequence, which tmux (set-clipboard on) turns into a buffer.
-@Suite("Links and open with, end to end (tmux)")
+@Suite("Links and open with, end to end (tmux)", .onOwnThreads)
 struct LinkEndToEndTests {
     @Test("bibread open LINK lands on the page; o runs the viewer there; y copies the link")
     func openAtThePageThenOpenWithAndCopy() async throws {

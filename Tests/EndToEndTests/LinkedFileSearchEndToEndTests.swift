@@ -5,7 +5,7 @@ import Testing
 /// The reader opens a library written on a Mac (links to `/Users/jane/…`) whose PDFs are laid
 /// out differently here: the file found by its name opens, and the reader says which file it
 /// opened; the file the config's path mapping points at opens too.
-@Suite("Linked files of another machine, end to end (tmux)")
+@Suite("Linked files of another machine, end to end (tmux)", .onOwnThreads)
 struct LinkedFileSearchEndToEndTests {
     @Test("A PDF linked at a Mac's path opens from the file of the same name here, and the reader says so")
     func opensTheFileFoundByName() async throws {

@@ -10,7 +10,7 @@ import Glibc
 /// selected in the real reader: every key still acts, and the reader still ends on `q`, Ctrl-C,
 /// SIGTERM, SIGINT, SIGHUP and a closed terminal, each within a second (issue 26, item 5: wrapping
 /// it took minutes per key, and nothing, not even SIGTERM, ended the reader in the meantime).
-@Suite("A 10 MB value without spaces, end to end (tmux)", .serialized)
+@Suite("A 10 MB value without spaces, end to end (tmux)", .serialized, .onOwnThreads)
 struct LongValueEndToEndTests {
     /// How long a key or a signal may take to show its effect: the issue's bound, stretched only
     /// under a sanitizer (`BIBREAD_TEST_TIME_SCALE`).

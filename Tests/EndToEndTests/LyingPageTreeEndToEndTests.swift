@@ -5,7 +5,7 @@ import Testing
 /// The reader and a PDF whose page tree lies about its count (issue 26, item 13): it said
 /// "0 pages" and "give a printed page (none) or #1 to #0", or "page 4 is out of range (the
 /// document has 5 pages)"; now it says what is wrong with the PDF.
-@Suite("A lying page tree in the reader, end to end (tmux)")
+@Suite("A lying page tree in the reader, end to end (tmux)", .onOwnThreads)
 struct LyingPageTreeEndToEndTests {
     @Test("A PDF with no readable page says why; a page the tree claims but lacks says which pages there are")
     func lyingCounts() async throws {

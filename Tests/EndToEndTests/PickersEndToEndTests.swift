@@ -6,7 +6,7 @@ import Testing
 /// static groups): the keyword and the group membership are written to the .bib, shown at once,
 /// and there after the reader is started again. Needs the keys branch's `requestEdit` (the
 /// write); with its stub this test fails at the first wait for the file.
-@Suite("Keywords and static groups, end to end (tmux)")
+@Suite("Keywords and static groups, end to end (tmux)", .onOwnThreads)
 struct PickersEndToEndTests {
     /// Waits until the file at `url` holds every one of `texts`.
     private func waitForFile(_ url: URL, toContain texts: String..., timeout: Duration = .seconds(20)) async throws {

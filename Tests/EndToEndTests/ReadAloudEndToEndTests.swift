@@ -10,7 +10,7 @@ import Glibc
 /// "Finished reading aloud" for any that exited with status 0, such as one that read nothing
 /// and exited at once. It now says what happened: the app ended by itself, after how long, and
 /// how when it failed.
-@Suite("Reading aloud, an app that ends by itself, end to end (tmux)")
+@Suite("Reading aloud, an app that ends by itself, end to end (tmux)", .onOwnThreads)
 struct ReadAloudEndToEndTests {
     @Test("A reader-aloud that exits at once is not said to have finished reading", arguments: [0, 3])
     func anAppThatEndsAtOnce(status: Int) async throws {

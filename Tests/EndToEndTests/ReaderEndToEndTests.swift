@@ -10,7 +10,7 @@ import Glibc
 /// server; keys go in with `send-keys` and the screen comes back with `capture-pane`. Nothing is
 /// shared between tests (each has its own tmux socket and XDG directories), so they may run in
 /// parallel. Every wait polls the screen with a timeout and fails with the last screen seen.
-@Suite("Full-screen reader, end to end (tmux)")
+@Suite("Full-screen reader, end to end (tmux)", .onOwnThreads)
 struct ReaderEndToEndTests {
     static let library = SampleLibrary.path
 

@@ -4,7 +4,7 @@ import Testing
 
 /// The reading view's position memory, end to end: the real binary in tmux goes to a page with
 /// `:`, quits, and `bibread read --resume` (a second process) prints that page.
-@Suite("Reading position, end to end (tmux)")
+@Suite("Reading position, end to end (tmux)", .onOwnThreads)
 struct ReadingEndToEndTests {
     @Test("Go to a page with :, quit, and bibread read --resume prints that page; the reader resumes there too")
     func positionSurvivesQuitting() async throws {

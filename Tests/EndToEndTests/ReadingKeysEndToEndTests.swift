@@ -4,7 +4,7 @@ import Testing
 
 /// The reading view as a user meets it in a real terminal: Ctrl-C quits from the page, and the
 /// bookmarks view shows what `bibread bookmarks add` adds from another shell while it is open.
-@Suite("Reading keys and live bookmarks, end to end (tmux)")
+@Suite("Reading keys and live bookmarks, end to end (tmux)", .onOwnThreads)
 struct ReadingKeysEndToEndTests {
     @Test("Ctrl-C in the reading view quits bibread and gives the shell back")
     func controlCQuitsFromTheReadingView() async throws {

@@ -6,7 +6,7 @@ import Testing
 /// its progress is reported) and is imported. The download keeps its progress report past the
 /// load, and the reader used to let that crash it ("closure argument was escaped in
 /// withoutActuallyEscaping block", SIGILL).
-@Suite("Reading list from a URL, end to end (tmux)")
+@Suite("Reading list from a URL, end to end (tmux)", .onOwnThreads)
 struct ReadingListURLEndToEndTests {
     @Test("b, i, an http URL: the list downloads and is imported")
     func aListFromAURLIsImported() async throws {

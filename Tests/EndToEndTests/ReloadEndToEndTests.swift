@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The .bib changed on disk while the real binary shows it: `R`, and the watcher.
-@Suite("Reloading the library, end to end (tmux)")
+@Suite("Reloading the library, end to end (tmux)", .onOwnThreads)
 struct ReloadEndToEndTests {
     private static let first = "@book{first2020, author = {First, Ann}, title = {The First Book}, year = 2020}\n"
     private static let second = "@book{second2021, author = {Second, Bo}, title = {A Second Book}, year = 2021}\n"

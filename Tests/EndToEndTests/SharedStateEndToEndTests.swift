@@ -10,7 +10,7 @@ import Glibc
 /// The reading state on every machine (issue 29): machines with XDG folders of their own share
 /// positions, bookmarks and notes through a real remote (lighttpd's WebDAV, the real sshd's
 /// SFTP), with the real `bibread` and, for reading, the reader in tmux.
-@Suite("Reading state shared through a remote (lighttpd, sshd, tmux)")
+@Suite("Reading state shared through a remote (lighttpd, sshd, tmux)", .onOwnThreads)
 struct SharedStateEndToEndTests {
     enum Kind: String, CaseIterable, Sendable { case webdav, sftp }
 

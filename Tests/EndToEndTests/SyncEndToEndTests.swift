@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// A synced library in the full-screen reader: a PDF only the remote has downloads when opened.
-@Suite("Synced library, end to end (tmux)")
+@Suite("Synced library, end to end (tmux)", .onOwnThreads)
 struct SyncEndToEndTests {
     @Test("After syncing only the .bib, Enter on a reference downloads its PDF, shows progress, then opens it")
     func openingARemoteOnlyPDFDownloadsIt() async throws {

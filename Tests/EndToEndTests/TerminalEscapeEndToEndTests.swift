@@ -6,7 +6,7 @@ import Testing
 /// in a terminal (issue 26, item 7): tmux is the terminal, with `set-clipboard on` so that an
 /// OSC 52 would make a paste buffer. Nothing may clear the screen, set the pane's title, fill
 /// the clipboard or change the colours; each control character shows as `�`.
-@Suite("Control characters in a terminal, end to end (tmux)")
+@Suite("Control characters in a terminal, end to end (tmux)", .onOwnThreads)
 struct TerminalEscapeEndToEndTests {
     /// Runs `commandLine` in a shell in a fresh pane, after a line `BEFORE`; returns the screen
     /// once `END` is printed, with the pane's title and tmux's paste buffers at that moment.

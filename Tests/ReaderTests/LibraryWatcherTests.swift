@@ -6,7 +6,7 @@ import Testing
 
 /// The library files' watcher: a change another program makes is reported once it settles, and
 /// only for the library's own files.
-@Suite("library watcher")
+@Suite("library watcher", .onOwnThreads)
 struct LibraryWatcherTests {
     @Test func aFileRenamedOverTheLibraryOrWrittenInPlaceIsReportedOthersAreNot() async throws {
         let folder = try Fixtures.temporaryDirectory()

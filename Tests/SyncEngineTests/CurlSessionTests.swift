@@ -8,7 +8,7 @@ import Glibc
 
 /// CurlSession against real servers on 127.0.0.1: `file://` URLs, a small Python HTTP server
 /// started once for the whole suite, and an sftp port nobody listens on.
-@Suite("CurlSession: requests and downloads")
+@Suite("CurlSession: requests and downloads", .onOwnThreads)
 struct CurlSessionTests {
     let session: CurlSession
 

@@ -8,7 +8,7 @@ import Glibc
 
 /// The local servers the sync tests run against, checked with the curl program: each one must
 /// speak its protocol faithfully before product code is tested against it.
-@Suite("Test servers")
+@Suite("Test servers", .onOwnThreads)
 struct ServerTests {
     // MARK: WebDAV (lighttpd + mod_webdav)
 
