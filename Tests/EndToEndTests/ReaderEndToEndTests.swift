@@ -293,6 +293,9 @@ struct ReaderEndToEndTests {
                 return try await tmux.format("#{alternate_on}") == "0"
             }
             #expect(screen.replacingOccurrences(of: "\n", with: "").contains(logPath), "the report names the log\n\(screen)")
+            // The loop's thread goes on drawing while the worker crashes: no frame of it may
+            // land on the shell's screen after the terminal is given back.
+            #expect(!screen.contains("Without PDF") && !screen.contains("References"), "a frame of the reader on the shell's screen\n\(screen)")
             let log = (try? String(contentsOf: URL(fileURLWithPath: logPath), encoding: .utf8)) ?? ""
             #expect(log.contains("bibread crashed: a check failed (SIGILL)"), "the report is in stderr.log too: \(log)")
             try await expectTerminalRestored(tmux, before: before, status: 128 + SIGILL)

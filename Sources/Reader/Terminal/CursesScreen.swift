@@ -87,7 +87,7 @@ public final class CursesScreen {
         } else {
             curs_set(0)
         }
-        _ = ccurses_refresh()
+        TerminalGuard.sendingFrame { _ = ccurses_refresh() }
         previous = buffer
     }
 

@@ -34,6 +34,12 @@ public enum TerminalGuard {
     /// How many programs have the terminal now (the loop waits for them on purpose).
     private static let outsidePrograms = Atomic<Int>(0)
     private static let watchdogStarted = Atomic<Bool>(false)
+    /// Set when a crash or the watchdog gives the terminal back: no frame is sent after that.
+    private static let terminalGivenBack = Atomic<Bool>(false)
+    /// How many frames are being sent to the terminal now (by the loop's thread).
+    private static let framesBeingSent = Atomic<Int>(0)
+    /// How long giving the terminal back waits for a frame being sent to end, in 2 ms steps.
+    private static let frameWaitSteps = 100
     /// The saved modes, on the heap with room to spare: AddressSanitizer caught `tcgetattr`
     /// writing past the end of a `termios` global (Swift laid it out in 57 bytes; glibc writes 60).
     nonisolated(unsafe) private static let savedModes: UnsafeMutablePointer<termios> = {
@@ -232,8 +238,40 @@ public enum TerminalGuard {
         for signal in terminatingSignals { Glibc.signal(signal, SIG_DFL) }
     }
 
+    /// Sends a frame to the terminal with `send`, unless the terminal has been given back (a
+    /// crash on another thread, the watchdog). Giving it back waits for a frame being sent to
+    /// end first: a frame sent after the restore sequence would land on the shell's screen
+    /// (seen: the reader's group list written over the shell's lines after a worker crashed).
+    static func sendingFrame(_ send: () -> Void) {
+        framesBeingSent.add(1, ordering: .sequentiallyConsistent)
+        defer { framesBeingSent.subtract(1, ordering: .sequentiallyConsistent) }
+        guard !terminalGivenBack.load(ordering: .sequentiallyConsistent) else { return }
+        send()
+    }
+
+    /// Async-signal-safe: stops frames from being sent, and waits (up to 200 ms: the crash
+    /// may be in that very frame) for the one being sent to end.
+    static func stopFrames() {
+        terminalGivenBack.store(true, ordering: .sequentiallyConsistent)
+        var steps = 0
+        while framesBeingSent.load(ordering: .sequentiallyConsistent) > 0 && steps < frameWaitSteps {
+            var step = timespec(tv_sec: 0, tv_nsec: 2_000_000)
+            nanosleep(&step, nil)
+            steps += 1
+        }
+    }
+
+    /// Lets frames be sent again: for tests only (a process gives its terminal back once).
+    static func resumeFramesForTests() {
+        terminalGivenBack.store(false, ordering: .sequentiallyConsistent)
+    }
+
+    /// Whether frames are still sent (false once the terminal was given back).
+    static var framesAreSent: Bool { !terminalGivenBack.load(ordering: .sequentiallyConsistent) }
+
     /// Async-signal-safe: writes the restore sequence and restores the saved modes.
     static func restoreFromSignal() {
+        stopFrames()
         if let restoreBytes, restoreCount > 0 { _ = write(terminalDescriptor, restoreBytes, restoreCount) }
         if haveSavedModes { tcsetattr(terminalDescriptor, TCSANOW, savedModes) }
     }
