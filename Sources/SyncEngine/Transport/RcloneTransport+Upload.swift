@@ -4,13 +4,20 @@ import Foundation
 /// conditional write, so the file is read and compared (size, then SHA-256) with the version
 /// the change was based on, the new contents go to a temporary name beside it
 /// (`.bibread-upload-…part`, `rclone rcat`), the file's size and modification time (or hash) are
-/// compared once more right before it is replaced, and the temporary file is moved over it
-/// (`rclone moveto`: a rename on local disks, SFTP and WebDAV; a server-side copy and delete on
-/// object stores, which replaces an object whole). Killed at any moment, it leaves the old file
-/// or the new; a temporary file left behind goes with a later upload to its folder once it is
-/// an hour old (as over SFTP). Versions are the contents' size and SHA-256, as for SFTP and
-/// folders. What another program writes between the last comparison and the move (a moment) is
-/// not seen: no backend lets rclone make the move conditional.
+/// compared once more right before it is replaced, and the temporary file is moved over it.
+///
+/// rclone's `moveto` over an existing file first deletes that file, then moves (a rename on
+/// local disks, SFTP and WebDAV; a server-side copy and delete on object stores): a kill in
+/// between would leave no file at all. So the move is `moveto --suffix .bibread-replaced`, which
+/// moves the old file aside (`library.bib.bibread-replaced`) instead of deleting it, and the
+/// put-aside file is deleted once the new one is in place. A kill between the two moves leaves
+/// the old file under its put-aside name; the next listing, download or upload of any machine
+/// puts it back (``RcloneTransport/restorePutAside(of:)``). So killed at any moment, an upload
+/// leaves the old file or the new, for whoever looks next; a temporary file left behind goes
+/// with a later upload to its folder once it is an hour old (as over SFTP). Versions are the
+/// contents' size and SHA-256, as for SFTP and folders. What another program writes between the
+/// last comparison and the move (a moment) is not seen: no backend lets rclone make the move
+/// conditional.
 extension RcloneTransport: UploadingTransport {
     public func download(_ path: String) throws -> VersionedContents? {
         try contents(path).map { VersionedContents(contents: $0, version: .content($0)) }
@@ -18,7 +25,7 @@ extension RcloneTransport: UploadingTransport {
 
     /// The bytes of the file at `path`; nil when there is none.
     private func contents(_ path: String) throws -> [UInt8]? {
-        guard let entry = try entry(path) else { return nil }
+        guard let entry = try entryPuttingBack(path) else { return nil }
         // `rclone cat` of a folder would give every file in it, one after the other.
         if entry.isFolder { throw TransportError.uploadFailed(path: path, reason: "it is a folder on the remote") }
         let outcome = try program.run(["cat", try location.rclonePath(path)])
@@ -33,7 +40,7 @@ extension RcloneTransport: UploadingTransport {
 
     public func upload(_ contents: [UInt8], to path: String, replacing expected: RemoteVersion?) throws -> RemoteVersion {
         let target = try location.rclonePath(path)
-        let before = try entry(path)
+        let before = try entryPuttingBack(path)
         let current = try before == nil ? nil : self.contents(path)
         guard RemoteVersion.content(current, matches: expected) else { throw TransportError.remoteChanged(path) }
         let safe = try RemotePath.validated(path)
@@ -52,9 +59,15 @@ extension RcloneTransport: UploadingTransport {
             throw TransportError.remoteChanged(path)
         }
         // --ignore-times: moveto would skip a move over a file of the same size and time (and
-        // delete the temporary file), keeping the old contents.
-        let moved = try program.run(["moveto", "--ignore-times", temporary, target])
-        guard moved.status == 0 else { throw failed(moved.failure.description) }
+        // delete the temporary file), keeping the old contents. --suffix: the old file is moved
+        // aside, not deleted, before the new one is moved in (see above).
+        let moved = try program.run(["moveto", "--ignore-times", "--suffix", Self.putAsideSuffix, temporary, target])
+        guard moved.status == 0 else {
+            // Failed between its two moves, it leaves the old file aside: put it back now.
+            try? restorePutAside(of: path)
+            throw failed(moved.failure.description)
+        }
+        if before != nil { _ = try? program.run(["deletefile", try location.rclonePath(path + Self.putAsideSuffix)]) }
         // The temporary files of uploads killed on the way, an hour old or more (best effort).
         _ = try? program.run(["delete", "--max-depth", "1", "--min-age", "\(Int(SFTPTransport.abandonedUploadAge))s",
                               "--include", "/.bibread-upload-*.part", try location.rclonePath(folder)])
@@ -95,6 +108,37 @@ extension RcloneTransport: UploadingTransport {
         // rclone says the same of a file that is not there: removed meanwhile is no error.
         guard try removed.status == 0 || entry(path) == nil else {
             throw TransportError.removalFailed(path: path, reason: removed.failure.description)
+        }
+    }
+
+    /// What rclone appends to a file's name when it moves the file aside to replace it.
+    static let putAsideSuffix = ".bibread-replaced"
+
+    /// The path of the file that `path` is the put-aside copy of, when it is one.
+    static func originalPath(ofPutAside path: String) -> String? {
+        guard path.hasSuffix(putAsideSuffix), path.count > putAsideSuffix.count,
+              !path.hasSuffix("/" + putAsideSuffix) else { return nil }
+        return String(path.dropLast(putAsideSuffix.count))
+    }
+
+    /// The file at `path`, after putting back its put-aside copy when an upload was cut short
+    /// between its two moves (the file itself is missing then); nil when there is neither.
+    func entryPuttingBack(_ path: String) throws -> RemoteFile? {
+        if let entry = try entry(path) { return entry }
+        guard try entry(path + Self.putAsideSuffix) != nil else { return nil }
+        try restorePutAside(of: path)
+        return try entry(path)
+    }
+
+    /// Moves the put-aside copy of `path` back to `path`, when `path` is missing. The move has
+    /// no file to replace, so rclone deletes nothing; two machines doing it at once are fine
+    /// (the second finds nothing to move).
+    func restorePutAside(of path: String) throws {
+        let putAside = try location.rclonePath(path + Self.putAsideSuffix)
+        guard try entry(path) == nil else { return }
+        let moved = try program.run(["moveto", putAside, try location.rclonePath(path)])
+        guard try moved.status == 0 || moved.isNotFound || entry(path) != nil else {
+            throw TransportError.uploadFailed(path: path, reason: "cannot put back \(path + Self.putAsideSuffix), left by an upload cut short: \(moved.failure)")
         }
     }
 }

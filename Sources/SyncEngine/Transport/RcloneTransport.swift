@@ -9,8 +9,8 @@ import Foundation
 /// modification time. Downloads are `rclone cat --offset N` into the `.part` file, several at
 /// a time (``download(_:parallel:progress:isCancelled:finished:)``), so a download resumes where
 /// the backend can seek. Writes (`RcloneTransport+Upload.swift`) go to a temporary name, then
-/// `rclone moveto`, after checking that the file there is still the version the change was
-/// based on.
+/// `rclone moveto --suffix`, after checking that the file there is still the version the change
+/// was based on; a listing puts back a file whose replacement a kill cut short.
 public struct RcloneTransport: Transport {
     public let location: RcloneLocation
     let program: RcloneProgram
@@ -25,6 +25,22 @@ public struct RcloneTransport: Transport {
     }
 
     public func list(_ folder: String) throws -> [RemoteFile] {
+        let files = try listOnce(folder)
+        // A file whose replacement was cut short between its two moves is under its put-aside
+        // name only: put it back (it is the file's last whole version), then list again.
+        let names = Set(files.map(\.path))
+        let cutShort = files.filter { file in
+            guard let original = Self.originalPath(ofPutAside: file.path) else { return false }
+            return !file.isFolder && !names.contains(original)
+        }
+        guard !cutShort.isEmpty else { return files }
+        for file in cutShort {
+            if let original = Self.originalPath(ofPutAside: file.path) { try restorePutAside(of: original) }
+        }
+        return try listOnce(folder)
+    }
+
+    private func listOnce(_ folder: String) throws -> [RemoteFile] {
         let outcome = try program.run(["lsjson"] + features.listingOptions(of: location.root, program) + [try location.rclonePath(folder)])
         if outcome.isNotFound { throw TransportError.notFound(folder.isEmpty ? location.root : folder) }
         guard outcome.status == 0 else { throw outcome.failure }
