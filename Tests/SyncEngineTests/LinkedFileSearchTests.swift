@@ -74,6 +74,24 @@ struct LinkedFileSearchTests {
         #expect(locator.lookup(Self.file("/Volumes/Old Disk/turing36.pdf")) == .sameName(besideTheLibrary))
     }
 
+    /// A Mac's disk ignores case: a library written there links `Knuth84.PDF` and opens the
+    /// file `knuth84.pdf`. Here the name is found whatever its case, when no file has the name
+    /// exactly; an exact name wins, and two names that differ only in case are not guessed.
+    @Test func aNameInAnotherCaseIsFoundAsOnAMacsDisk() throws {
+        let layout = try Layout()
+        defer { try? FileManager.default.removeItem(at: layout.root) }
+        let lower = try layout.put("sub/knuth84.pdf", under: layout.papers)
+        let locator = layout.locator()
+        #expect(locator.lookup(Self.file("/Users/jane/Papers/Knuth84.PDF")) == .sameName(lower))
+        #expect(locator.lookup(Self.file("/Users/jane/Papers/knuth84.pdf")) == .sameName(lower))
+
+        let exact = try layout.put("other/Turing36.pdf", under: layout.papers)
+        let otherCase = try layout.put("turing36.pdf", under: layout.library)
+        let fresh = layout.locator()
+        #expect(fresh.lookup(Self.file("/Users/jane/Papers/Turing36.pdf")) == .sameName(exact))
+        #expect(fresh.lookup(Self.file("/Users/jane/Papers/TURING36.pdf")) == .ambiguous([exact, otherCase].sorted()))
+    }
+
     @Test func aNameFoundTwiceIsNotGuessed() throws {
         let layout = try Layout()
         defer { try? FileManager.default.removeItem(at: layout.root) }

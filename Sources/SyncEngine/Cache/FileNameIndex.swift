@@ -26,6 +26,8 @@ struct FileNameIndex: Sendable {
     /// False when a limit stopped the walk before it had seen every entry.
     private(set) var isComplete = true
     private var byName: [String: [String]] = [:]
+    /// The same files by their name in lower case.
+    private var byFoldedName: [String: [String]] = [:]
 
     /// Walks `root` once (a missing or unreadable folder gives an empty index).
     init(root: String, depthLimit: Int = defaultDepthLimit, entryLimit: Int = defaultEntryLimit) {
@@ -52,11 +54,11 @@ struct FileNameIndex: Sendable {
                 case .folder:
                     if depth < depthLimit { queue.append((path, depth + 1)) } else { isComplete = false }
                 case .file:
-                    byName[name, default: []].append(path)
+                    add(path, named: name)
                 case .link:
                     if let target = Self.realPath(path), target.hasPrefix(realRoot == "/" ? "/" : realRoot + "/"),
                        Self.isRegularFile(target) {
-                        byName[name, default: []].append(path)
+                        add(path, named: name)
                     }
                 case .other:
                     break
@@ -69,6 +71,17 @@ struct FileNameIndex: Sendable {
     /// decomposed on a Mac matches the same name composed here).
     func files(named name: String) -> [String] {
         byName[name] ?? []
+    }
+
+    /// The files whose name is `name` in another case, as a Mac's disk (which ignores case)
+    /// would open them: `Knuth84.PDF` for `knuth84.pdf`.
+    func files(namedIgnoringCase name: String) -> [String] {
+        byFoldedName[name.lowercased()] ?? []
+    }
+
+    private mutating func add(_ path: String, named name: String) {
+        byName[name, default: []].append(path)
+        byFoldedName[name.lowercased(), default: []].append(path)
     }
 
     private enum Kind { case folder, file, link, other }

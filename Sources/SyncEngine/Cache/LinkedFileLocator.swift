@@ -10,8 +10,9 @@ import Foundation
 /// `/Users/jane/Papers/…`) are looked for through its `path_mapping` (``registerLocalLibrary``),
 /// and, when still missing, by their file name under the library's folder and the mapped
 /// folders: one bounded walk of each folder per run (``FileNameIndex``), kept for every file
-/// after it. A name found once is a guess the caller reports (``lookup(_:)``); a name found
-/// twice is not guessed.
+/// after it; a name no file has exactly is looked for in any case (a Mac's disk ignores case).
+/// A name found once is a guess the caller reports (``lookup(_:)``); a name found twice is not
+/// guessed.
 ///
 /// This is the one place that looks at the disk for linked files; the model and the reader's core
 /// get its answers as values.
@@ -123,6 +124,7 @@ public final class LinkedFileLocator: LinkedFileLocating, @unchecked Sendable {
         let folders = lock.withLock { searchFolders }
         guard !name.isEmpty, name != "/" else { return .notFound(searched: folders, isComplete: true) }
         var found: [String] = []
+        var foundIgnoringCase: [String] = []
         var isComplete = true
         searchLock.withLock {
             for folder in folders {
@@ -133,8 +135,13 @@ public final class LinkedFileLocator: LinkedFileLocating, @unchecked Sendable {
                 }
                 isComplete = isComplete && index.isComplete
                 for candidate in index.files(named: name) where !found.contains(candidate) { found.append(candidate) }
+                for candidate in index.files(namedIgnoringCase: name) where !foundIgnoringCase.contains(candidate) {
+                    foundIgnoringCase.append(candidate)
+                }
             }
         }
+        // A library written on a Mac, whose disk ignores case, may name a file in another case.
+        if found.isEmpty { found = foundIgnoringCase }
         switch found.count {
         case 0: return .notFound(searched: folders, isComplete: isComplete)
         case 1: return .sameName(found[0])
