@@ -43,6 +43,10 @@ struct DropboxKeyringTests {
             return lookup.status == 0 ? lookup.standardOutput : nil
         }
 
+        /// Whether the keyring holds a refresh token for the remote `box` (a Bool: a failed
+        /// expectation prints no token).
+        func holdsAToken() throws -> Bool { try tokenInKeyring() != nil }
+
         /// The command lines bibread gave secret-tool.
         var secretToolCommandLines: [String] {
             ((try? String(contentsOf: commandLines, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
@@ -58,6 +62,23 @@ struct DropboxKeyringTests {
         }
     }
 
+    // Checks of a token whose failure prints no token (an expectation's operands would be).
+
+    static func expectPresent(_ text: String, _ token: String, _ comment: Comment, sourceLocation: SourceLocation = #_sourceLocation) {
+        let present = text.contains(token)
+        #expect(present, comment, sourceLocation: sourceLocation)
+    }
+
+    static func expectAbsent(_ text: String, _ token: String, _ comment: Comment, sourceLocation: SourceLocation = #_sourceLocation) {
+        let absent = !text.contains(token)
+        #expect(absent, comment, sourceLocation: sourceLocation)
+    }
+
+    static func expectSame(_ found: String?, _ token: String, _ comment: Comment, sourceLocation: SourceLocation = #_sourceLocation) {
+        let same = found == token
+        #expect(same, comment, sourceLocation: sourceLocation)
+    }
+
     @Test func signInWithAKeyringKeepsTheTokenThereNotInTheFileAndSyncs() throws {
         let keyring = try Keyring()
         let setup = keyring.setup
@@ -66,9 +87,9 @@ struct DropboxKeyringTests {
         let issued = try setup.standIn.issued()
         #expect(issued.refreshTokens.count == 1)
         let token = try #require(issued.refreshTokens.first)
-        #expect(try keyring.tokenInKeyring() == token, "the keyring holds the refresh token")
+        Self.expectSame(try keyring.tokenInKeyring(), token, "the keyring holds the refresh token")
         let kept = setup.credentialsText
-        #expect(!kept.contains(token), "the refresh token is not in the credentials file")
+        Self.expectAbsent(kept, token, "the refresh token is not in the credentials file")
         #expect(kept.contains("refreshTokenInKeyring") && kept.contains("appKey"), "\(kept)")
         #expect(keyring.secretToolCommandLines.contains { $0.hasPrefix("store --label=") }, "\(keyring.secretToolCommandLines)")
 
@@ -83,15 +104,41 @@ struct DropboxKeyringTests {
         try setup.expectNoTokenPrinted()
     }
 
+    /// The sign-in for every Dropbox remote (no `--remote`): its own item in the keyring,
+    /// which a remote without a sign-in of its own syncs with.
+    @Test func theSignInForEveryRemoteIsInTheKeyringToo() throws {
+        let keyring = try Keyring()
+        let setup = keyring.setup
+        // No remote names the stand-in's address here: --api-base does.
+        let apiBase = ["--api-base", setup.standIn.apiBase.absoluteString]
+        let code = try setup.standIn.authorize(try setup.beginSignIn(apiBase))
+        let finish = try setup.bibread(["login", "dropbox", "--code=\(code)"] + apiBase, environment: keyring.environment)
+        #expect(finish.status == 0, "\(finish.standardError)")
+        #expect(finish.standardOutput.contains("the sign-in is kept in the Secret Service keyring"), "\(finish.standardOutput)")
+        let token = try #require(try setup.standIn.issued().refreshTokens.first)
+        let lookup = try keyring.session.secretTool(["lookup", "application", "bibread", "kind", "dropbox-refresh-token",
+                                                     "remote", ".every-dropbox-remote"])
+        Self.expectSame(lookup.standardOutput, token, "the keyring holds the shared sign-in's token")
+        #expect(try !keyring.holdsAToken(), "not the item of remote 'box'")
+        Self.expectAbsent(setup.credentialsText, token, "the refresh token is not in the credentials file")
+        let sync = try setup.bibread(["sync", "box"], environment: keyring.environment)
+        #expect(sync.status == 0, "\(sync.standardError)")
+        let logout = try setup.bibread(["logout", "dropbox"] + apiBase, environment: keyring.environment)
+        #expect(logout.status == 0, "\(logout.standardError)")
+        #expect(try keyring.session.secretTool(["lookup", "application", "bibread", "remote", ".every-dropbox-remote"]).status == 1)
+        try keyring.expectNoTokenOnACommandLine()
+        try setup.expectNoTokenPrinted()
+    }
+
     @Test func logoutRevokesAndRemovesTheTokenFromTheKeyring() throws {
         let keyring = try Keyring()
         let setup = keyring.setup
         try setup.signIn(environment: keyring.environment)
-        #expect(try keyring.tokenInKeyring() != nil)
+        #expect(try keyring.holdsAToken())
         let logout = try setup.bibread(["logout", "dropbox", "--remote", "box"], environment: keyring.environment)
         #expect(logout.status == 0, "\(logout.standardError)")
         #expect(setup.standIn.requests.contains("POST /2/auth/token/revoke"))
-        #expect(try keyring.tokenInKeyring() == nil, "the keyring no longer holds the token")
+        #expect(try !keyring.holdsAToken(), "the keyring no longer holds the token")
         #expect(!setup.credentialsText.contains("appKey"), "\(setup.credentialsText)")
         let notSignedIn = try setup.bibread(["sync", "box"], environment: keyring.environment)
         #expect(notSignedIn.status == 1)
@@ -109,16 +156,16 @@ struct DropboxKeyringTests {
         let finish = try setup.signIn(environment: off)
         #expect(finish.standardOutput.contains("kept in \(setup.credentialsFile.path), which only you may read"), "\(finish.standardOutput)")
         let token = try #require(try setup.standIn.issued().refreshTokens.first)
-        #expect(setup.credentialsText.contains(token))
-        #expect(try keyring.tokenInKeyring() == nil)
+        Self.expectPresent(setup.credentialsText, token, "the credentials file holds the refresh token")
+        #expect(try !keyring.holdsAToken())
         #expect(keyring.secretToolCommandLines.isEmpty, "\(keyring.secretToolCommandLines)")
 
         let sync = try setup.bibread(["sync", "box"], environment: keyring.environment)
         #expect(sync.status == 0, "\(sync.standardError)")
         let logout = try setup.bibread(["logout", "dropbox", "--remote", "box"], environment: keyring.environment)
         #expect(logout.status == 0, "\(logout.standardError)")
-        #expect(!setup.credentialsText.contains(token))
-        #expect(try keyring.tokenInKeyring() == nil)
+        Self.expectAbsent(setup.credentialsText, token, "the refresh token is not in the credentials file")
+        #expect(try !keyring.holdsAToken())
         try setup.expectNoTokenPrinted()
     }
 
@@ -129,7 +176,7 @@ struct DropboxKeyringTests {
         let finish = try setup.signIn(environment: keyring.environment)
         #expect(finish.standardOutput.contains("kept in \(setup.credentialsFile.path), which only you may read"), "\(finish.standardOutput)")
         let token = try #require(try setup.standIn.issued().refreshTokens.first)
-        #expect(setup.credentialsText.contains(token))
+        Self.expectPresent(setup.credentialsText, token, "the credentials file holds the refresh token")
         let sync = try setup.bibread(["sync", "box"], environment: keyring.environment)
         #expect(sync.status == 0, "\(sync.standardError)")
         try setup.expectNoTokenPrinted()
