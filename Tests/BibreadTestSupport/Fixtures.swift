@@ -55,9 +55,11 @@ public enum Fixtures {
     }
 
     /// Environment variables that give a `bibread` run its own home and XDG folders (config,
-    /// data, cache, state) below `root`, so that nothing of this machine's is read or written.
+    /// data, cache, state) below `root`, so that nothing of this machine's is read or written;
+    /// and no session bus, so that no sign-in goes to the desktop's keyring (a test that wants a
+    /// keyring starts its own: ``SecretServiceSession``).
     public static func isolatedEnvironment(under root: URL) -> [String: String] {
-        var environment = ["HOME": root.path]
+        var environment = ["HOME": root.path, "DBUS_SESSION_BUS_ADDRESS": ""]
         for (variable, folder) in [("XDG_CONFIG_HOME", "config"), ("XDG_DATA_HOME", "data"), ("XDG_CACHE_HOME", "cache"), ("XDG_STATE_HOME", "state")] {
             environment[variable] = root.appendingPathComponent(folder).path
         }

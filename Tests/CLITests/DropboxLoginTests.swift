@@ -61,12 +61,15 @@ struct DropboxLoginTests {
         }
 
         /// Signs in as a user does: the address, the code the stand-in shows there, `--code`
-        /// (given as `--code=CODE`: a code may start with `-`).
-        func signIn() throws {
+        /// (given as `--code=CODE`: a code may start with `-`), with `extra` variables; what
+        /// the last step printed.
+        @discardableResult
+        func signIn(environment extra: [String: String] = [:]) throws -> ProcessResult {
             let code = try standIn.authorize(try beginSignIn())
-            let finish = try bibread(["login", "dropbox", "--remote", "box", "--code=\(code)"])
+            let finish = try bibread(["login", "dropbox", "--remote", "box", "--code=\(code)"], environment: extra)
             #expect(finish.status == 0, "\(finish.standardError)")
             #expect(finish.standardOutput.contains("Signed in to Dropbox for remote 'box'"), "\(finish.standardOutput)")
+            return finish
         }
 
         /// No token the stand-in issued (nor its fixed one) in anything bibread printed.

@@ -12,8 +12,9 @@ struct LoginCommand: ParsableCommand {
         abstract: "Sign in to Dropbox, so that Dropbox remotes need no token.",
         discussion: """
         Prints an address (and opens it when there is a display): allow bibread there, then \
-        paste the code Dropbox shows. Only a refresh token is kept, in \
-        $XDG_CONFIG_HOME/bibread/secrets/credentials.json (only you may read it); the \
+        paste the code Dropbox shows. Only a refresh token is kept: in the Secret Service \
+        keyring when one is running (GNOME Keyring, KeePassXC; not with BIBREAD_KEYRING=off), \
+        else in $XDG_CONFIG_HOME/bibread/secrets/credentials.json (only you may read it); the \
         short-lived access tokens are renewed from it when needed. Needs the app key of your \
         Dropbox app: dropbox_app_key in config.toml, or --app-key. With --remote the sign-in is \
         that remote's; without, it is for every Dropbox remote that has none of its own and no \
@@ -73,8 +74,14 @@ struct LoginCommand: ParsableCommand {
             Console.error("bibread: \(ErrorText.plain(error)); open the address again for a new code, or run `\(target.command)` for a new address")
             throw ExitStatus.problems
         }
-        try keep { try store.setDropboxLogin(.init(refreshToken: refreshToken, appKey: pending.appKey), for: target.name) }
-        Console.print("Signed in to Dropbox \(target.subject); the sign-in is kept in \(store.file.path), which only you may read.")
+        var place = CredentialStore.TokenPlace.file
+        try keep { place = try store.setDropboxLogin(.init(refreshToken: refreshToken, appKey: pending.appKey), for: target.name) }
+        switch place {
+        case .keyring:
+            Console.print("Signed in to Dropbox \(target.subject); the sign-in is kept in the Secret Service keyring.")
+        case .file:
+            Console.print("Signed in to Dropbox \(target.subject); the sign-in is kept in \(store.file.path), which only you may read.")
+        }
     }
 
     /// Runs a change of the credentials file; its failure is a message and status 1.
@@ -118,7 +125,13 @@ struct LogoutCommand: ParsableCommand {
         let config = Config.load(from: Directories().config)
         let target = try self.target.resolve(config: config)
         let store = CredentialStore()
-        guard let login = store.dropboxLogin(for: target.name) else {
+        let kept: CredentialStore.DropboxLogin?
+        do {
+            kept = try store.dropboxLogin(for: target.name)
+        } catch RemoteError.keyringUnreachable {
+            throw Self.keyringUnreachable(target)
+        }
+        guard let login = kept else {
             Console.error("bibread: no Dropbox sign-in is kept \(target.subject)")
             throw ExitStatus.problems
         }
@@ -132,7 +145,9 @@ struct LogoutCommand: ParsableCommand {
             failure = ErrorText.plain(error)
         }
         do {
-            try store.setDropboxLogin(nil, for: target.name)
+            try store.removeDropboxLogin(for: target.name)
+        } catch RemoteError.keyringUnreachable {
+            throw Self.keyringUnreachable(target)
         } catch {
             Console.error("bibread: cannot forget the Dropbox sign-in in \(store.file.path): \(ErrorText.plain(error))")
             throw ExitStatus.problems
@@ -142,6 +157,15 @@ struct LogoutCommand: ParsableCommand {
             throw ExitStatus.problems
         }
         Console.print("Signed out of Dropbox \(target.subject): the sign-in is revoked at Dropbox and forgotten here.")
+    }
+
+    /// Says that the sign-in's token is in the keyring, which cannot be reached now (nothing is
+    /// revoked or forgotten); the status to end with.
+    private static func keyringUnreachable(_ target: DropboxTarget) -> ExitCode {
+        Console.error("bibread: the Dropbox sign-in \(target.subject) is kept in the Secret Service keyring, which cannot be reached now: "
+                      + "unlock the keyring (log in to the desktop session) and run `bibread logout dropbox"
+                      + (target.name.map { " --remote \($0)" } ?? "") + "` again")
+        return ExitStatus.problems
     }
 }
 

@@ -10,6 +10,9 @@ public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
     case fetchFailed(path: String, reason: String)
     /// A program the remote needs is not installed: `name`, and `advice` on how to install it.
     case missingProgram(name: String, advice: String)
+    /// A Dropbox sign-in is kept in the Secret Service keyring, which cannot be reached now;
+    /// `signInCommand` signs in again.
+    case keyringUnreachable(signInCommand: String)
 
     public var description: String {
         switch self {
@@ -25,6 +28,9 @@ public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
             return "cannot download \(path): \(reason)"
         case .missingProgram(let name, let advice):
             return "\(name) is not installed (or not on PATH): \(advice)"
+        case .keyringUnreachable(let command):
+            return "the Dropbox sign-in is kept in the Secret Service keyring, which cannot be reached now: unlock the keyring "
+                + "(log in to the desktop session) and try again, or run `\(command)` again"
         }
     }
 }

@@ -16,7 +16,7 @@ final class RcloneBatchDownload: RcloneDownloadRun {
     private var byObject: [String: Int] = [:]
     private let staging: URL
     private let list: URL
-    private let process: RcloneProcess
+    private let process: ChildProcess
     private let output: FileHandle
     private let log: FileHandle
     private var logOffset: UInt64 = 0

@@ -8,7 +8,7 @@ import Glibc
 /// timeout is ended and fails as a passing failure.
 final class RcloneFileDownload: RcloneDownloadRun {
     private let index: Int
-    private let process: RcloneProcess
+    private let process: ChildProcess
     private let file: FileHandle
     private let errors: FileHandle
     private let stallTimeout: Double

@@ -70,10 +70,10 @@ struct RcloneProgram: Sendable {
     }
 
     /// Starts rclone with `arguments` and the given standard files; the caller waits for it.
-    func start(_ arguments: [String], input: FileHandle? = nil, output: FileHandle, errors: FileHandle) throws -> RcloneProcess {
+    func start(_ arguments: [String], input: FileHandle? = nil, output: FileHandle, errors: FileHandle) throws -> ChildProcess {
         let nothing = input == nil ? open("/dev/null", O_RDONLY | O_CLOEXEC) : -1
         defer { if nothing >= 0 { close(nothing) } }
-        return try RcloneProcess(executable, Self.commonOptions + arguments, environment: environment,
+        return try ChildProcess(executable, Self.commonOptions + arguments, environment: environment,
                                  files: (input?.fileDescriptor ?? nothing, output.fileDescriptor, errors.fileDescriptor))
     }
 

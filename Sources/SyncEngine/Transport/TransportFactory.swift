@@ -56,19 +56,19 @@ public enum TransportFactory {
     }
 
     /// A token the remote names (`token_command`, `token_env`), else the sign-in of
-    /// `bibread login dropbox` kept for it (or for every Dropbox remote), else
-    /// `$BIBREAD_DROPBOX_TOKEN`.
+    /// `bibread login dropbox` kept for it (or for every Dropbox remote; its token read from the
+    /// Secret Service keyring when it is kept there), else `$BIBREAD_DROPBOX_TOKEN`.
     private static func dropboxAccess(_ remote: Remote, _ environment: [String: String], _ session: CurlSession) throws -> DropboxAccess {
         switch remote.credentials {
         case .tokenCommand, .tokenEnvironment:
             return DropboxAccess(token: try dropboxToken(remote, environment))
         default:
             let store = CredentialStore(environment: environment)
-            if let login = store.dropboxLogin(for: remote.name) {
+            if let login = try store.dropboxLogin(for: remote.name) {
                 return DropboxAccess(login: login, apiBase: remote.apiBase, session: session,
                                      signInCommand: "bibread login dropbox --remote \(remote.name)")
             }
-            if let login = store.dropboxLogin(for: nil) {
+            if let login = try store.dropboxLogin(for: nil) {
                 return DropboxAccess(login: login, apiBase: remote.apiBase, session: session, signInCommand: "bibread login dropbox")
             }
             if let token = environment[defaultTokenVariable], !token.isEmpty { return DropboxAccess(token: token) }

@@ -45,14 +45,15 @@ public final class ServerProcess: @unchecked Sendable {
     deinit { stop() }
 
     /// Starts `executable` (an absolute path, or a name looked up in PATH) with standard input
-    /// from /dev/null and standard error appended to `logPath`; standard output is appended to
-    /// `outputPath`, or to `logPath` too when there is none.
+    /// from `inputPath` (else /dev/null) and standard error appended to `logPath`; standard
+    /// output is appended to `outputPath`, or to `logPath` too when there is none.
     public static func spawn(_ executable: String, _ arguments: [String], logPath: String, outputPath: String? = nil,
+                             inputPath: String? = nil,
                              environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ServerProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, inputPath ?? "/dev/null", O_RDONLY, 0)
         if let outputPath {
             posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
             posix_spawn_file_actions_addopen(&actions, 2, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)

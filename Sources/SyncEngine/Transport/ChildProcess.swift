@@ -3,19 +3,21 @@ import Foundation
 import Glibc
 #endif
 
-/// One run of rclone, started with `posix_spawn` (not `Foundation.Process`): with no signal
-/// blocked and default handlers (a thread of Dispatch blocks some, and a child inherits its
-/// mask), its standard files the descriptors given, and no other descriptor of bibread's (a
-/// library's lock, a socket) inherited where glibc can close them. It is waited for with
+/// One run of a program (rclone, secret-tool), started with `posix_spawn` (not
+/// `Foundation.Process`): with no signal blocked and default handlers (a thread of Dispatch
+/// blocks some, and a child inherits its mask), its standard files the descriptors given, and no
+/// other descriptor of bibread's (a library's lock, a socket) inherited where glibc can close
+/// them. It is waited for with
 /// `waitpid` on the caller's thread, and stopped with SIGKILL.
-final class RcloneProcess {
+final class ChildProcess {
     let pid: pid_t
     private var ended: Int32?
 
     /// Starts `executable` with `arguments` (the program's name first is added) in `environment`,
-    /// its standard input, output and error `files`.
+    /// its standard input, output and error `files`; `name` is the program's name in the failure
+    /// to start it.
     init(_ executable: String, _ arguments: [String], environment: [String: String],
-         files: (input: Int32, output: Int32, errors: Int32)) throws {
+         files: (input: Int32, output: Int32, errors: Int32), name: String = "rclone") throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -41,7 +43,7 @@ final class RcloneProcess {
         var pid: pid_t = 0
         let failure = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard failure == 0 else {
-            throw TransferFailure.program(name: "rclone", message: "cannot start \(executable): \(String(cString: strerror(failure)))",
+            throw TransferFailure.program(name: name, message: "cannot start \(executable): \(String(cString: strerror(failure)))",
                                           transient: false)
         }
         self.pid = pid
