@@ -7,7 +7,7 @@ set -euo pipefail
 
 purpose=${1:-run}
 run_packages=(pkg-config libncursesw5-dev libcurl4-openssl-dev libssl-dev libpoppler-glib-dev libsqlite3-dev zlib1g-dev libxml2-dev)
-test_packages=(poppler-utils qpdf tmux lighttpd lighttpd-mod-webdav openssh-server openssh-client python3 python3-cairo fonts-dejavu-core curl rclone dbus-daemon gnome-keyring libsecret-tools)
+test_packages=(poppler-utils qpdf tmux lighttpd lighttpd-mod-webdav openssh-server openssh-client python3 python3-cairo fonts-dejavu-core curl rclone dbus gnome-keyring libsecret-tools)
 bench_packages=(time libtext-bibtex-perl python3-venv)
 
 packages=("${run_packages[@]}")
