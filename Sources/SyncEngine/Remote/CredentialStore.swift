@@ -210,11 +210,14 @@ public struct CredentialStore: Sendable {
         guard chmod(folder.path, 0o700) == 0 else {
             throw TransferFailure.write(path: folder.path, reason: String(cString: strerror(errno)))
         }
-        let lockPath = folder.appendingPathComponent(".credentials.lock").path
-        let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard lock >= 0 else { throw TransferFailure.write(path: lockPath, reason: String(cString: strerror(errno))) }
-        defer { close(lock) }
-        try SystemCall.retrying("flock") { flock(lock, LOCK_EX) }
+        let lockFile = folder.appendingPathComponent(".credentials.lock")
+        let lock: ExclusiveFileLock
+        do {
+            lock = try ExclusiveFileLock.acquire(lockFile)
+        } catch {
+            throw TransferFailure.write(path: lockFile.path, reason: error.reason)
+        }
+        defer { lock.release() }
         var content = try read()
         guard body(&content) else { return }
         let encoder = JSONEncoder()
