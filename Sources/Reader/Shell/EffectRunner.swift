@@ -46,7 +46,10 @@ final class EffectRunner: Sendable {
     func run(_ effect: Effect, quitting: Bool = false) {
         switch effect {
         case .library(let library):
-            dispatch(library.route, quitting: quitting) { work, _, post in work.perform(library, post: post) }
+            dispatch(library.route, quitting: quitting) { work, _, post in
+                work.perform(library, post: post)
+                if library.freesScratch { FreedMemory.giveBack() }
+            }
         case .document(let document):
             dispatch(document.route, quitting: quitting) { [queues] work, _, post in
                 work.perform(document, post: post)
