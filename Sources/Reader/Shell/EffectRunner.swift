@@ -46,9 +46,11 @@ final class EffectRunner: Sendable {
     func run(_ effect: Effect, quitting: Bool = false) {
         switch effect {
         case .library(let library):
+            // Held until the work has run: the last of them gives back what they all freed.
+            let scratch = library.freesScratch ? FreedMemory.workBegins() : nil
             dispatch(library.route, quitting: quitting) { work, _, post in
                 work.perform(library, post: post)
-                if library.freesScratch { FreedMemory.giveBack() }
+                withExtendedLifetime(scratch) {}
             }
         case .document(let document):
             dispatch(document.route, quitting: quitting) { [queues] work, _, post in
