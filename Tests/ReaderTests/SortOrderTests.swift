@@ -69,7 +69,8 @@ struct SortOrderTests {
     }
 
     /// Names that fold to ASCII next to ones that do not (Cyrillic, CJK, Hangul in decomposed
-    /// and composed form, a combining mark after an ASCII letter, one that folds to nothing),
+    /// and composed form, a combining mark after an ASCII letter, one that folds to nothing, an
+    /// ASCII last name with Cyrillic or Greek first names),
     /// entries with no creators or `others` alone, punctuation only, the same person in other
     /// spellings, years missing or odd, each compared with every other.
     @Test func authorSortOfHostileNamesIsTheStraightforwardOne() {
@@ -80,6 +81,8 @@ struct SortOrderTests {
             "{--}", "{.}, {,}", "others", "others and Zeta, A", "\u{10FFFF}, Z", "\u{FFFF}", "Zeta, A",
             "a\r\nb, c", "{\\relax}, x", "Ab, C D", "Ab C, D", "Ab, CD", "ab, c~d", "Øster, Åse", "Ooster, Ase",
             "Łukasiewicz, Jan", "Lukasiewicz, Jan", "Straße, Anna", "Strasse, Anna", "", "   ",
+            // An ASCII last name with first names that are not: it sorts among the ASCII keys.
+            "Knuth, Дональд", "Adams, 小龙", "Zeta, Αλφα", "Erdos, Pál Иван", "Zzyzx, Q",
         ]
         let years = ["1984", "", "19", "2001a", "{1984}", "0001", "9999"]
         var text = ""
@@ -99,5 +102,10 @@ struct SortOrderTests {
         // Reversed, so that each pair is met in the other order too.
         let reversed = Array(entries.reversed())
         #expect(SortOrder.rank(reversed, by: .author) == Self.straightforwardAuthorRank(reversed))
+        // Without the names that sort after every ASCII one, entries with no creators meet
+        // ASCII names while the two runs are merged.
+        let plain = entries.filter { entry in entry.firstCreator.map { !$0.last.unicodeScalars.contains { $0.value >= 0x80 } } ?? true }
+        #expect(plain.count < entries.count)
+        #expect(SortOrder.rank(plain, by: .author) == Self.straightforwardAuthorRank(plain))
     }
 }
