@@ -9,7 +9,7 @@ struct DevelopmentToolsTests {
     /// The names of the development commands, flags and hooks, and the code only they use.
     static let developmentStrings = [
         "BIBREAD_TEST_CRASH", "crashing on purpose", "exit-after-first-screen", "write-stress", "write-library",
-        "search-latency", "pdf-extract", "fulltext-bench", "FullTextBench", "edit-latency",
+        "search-latency", "sort-latency", "pdf-extract", "fulltext-bench", "FullTextBench", "edit-latency",
     ]
 
     @Test("bibread --help, even with hidden commands and flags shown, names no development tool; bibread-dev's does")
@@ -24,7 +24,7 @@ struct DevelopmentToolsTests {
         #expect(development.status == 0, "bibread-dev --help: \(development.standardError)")
         let readerHelp = try ProcessRunner.development(["reader", "--help"], environment: ["COLUMNS": "200"])
         let developmentHelp = development.standardOutput + readerHelp.standardOutput
-        for name in ["write-stress", "write-library", "search-latency", "pdf-extract", "fulltext-bench", "edit-latency", "exit-after-first-screen", "BIBREAD_TEST_CRASH"] {
+        for name in ["write-stress", "write-library", "search-latency", "sort-latency", "pdf-extract", "fulltext-bench", "edit-latency", "exit-after-first-screen", "BIBREAD_TEST_CRASH"] {
             #expect(!productHelp.contains(name), "bibread's help names \(name):\n\(productHelp)")
             #expect(developmentHelp.contains(name), "bibread-dev's help does not name \(name):\n\(developmentHelp)")
         }

@@ -1,5 +1,6 @@
 import BibModel
 import BibreadTestSupport
+import Foundation
 import Testing
 @testable import Reader
 @testable import ReaderCore
@@ -37,5 +38,74 @@ struct SortOrderTests {
         let rank = SortOrder.rank(library.entries, by: .author)
         let sorted = library.entries.indices.sorted { rank[$0] < rank[$1] }.map { library.entries[$0].key }
         #expect(sorted == ["aalst", "erdos1", "erdos2", "none"])
+    }
+
+    // MARK: - The sort by author against the straightforward one
+
+    /// The sort by author as it was written first: every creator split and decoded, the keys
+    /// compared as strings. `SortOrder.rank(_:by: .author)` must give exactly its order.
+    static func straightforwardAuthorRank(_ entries: [Entry]) -> [Int32] {
+        let keys = entries.map { entry -> (String, String, String) in
+            guard let first = entry.creators.names.first else { return ("\u{10FFFF}", "", "") }
+            return (SortOrder.normalizedName(first.last), SortOrder.normalizedName(first.first), SortOrder.normalizedName(first.von))
+        }
+        let years = entries.map { entry in entry.year.flatMap { Int($0.prefix(4)) } ?? Int.max }
+        let order = entries.indices.sorted {
+            if keys[$0] != keys[$1] { return keys[$0] < keys[$1] }
+            return years[$0] != years[$1] ? years[$0] < years[$1] : $0 < $1
+        }
+        var rank = [Int32](repeating: 0, count: entries.count)
+        for (index, position) in order.enumerated() { rank[position] = Int32(index) }
+        return rank
+    }
+
+    /// Every entry of the corpora in one library (the bench library is their concatenation).
+    @Test func authorSortOfTheCorporaIsTheStraightforwardOne() throws {
+        let files = Fixtures.corpusBibFiles
+        try #require(!files.isEmpty, "no corpus at \(Fixtures.corpora.path)")
+        let entries = LibraryLoader.load(paths: files.map(\.path)).library.entries
+        #expect(entries.count > 40_000)
+        #expect(SortOrder.rank(entries, by: .author) == Self.straightforwardAuthorRank(entries))
+    }
+
+    /// Names that fold to ASCII next to ones that do not (Cyrillic, CJK, Hangul in decomposed
+    /// and composed form, a combining mark after an ASCII letter, one that folds to nothing, an
+    /// ASCII last name with Cyrillic or Greek first names),
+    /// entries with no creators or `others` alone, punctuation only, the same person in other
+    /// spellings, years missing or odd, each compared with every other.
+    @Test func authorSortOfHostileNamesIsTheStraightforwardOne() {
+        let names = [
+            "Knuth, Donald", "knuth, donald e.", "Knuth, Donald E", "KNUTH, D.", "Knuth", "van Knuth, Donald",
+            "Ильин, Иван", "Ilin, Ivan", "李, 小龙", "\u{1100}\u{1161}\u{11A8}, A", "\u{AC01}, A", "\u{AC00}, B",
+            "Gödel, Kurt", "G{\\\"o}del, Kurt", "Godel, Kurt", "Go\u{0308}del, Kurt", "Erdős, Pál", "Erdos, Pal",
+            "{--}", "{.}, {,}", "others", "others and Zeta, A", "\u{10FFFF}, Z", "\u{FFFF}", "Zeta, A",
+            "a\r\nb, c", "{\\relax}, x", "Ab, C D", "Ab C, D", "Ab, CD", "ab, c~d", "Øster, Åse", "Ooster, Ase",
+            "Łukasiewicz, Jan", "Lukasiewicz, Jan", "Straße, Anna", "Strasse, Anna", "", "   ",
+            // An ASCII last name with first names that are not: it sorts among the ASCII keys.
+            "Knuth, Дональд", "Adams, 小龙", "Zeta, Αλφα", "Erdos, Pál Иван", "Zzyzx, Q",
+        ]
+        let years = ["1984", "", "19", "2001a", "{1984}", "0001", "9999"]
+        var text = ""
+        var number = 0
+        for name in names {
+            for year in years.prefix(3) {
+                number += 1
+                text += "@misc{k\(number), author = {\(name)}, year = {\(year)}}\n"
+            }
+            number += 1
+            text += "@misc{e\(number), editor = {\(name)}, year = {\(years[number % years.count])}}\n"
+        }
+        text += "@misc{nobody, title = {T}}\n@misc{nobody2, title = {T}, year = 1900}\n"
+        let entries = Fixtures.library(text).entries
+        #expect(entries.count == names.count * 4 + 2)
+        #expect(SortOrder.rank(entries, by: .author) == Self.straightforwardAuthorRank(entries))
+        // Reversed, so that each pair is met in the other order too.
+        let reversed = Array(entries.reversed())
+        #expect(SortOrder.rank(reversed, by: .author) == Self.straightforwardAuthorRank(reversed))
+        // Without the names that sort after every ASCII one, entries with no creators meet
+        // ASCII names while the two runs are merged.
+        let plain = entries.filter { entry in entry.firstCreator.map { !$0.last.unicodeScalars.contains { $0.value >= 0x80 } } ?? true }
+        #expect(plain.count < entries.count)
+        #expect(SortOrder.rank(plain, by: .author) == Self.straightforwardAuthorRank(plain))
     }
 }

@@ -35,6 +35,24 @@ extension Entry {
         let authors = self.authors
         return authors.isEmpty ? editors : authors
     }
+
+    /// The first person of `creators` (`creators.names.first`), found without splitting or
+    /// decoding anyone after them: what the sort by author reads, for a list of hundreds of
+    /// authors as for one.
+    public var firstCreator: PersonName? {
+        if let field = field(.author) {
+            let (first, named) = withRawBytes(of: field) { bytes -> (PersonName?, Bool) in
+                let (spans, hasOthers) = NameParser(bytes: bytes).parseFirst()
+                return (spans.map { PersonName(decoding: $0, in: bytes) }, spans != nil || hasOthers)
+            }
+            // An author list of `others` alone is not empty: the creators are those authors, no one named.
+            if named { return first }
+        }
+        guard let field = field(.editor) else { return nil }
+        return withRawBytes(of: field) { bytes in
+            NameParser(bytes: bytes).parseFirst().first.map { PersonName(decoding: $0, in: bytes) }
+        }
+    }
 }
 
 extension Entry {

@@ -9,17 +9,38 @@ struct NameParser {
         var people: [NameSpans] = []
         // Most lists name one to four people: one allocation, no growing.
         people.reserveCapacity(4)
+        let others = forEachPerson { person in
+            people.append(person)
+            return true
+        }
+        return (people, others)
+    }
+
+    /// The first person of the list (the first of `parseList()`'s names), the rest not split;
+    /// when the list names nobody, whether it says `others`.
+    func parseFirst() -> (first: NameSpans?, hasOthers: Bool) {
+        var first: NameSpans?
+        let others = forEachPerson { person in
+            first = person
+            return false
+        }
+        return (first, others)
+    }
+
+    /// Calls `body` with each person named, in order, until it returns false; true when the
+    /// parts read by then include `others`.
+    private func forEachPerson(_ body: (NameSpans) -> Bool) -> Bool {
         var others = false
         forEachName { part in
             let trimmed = trim(part)
-            if trimmed.isEmpty { return }
+            if trimmed.isEmpty { return true }
             if isOthers(trimmed) {
                 others = true
-                return
+                return true
             }
-            people.append(parseName(trimmed))
+            return body(parseName(trimmed))
         }
-        return (people, others)
+        return others
     }
 
     private func isOthers(_ range: Range<Int>) -> Bool {
@@ -27,8 +48,8 @@ struct NameParser {
     }
 
     /// Calls `body` with each part between the words `and` (any case) that stand between
-    /// separators at brace depth 0.
-    private func forEachName(_ body: (Range<Int>) -> Void) {
+    /// separators at brace depth 0, until it returns false.
+    private func forEachName(_ body: (Range<Int>) -> Bool) {
         var depth = 0
         var start = 0
         var index = 0
@@ -42,14 +63,14 @@ struct NameParser {
             } else if depth == 0, isSeparator(byte), index + 4 < count,
                       bytes[index + 1] | 0x20 == UInt8(ascii: "a"), bytes[index + 2] | 0x20 == UInt8(ascii: "n"),
                       bytes[index + 3] | 0x20 == UInt8(ascii: "d"), isSeparator(bytes[index + 4]) {
-                body(start..<index)
+                guard body(start..<index) else { return }
                 start = index + 5
                 index = start
                 continue
             }
             index += 1
         }
-        body(start..<count)
+        _ = body(start..<count)
     }
 
     private func isSeparator(_ byte: UInt8) -> Bool {

@@ -46,7 +46,12 @@ final class EffectRunner: Sendable {
     func run(_ effect: Effect, quitting: Bool = false) {
         switch effect {
         case .library(let library):
-            dispatch(library.route, quitting: quitting) { work, _, post in work.perform(library, post: post) }
+            // Held until the work has run: the last of them gives back what they all freed.
+            let scratch = library.freesScratch ? FreedMemory.workBegins() : nil
+            dispatch(library.route, quitting: quitting) { work, _, post in
+                work.perform(library, post: post)
+                withExtendedLifetime(scratch) {}
+            }
         case .document(let document):
             dispatch(document.route, quitting: quitting) { [queues] work, _, post in
                 work.perform(document, post: post)

@@ -16,15 +16,7 @@ public enum SortOrder {
             // The first creator's last name, then first names, each folded and without
             // punctuation (`Michael H` and `Michael H.` are one person), then the von part,
             // then the year; entries with no creators last.
-            let keys = entries.map { entry -> (String, String, String) in
-                guard let first = entry.creators.names.first else { return ("\u{10FFFF}", "", "") }
-                return (normalizedName(first.last), normalizedName(first.first), normalizedName(first.von))
-            }
-            let years = entries.map { entry in entry.year.flatMap { Int($0.prefix(4)) } ?? Int.max }
-            order = entries.indices.sorted {
-                if keys[$0] != keys[$1] { return keys[$0] < keys[$1] }
-                return years[$0] != years[$1] ? years[$0] < years[$1] : $0 < $1
-            }
+            order = AuthorSortKeys(entries).order()
         case .year:
             let years = entries.map { entry in entry.year.flatMap { Int($0.prefix(4)) } ?? Int.min }
             order = entries.indices.sorted { years[$0] != years[$1] ? years[$0] < years[$1] : $0 < $1 }
