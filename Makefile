@@ -26,6 +26,7 @@ bench: release release-dev
 	bench/edit-bench.sh
 	bench/state-bench.sh
 	bench/rclone-bench.sh
+	bench/groups-bench.sh
 
 # libFuzzer on every parser and decoder, FUZZ_SECONDS (default 60) each; report in .build-fuzz/report.txt.
 fuzz:

@@ -19,7 +19,8 @@ enum EffectRoute: Sendable, Equatable {
 extension LibraryEffect {
     var route: EffectRoute {
         switch self {
-        case .loadFieldGroups, .countGroups, .computeMarks, .collectKeywords: .queue(.bulk)
+        case .loadFieldGroups, .countGroups: .queue(.counts)
+        case .computeMarks, .collectKeywords: .queue(.bulk)
         case .computeGroupMembers, .computeSort, .locateFiles: .queue(.interactive)
         case .loadConflicts: .queue(.bulk)
         case .buildSearchIndex: .queue(.index)

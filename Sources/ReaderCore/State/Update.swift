@@ -7,9 +7,10 @@ extension AppState {
     public mutating func start() -> [Effect] {
         guard library != nil else { return [] }
         rebuildGroupRows()
-        var effects: [Effect] = [.library(.loadFieldGroups), .library(.buildSearchIndex), .library(.computeMarks), .library(.computeSort(sort)), .bookmarks(.loadBookmarks),
+        // The counts of the groups shown go first (on their own queue, before the field groups).
+        var effects: [Effect] = [.library(.countGroups(countableGroups)), .library(.loadFieldGroups), .library(.buildSearchIndex),
+                                 .library(.computeMarks), .library(.computeSort(sort)), .bookmarks(.loadBookmarks),
                                  .fullText(.updateFullTextIndex), .library(.collectKeywords)]
-        effects.append(.library(.countGroups(countableGroups)))
         // A synced library's journal, or the one `bibread merge-conflicted` keeps for a library it does not sync.
         effects.append(.library(.loadConflicts))
         groupCounts[.builtIn(.recentlyRead)] = lastRead.count
