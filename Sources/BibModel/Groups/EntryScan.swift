@@ -8,14 +8,16 @@ enum EntryScan {
     /// Libraries with fewer references are read on one thread.
     static let parallelMinimum = 8192
 
-    /// How many parts `count` references are split into.
-    static func partCount(_ count: Int) -> Int {
-        count >= parallelMinimum ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) : 1
+    /// How many parts `count` references are split into, on at most `threads` threads (nil:
+    /// one a core).
+    static func partCount(_ count: Int, threads: Int? = nil) -> Int {
+        let cores = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+        return count >= parallelMinimum ? max(1, min(threads ?? cores, cores)) : 1
     }
 
-    /// `entries.map(transform)`.
-    static func map<T: Sendable>(_ entries: [Entry], _ transform: @Sendable (Entry) -> T) -> [T] {
-        let parts = partCount(entries.count)
+    /// `entries.map(transform)`, on at most `threads` threads.
+    static func map<T: Sendable>(_ entries: [Entry], threads: Int? = nil, _ transform: @Sendable (Entry) -> T) -> [T] {
+        let parts = partCount(entries.count, threads: threads)
         guard parts > 1 else { return entries.map(transform) }
         do {
             let results = LockedValue([[T]](repeating: [], count: parts))
@@ -30,9 +32,9 @@ enum EntryScan {
     }
 
     /// For each value `extract` gives, the positions in `entries` of the references that have
-    /// it, in order (a reference that gives a value twice is there once).
-    static func valueIndex(_ entries: [Entry], extract: @Sendable (Entry) -> [String]) -> [String: [Int]] {
-        let parts = partCount(entries.count)
+    /// it, in order (a reference that gives a value twice is there once), on at most `threads` threads.
+    static func valueIndex(_ entries: [Entry], threads: Int? = nil, extract: @Sendable (Entry) -> [String]) -> [String: [Int]] {
+        let parts = partCount(entries.count, threads: threads)
         do {
             let results = LockedValue([[String: [Int]]](repeating: [:], count: parts))
             DispatchQueue.concurrentPerform(iterations: parts) { part in

@@ -2,10 +2,10 @@ import Foundation
 
 extension GroupCatalog {
     /// How many members each of `groups` has (nil for a group that cannot be shown here), in
-    /// the order given, worked out on every core: each group's count is `members(in:context:)`'s,
+    /// the order given, worked out on every core (on `context.threads`): each group's count is `members(in:context:)`'s,
     /// and the columns and indexes the groups share are read once in `context`.
     public static func memberCounts(of groups: [Group], in library: Library, context: GroupContext) -> [Int?] {
-        let workers = min(groups.count, EntryScan.partCount(library.entries.count))
+        let workers = min(groups.count, EntryScan.partCount(library.entries.count, threads: context.threads))
         guard workers > 1 else {
             return groups.map { $0.unavailableReason == nil ? $0.members(in: library, context: context).count : nil }
         }

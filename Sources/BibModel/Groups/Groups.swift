@@ -204,10 +204,16 @@ public struct GroupContext: Sendable {
     /// The library's files (whose conventions say what is read).
     private let files: [BibFile]
     private let columns = ColumnCache()
+    /// How many threads its columns and counts may use (nil: one a core).
+    public let threads: Int?
 
     /// A context for `library` at `now`, in `timeZone`; `locator` says where linked files are.
-    public init(library: Library, locator: any LinkedFileLocating, now: Date = Date(), timeZone: TimeZone = .current) {
+    /// `threads`: how many threads working out its columns and counts may use (nil: one a core;
+    /// the reader, whose other work keeps the cores busy, gives 1).
+    public init(library: Library, locator: any LinkedFileLocating, now: Date = Date(), timeZone: TimeZone = .current,
+                threads: Int? = nil) {
         self.now = now
+        self.threads = threads
         self.locator = locator
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
@@ -225,22 +231,22 @@ public struct GroupContext: Sendable {
     /// A number per reference (in library order), worked out for all of them the first time it
     /// is asked for under `name` and remembered for every later evaluation with this context.
     func numbers(_ name: String, compute: @escaping @Sendable (Entry) -> Double) -> [Double] {
-        columns.remember(\.numbers, name) { EntryScan.map(entries, compute) }
+        columns.remember(\.numbers, name) { EntryScan.map(entries, threads: threads, compute) }
     }
 
     /// Text per reference, worked out once for all of them (see `numbers`).
     func texts(_ name: String, compute: @escaping @Sendable (Entry) -> String) -> [String] {
-        columns.remember(\.texts, name) { EntryScan.map(entries, compute) }
+        columns.remember(\.texts, name) { EntryScan.map(entries, threads: threads, compute) }
     }
 
     /// UTF-8 bytes per reference, worked out once for all of them (see `numbers`).
     func bytes(_ name: String, compute: @escaping @Sendable (Entry) -> [UInt8]) -> [[UInt8]] {
-        columns.remember(\.bytes, name) { EntryScan.map(entries, compute) }
+        columns.remember(\.bytes, name) { EntryScan.map(entries, threads: threads, compute) }
     }
 
     /// For each value `extract` gives, the positions of the references that have it (built once).
     func valueIndex(_ name: String, extract: @escaping @Sendable (Entry) -> [String]) -> [String: [Int]] {
-        columns.remember(\.indexes, name) { GroupContext.valueIndex(of: entries, extract: extract) }
+        columns.remember(\.indexes, name) { EntryScan.valueIndex(entries, threads: threads, extract: extract) }
     }
 
     /// How many references there are.
@@ -267,7 +273,7 @@ public struct GroupContext: Sendable {
     var readFlags: [Double] {
         columns.remember(\.numbers, "read") {
             let conventions = LibraryConventions.byPath(files: files, entries: entries)
-            return EntryScan.map(entries) { entry in
+            return EntryScan.map(entries, threads: threads) { entry in
                 let isRead = conventions[entry.source.path]?.isRead(entry) ?? SmartCondition.isTrue(entry.value(named: "read") ?? "")
                 return isRead ? 1 : 0
             }
@@ -361,6 +367,9 @@ public enum GroupCatalog {
     public static func fieldGroups(of library: Library, context: GroupContext? = nil) -> [Group] {
         let fields = [("Authors", "author"), ("Keywords", "keywords"), ("Years", "year"), ("Journals", "journal"), ("Types", "type")]
         // The fields at once (each index is read on every core too, and its names sorted).
+        guard context?.threads != 1 else {
+            return fields.map { fieldGroup($0.0, field: $0.1, in: library, context: context) }
+        }
         let made = LockedValue([Group?](repeating: nil, count: fields.count))
         DispatchQueue.concurrentPerform(iterations: fields.count) { number in
             let group = fieldGroup(fields[number].0, field: fields[number].1, in: library, context: context)

@@ -65,7 +65,7 @@ public final class BackgroundWork: @unchecked Sendable {
         self.fullTextURL = fullTextURL
         self.locator = locator
         self.now = now
-        shown = (library, GroupContext(library: library, locator: locator, now: now))
+        shown = (library, GroupContext(library: library, locator: locator, now: now, threads: 1))
         self.store = store
         self.lastRead = lastRead
         self.clock = clock
@@ -78,7 +78,7 @@ public final class BackgroundWork: @unchecked Sendable {
         lock.withLock {
             var library = shown.library
             guard library.replaceEntry(at: position, with: entry) else { return }
-            shown = (library, GroupContext(library: library, locator: locator, now: now))
+            shown = (library, GroupContext(library: library, locator: locator, now: now, threads: 1))
         }
     }
 
@@ -106,7 +106,8 @@ public final class BackgroundWork: @unchecked Sendable {
             let (library, context) = lock.withLock { shown }
             let groups = ids.compactMap { id in group(id).map { (id, $0) } }
             // Where the PDFs are first (With PDF and its siblings share one column), then the
-            // other built-in groups, then the rest, each part counted on every core.
+            // other built-in groups, then the rest; on one thread (`threads: 1`): the sort and
+            // the search index keep the other cores busy, and counting on two made them later.
             let placed: Set<GroupID> = [.builtIn(.withPDF), .builtIn(.withoutPDF), .builtIn(.remoteOnly)]
             let parts = [groups.filter { placed.contains($0.0) },
                          groups.filter { $0.0.builtIn != nil && !placed.contains($0.0) },

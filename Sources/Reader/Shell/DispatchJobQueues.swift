@@ -4,7 +4,6 @@ import Foundation
 final class DispatchJobQueues: JobQueues {
     private let interactive = DispatchQueue(label: "bibread.interactive", qos: .userInitiated)
     private let bulk = DispatchQueue(label: "bibread.bulk", qos: .utility)
-    private let counts = DispatchQueue(label: "bibread.counts", qos: .userInitiated)
     private let index = DispatchQueue(label: "bibread.index", qos: .userInitiated)
     private let documents = DispatchQueue(label: "bibread.documents", qos: .userInitiated)
     private let openings = DispatchQueue(label: "bibread.openings", qos: .userInitiated, attributes: .concurrent)
@@ -19,7 +18,6 @@ final class DispatchJobQueues: JobQueues {
         switch queue {
         case .interactive: interactive
         case .bulk: bulk
-        case .counts: counts
         case .index: index
         case .documents: documents
         case .openings: openings

@@ -19,8 +19,7 @@ enum EffectRoute: Sendable, Equatable {
 extension LibraryEffect {
     var route: EffectRoute {
         switch self {
-        case .loadFieldGroups, .countGroups: .queue(.counts)
-        case .computeMarks, .collectKeywords: .queue(.bulk)
+        case .loadFieldGroups, .countGroups, .computeMarks, .collectKeywords: .queue(.bulk)
         case .computeGroupMembers, .computeSort, .locateFiles: .queue(.interactive)
         case .loadConflicts: .queue(.bulk)
         case .buildSearchIndex: .queue(.index)

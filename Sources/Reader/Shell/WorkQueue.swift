@@ -4,11 +4,8 @@
 enum WorkQueue: Sendable, CaseIterable {
     /// A group's members, the sort, a full-text search, checking the bookmarks: what a key waits for.
     case interactive
-    /// Marks, the keywords, conflicts, loading bookmarks, importing a reading list.
+    /// Counting every group (first), field groups, marks, loading bookmarks, importing a reading list.
     case bulk
-    /// The groups pane's field groups and every group's count: never behind the marks and
-    /// the keywords on the bulk queue.
-    case counts
     /// Building the search index.
     case index
     /// A document's pages and searches in it, one after another.

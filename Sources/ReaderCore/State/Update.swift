@@ -7,7 +7,8 @@ extension AppState {
     public mutating func start() -> [Effect] {
         guard library != nil else { return [] }
         rebuildGroupRows()
-        // The counts of the groups shown go first (on their own queue, before the field groups).
+        // The counts of the groups shown go first (on the bulk queue, before the field groups, the
+        // marks and the keywords: with one more thread the sort and the search index were later).
         var effects: [Effect] = [.library(.countGroups(countableGroups)), .library(.loadFieldGroups), .library(.buildSearchIndex),
                                  .library(.computeMarks), .library(.computeSort(sort)), .bookmarks(.loadBookmarks),
                                  .fullText(.updateFullTextIndex), .library(.collectKeywords)]
