@@ -208,10 +208,14 @@ public struct GroupContext: Sendable {
     public let threads: Int?
 
     /// A context for `library` at `now`, in `timeZone`; `locator` says where linked files are.
-    /// `threads`: how many threads working out its columns and counts may use (nil: one a core;
-    /// the reader, whose other work keeps the cores busy, gives 1).
+    public init(library: Library, locator: any LinkedFileLocating, now: Date = Date(), timeZone: TimeZone = .current) {
+        self.init(library: library, locator: locator, now: now, timeZone: timeZone, threads: nil)
+    }
+
+    /// A context whose columns and counts are worked out on at most `threads` threads (nil: one
+    /// a core; the reader, whose other work keeps the cores busy, gives 1).
     public init(library: Library, locator: any LinkedFileLocating, now: Date = Date(), timeZone: TimeZone = .current,
-                threads: Int? = nil) {
+                threads: Int?) {
         self.now = now
         self.threads = threads
         self.locator = locator
