@@ -27,6 +27,7 @@ bench: release release-dev
 	bench/state-bench.sh
 	bench/rclone-bench.sh
 	bench/sortmem-bench.sh
+	bench/groups-bench.sh
 
 # libFuzzer on every parser and decoder, FUZZ_SECONDS (default 60) each; report in .build-fuzz/report.txt.
 fuzz:

@@ -16,6 +16,9 @@ public struct Group: Sendable {
         /// A test made once per evaluation (so it can fetch cached columns once), then run on
         /// each reference with its position.
         case matcher(@Sendable (GroupContext) -> (Entry, Int) -> Bool)
+        /// A test made once per evaluation from the context's columns, run on each position
+        /// alone: the references themselves are not read again.
+        case positional(@Sendable (GroupContext) -> (Int) -> Bool)
         /// References for which `extract` gives `value`, found through an index of all values
         /// built once per context under `index` (field groups, JabRef automatic groups).
         case value(String, index: String, extract: @Sendable (Entry) -> [String])
@@ -97,27 +100,34 @@ public struct Group: Sendable {
             }
         case .matcher(let make):
             let test = make(context)
-            return library.entries.indices.filter { test(library.entries[$0], $0) }
+            return EntryScan.filter(library.entries, test)
+        case .positional(let make):
+            let test = make(context)
+            return library.entries.indices.filter(test)
         case .value(let value, let index, let extract):
             return context.valueIndex(index, extract: extract)[value] ?? []
         case .unavailable:
             return []
         case .jabrefStatic(let name, let keys):
-            let inline = Set(keys)
-            return library.entries.indices.filter { index in
-                let entry = library.entries[index]
-                if inline.contains(entry.key) { return true }
-                return (entry.value(named: "groups") ?? "").split(separator: ",")
-                    .contains { $0.trimmingCharacters(in: .whitespaces) == name }
+            // The `groups` fields are read once per context, into an index by group name
+            // (`jabrefStaticScan` is the scan it replaces, which the tests compare it with).
+            var members = Set(context.valueIndex("jabref groups", extract: jabrefGroupNames)[name] ?? [])
+            for key in Set(keys) {
+                members.formUnion(library.positions(ofKey: key).filter { library.entries[$0].key == key })
             }
+            return members.sorted()
         case .jabrefKeyword(let field, let term, let caseSensitive, let regex):
-            let pattern = regex ? term : "(^|[^\\p{L}\\p{N}])" + NSRegularExpression.escapedPattern(for: term) + "($|[^\\p{L}\\p{N}])"
-            guard let expression = try? NSRegularExpression(pattern: pattern, options: caseSensitive ? [] : [.caseInsensitive]) else {
-                return []
-            }
-            return library.entries.indices.filter { index in
-                guard let text = library.entries[index].value(named: field) else { return false }
-                return expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+            // A group nested in others is evaluated again for each of them: once per context.
+            let name = ["jabref keyword", field, term, String(caseSensitive), String(regex)].joined(separator: "\u{0}")
+            return context.members(name) {
+                let pattern = regex ? term : "(^|[^\\p{L}\\p{N}])" + NSRegularExpression.escapedPattern(for: term) + "($|[^\\p{L}\\p{N}])"
+                guard let expression = try? NSRegularExpression(pattern: pattern, options: caseSensitive ? [] : [.caseInsensitive]) else {
+                    return []
+                }
+                return library.entries.indices.filter { index in
+                    guard let text = library.entries[index].value(named: field) else { return false }
+                    return expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+                }
             }
         case .jabrefSearch(let query, let caseSensitive, let regex):
             return library.entries.indices.filter { query.matches(library.entries[$0], caseSensitive: caseSensitive, regex: regex) }
@@ -132,6 +142,23 @@ public struct Group: Sendable {
             var result = Set<Int>()
             for rule in rules { result.formUnion(positions(rule, in: library, context: context)) }
             return result.sorted()
+        }
+    }
+
+    /// The group names a JabRef `groups` field lists (each as the static group rule compares it).
+    @Sendable static func jabrefGroupNames(_ entry: Entry) -> [String] {
+        (entry.value(named: "groups") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// The members of a JabRef static group found by reading every reference's `groups` field
+    /// (what the rule did before its index; kept for the tests that compare the two).
+    static func jabrefStaticScan(name: String, keys: [String], in library: Library) -> [Int] {
+        let inline = Set(keys)
+        return library.entries.indices.filter { index in
+            let entry = library.entries[index]
+            if inline.contains(entry.key) { return true }
+            return (entry.value(named: "groups") ?? "").split(separator: ",")
+                .contains { $0.trimmingCharacters(in: .whitespaces) == name }
         }
     }
 
@@ -177,10 +204,20 @@ public struct GroupContext: Sendable {
     /// The library's files (whose conventions say what is read).
     private let files: [BibFile]
     private let columns = ColumnCache()
+    /// How many threads its columns and counts may use (nil: one a core).
+    public let threads: Int?
 
     /// A context for `library` at `now`, in `timeZone`; `locator` says where linked files are.
     public init(library: Library, locator: any LinkedFileLocating, now: Date = Date(), timeZone: TimeZone = .current) {
+        self.init(library: library, locator: locator, now: now, timeZone: timeZone, threads: nil)
+    }
+
+    /// A context whose columns and counts are worked out on at most `threads` threads (nil: one
+    /// a core; the reader, whose other work keeps the cores busy, gives 1).
+    public init(library: Library, locator: any LinkedFileLocating, now: Date = Date(), timeZone: TimeZone = .current,
+                threads: Int?) {
         self.now = now
+        self.threads = threads
         self.locator = locator
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
@@ -197,29 +234,37 @@ public struct GroupContext: Sendable {
 
     /// A number per reference (in library order), worked out for all of them the first time it
     /// is asked for under `name` and remembered for every later evaluation with this context.
-    func numbers(_ name: String, compute: (Entry) -> Double) -> [Double] {
-        columns.remember(\.numbers, name) { entries.map(compute) }
+    func numbers(_ name: String, compute: @escaping @Sendable (Entry) -> Double) -> [Double] {
+        columns.remember(\.numbers, name) { EntryScan.map(entries, threads: threads, compute) }
     }
 
     /// Text per reference, worked out once for all of them (see `numbers`).
-    func texts(_ name: String, compute: (Entry) -> String) -> [String] {
-        columns.remember(\.texts, name) { entries.map(compute) }
+    func texts(_ name: String, compute: @escaping @Sendable (Entry) -> String) -> [String] {
+        columns.remember(\.texts, name) { EntryScan.map(entries, threads: threads, compute) }
     }
 
     /// UTF-8 bytes per reference, worked out once for all of them (see `numbers`).
-    func bytes(_ name: String, compute: (Entry) -> [UInt8]) -> [[UInt8]] {
-        columns.remember(\.bytes, name) { entries.map(compute) }
+    func bytes(_ name: String, compute: @escaping @Sendable (Entry) -> [UInt8]) -> [[UInt8]] {
+        columns.remember(\.bytes, name) { EntryScan.map(entries, threads: threads, compute) }
     }
 
     /// For each value `extract` gives, the positions of the references that have it (built once).
-    func valueIndex(_ name: String, extract: (Entry) -> [String]) -> [String: [Int]] {
-        columns.remember(\.indexes, name) {
-            var index: [String: [Int]] = [:]
-            for (position, entry) in entries.enumerated() {
-                for value in Set(extract(entry)) { index[value, default: []].append(position) }
-            }
-            return index
-        }
+    func valueIndex(_ name: String, extract: @escaping @Sendable (Entry) -> [String]) -> [String: [Int]] {
+        columns.remember(\.indexes, name) { EntryScan.valueIndex(entries, threads: threads, extract: extract) }
+    }
+
+    /// How many references there are.
+    var referenceCount: Int { entries.count }
+
+    /// For each value `extract` gives, the positions in `entries` of those that have it, in order.
+    static func valueIndex(of entries: [Entry], extract: @Sendable (Entry) -> [String]) -> [String: [Int]] {
+        EntryScan.valueIndex(entries, extract: extract)
+    }
+
+    /// The members of a rule worked out once for this context under `name` (a rule nested in
+    /// several groups is asked for again by each of them).
+    func members(_ name: String, compute: () -> [Int]) -> [Int] {
+        columns.remember(\.members, name, compute: compute)
     }
 
     /// Where each reference's PDFs are (the locator says, once): `PDFPlace` raw values.
@@ -232,7 +277,7 @@ public struct GroupContext: Sendable {
     var readFlags: [Double] {
         columns.remember(\.numbers, "read") {
             let conventions = LibraryConventions.byPath(files: files, entries: entries)
-            return entries.map { entry in
+            return EntryScan.map(entries, threads: threads) { entry in
                 let isRead = conventions[entry.source.path]?.isRead(entry) ?? SmartCondition.isTrue(entry.value(named: "read") ?? "")
                 return isRead ? 1 : 0
             }
@@ -295,9 +340,9 @@ public enum GroupCatalog {
     /// (anywhere), Unread, Recently added.
     static func builtInGroups(synced: Bool = false) -> [Group] {
         func placed(_ place: PDFPlace) -> Group.Rule {
-            .matcher { context in
+            .positional { context in
                 let places = context.pdfPlaces
-                return { _, position in places[position] == Double(place.rawValue) }
+                return { position in places[position] == Double(place.rawValue) }
             }
         }
         func rule(_ group: BuiltInGroup) -> Group.Rule? {
@@ -307,9 +352,9 @@ public enum GroupCatalog {
             case .remoteOnly: return synced ? placed(.remoteOnly) : nil
             case .withoutPDF: return placed(.nowhere)
             case .unread:
-                return .matcher { context in
+                return .positional { context in
                     let flags = context.readFlags
-                    return { _, position in flags[position] != 1 }
+                    return { position in flags[position] != 1 }
                 }
             case .recentlyAdded: return .smart([SmartCondition(key: "Date-Added", comparison: 5, value: "30 1")], matchAll: true)
             case .recentlyRead, .fromLink, .conflicts: return nil
@@ -320,20 +365,38 @@ public enum GroupCatalog {
         }
     }
 
-    /// Browsable groups by author, keyword, year, journal and type: one child per value.
-    public static func fieldGroups(of library: Library) -> [Group] {
+    /// Browsable groups by author, keyword, year, journal and type: one child per value. The
+    /// values are read once, into `context`'s index of each field (which counting the groups
+    /// then uses); without a context, into indexes made for this call.
+    public static func fieldGroups(of library: Library, context: GroupContext? = nil) -> [Group] {
         let fields = [("Authors", "author"), ("Keywords", "keywords"), ("Years", "year"), ("Journals", "journal"), ("Types", "type")]
-        return fields.map { title, field in
-            var counts: [String: Int] = [:]
-            for entry in library.entries {
-                for value in values(of: entry, field: field) { counts[value, default: 0] += 1 }
-            }
-            let extract: @Sendable (Entry) -> [String] = { values(of: $0, field: field) }
-            let children = NaturalOrder.sorted(Array(counts.keys))
-                .map { Group(name: $0, kind: .field, rule: .value($0, index: "field " + field, extract: extract)) }
-            return Group(name: title, kind: .field, rule: .matcher { _ in { entry, _ in !extract(entry).isEmpty } },
-                         children: children)
+        // The fields at once (each index is read on every core too, and its names sorted).
+        guard context?.threads != 1 else {
+            return fields.map { fieldGroup($0.0, field: $0.1, in: library, context: context) }
         }
+        let made = LockedValue([Group?](repeating: nil, count: fields.count))
+        DispatchQueue.concurrentPerform(iterations: fields.count) { number in
+            let group = fieldGroup(fields[number].0, field: fields[number].1, in: library, context: context)
+            made.withLock { $0[number] = group }
+        }
+        return made.withLock { $0 }.compactMap { $0 }
+    }
+
+    /// The field group of `field`, under `title`: one child per value.
+    private static func fieldGroup(_ title: String, field: String, in library: Library, context: GroupContext?) -> Group {
+        let extract: @Sendable (Entry) -> [String] = { values(of: $0, field: field) }
+        let indexName = "field " + field
+        let index = context?.valueIndex(indexName, extract: extract) ?? GroupContext.valueIndex(of: library.entries, extract: extract)
+        let children = NaturalOrder.sorted(Array(index.keys))
+            .map { Group(name: $0, kind: .field, rule: .value($0, index: indexName, extract: extract)) }
+        // A reference with a value of the field is in the index under it.
+        return Group(name: title, kind: .field, rule: .positional { context in
+            var hasValue = [Bool](repeating: false, count: context.referenceCount)
+            for positions in context.valueIndex(indexName, extract: extract).values {
+                for position in positions { hasValue[position] = true }
+            }
+            return { position in hasValue[position] }
+        }, children: children)
     }
 
     /// The values an entry contributes to a field group.
@@ -474,19 +537,37 @@ final class ColumnCache: @unchecked Sendable {
     var bytes: [String: [[UInt8]]] = [:]
     /// Value indexes: for each value, the positions of the references that have it.
     var indexes: [String: [String: [Int]]] = [:]
+    /// The members of rules, by a name that says the rule.
+    var members: [String: [Int]] = [:]
     /// Sets of field names (the yes/no fields).
     var fieldSets: [String: Set<String>] = [:]
     private let lock = NSLock()
+    /// One lock per column being worked out, so that threads counting different groups work
+    /// out different columns at once, and one column is worked out once.
+    private var computing: [ColumnName: NSLock] = [:]
 
-    /// The value kept under `name` in `table`, worked out by `compute` the first time.
+    private struct ColumnName: Hashable {
+        let table: AnyKeyPath
+        let name: String
+    }
+
+    /// The value kept under `name` in `table`, worked out by `compute` the first time (by one
+    /// thread: another that asks meanwhile waits for it).
     func remember<Value>(_ table: ReferenceWritableKeyPath<ColumnCache, [String: Value]>, _ name: String,
                          compute: () -> Value) -> Value {
-        lock.lock()
-        defer { lock.unlock() }
-        if let known = self[keyPath: table][name] { return known }
-        let value = compute()
-        self[keyPath: table][name] = value
-        return value
+        let columnLock: NSLock = lock.withLock {
+            let key = ColumnName(table: table, name: name)
+            if let existing = computing[key] { return existing }
+            let made = NSLock()
+            computing[key] = made
+            return made
+        }
+        return columnLock.withLock {
+            if let known = lock.withLock({ self[keyPath: table][name] }) { return known }
+            let value = compute()
+            lock.withLock { self[keyPath: table][name] = value }
+            return value
+        }
     }
 }
 

@@ -38,6 +38,26 @@ extension Entry {
     /// web links (`url`, `Bdsk-Url-N`, `doi`, arXiv `eprint`), resolved against the .bib's folder.
     public var links: Links {
         var links = Links()
+        collectLinks(into: &links, webLinks: true)
+        if let doi = decoded(.doi), !doi.isEmpty {
+            links.appendURL(LinkPaths.doiURL(doi))
+        }
+        if let arXiv = arXivIdentifier {
+            links.appendURL("https://arxiv.org/abs/\(arXiv)")
+        }
+        return links
+    }
+
+    /// The linked files alone (`links.files`, in the same order), without decoding the web
+    /// links: what counting the references with a PDF needs for each of them.
+    public var linkedFiles: [LinkedFile] {
+        var links = Links()
+        collectLinks(into: &links, webLinks: false)
+        return links.files
+    }
+
+    /// The files (and problems) of the link fields, and the web links among them when `webLinks`.
+    private func collectLinks(into links: inout Links, webLinks: Bool) {
         let base = source.directory
         for field in fields {
             if field.kind.isBibDeskFile {
@@ -49,6 +69,7 @@ extension Entry {
                     links.problems.append(LinkProblem(field: spelledName(of: field), message: problem.description))
                 }
             } else if field.kind.isBibDeskURL || field.kind.known == .url {
+                guard webLinks else { continue }
                 let url = decodedText(of: field)
                 if !url.isEmpty { links.appendURL(url) }
             } else if field.kind.isFileList {
@@ -56,19 +77,12 @@ extension Entry {
                 for item in FileFieldParser.items(rawText(of: field)) {
                     switch item {
                     case .url(let url):
-                        links.appendURL(url)
+                        if webLinks { links.appendURL(url) }
                     case .file(let path, let label, let type):
                         links.files.append(LinkedFile(path: LinkPaths.resolve(path, against: base), label: label, fileType: type, field: fieldName))
                     }
                 }
             }
         }
-        if let doi = decoded(.doi), !doi.isEmpty {
-            links.appendURL(LinkPaths.doiURL(doi))
-        }
-        if let arXiv = arXivIdentifier {
-            links.appendURL("https://arxiv.org/abs/\(arXiv)")
-        }
-        return links
     }
 }

@@ -13,7 +13,7 @@ public protocol LinkedFileLocating: Sendable {
 extension LinkedFileLocating {
     /// Where a reference's PDFs are.
     public func place(of entry: Entry) -> PDFPlace {
-        PDFPlace(locations: entry.links.files.filter(\.isPDF).map { location(of: $0) })
+        PDFPlace(locations: entry.linkedFiles.filter(\.isPDF).map { location(of: $0) })
     }
 
     /// Whether any of the library's files is a synced remote's copy.

@@ -65,7 +65,7 @@ public final class BackgroundWork: @unchecked Sendable {
         self.fullTextURL = fullTextURL
         self.locator = locator
         self.now = now
-        shown = (library, GroupContext(library: library, locator: locator, now: now))
+        shown = (library, GroupContext(library: library, locator: locator, now: now, threads: 1))
         self.store = store
         self.lastRead = lastRead
         self.clock = clock
@@ -78,7 +78,7 @@ public final class BackgroundWork: @unchecked Sendable {
         lock.withLock {
             var library = shown.library
             guard library.replaceEntry(at: position, with: entry) else { return }
-            shown = (library, GroupContext(library: library, locator: locator, now: now))
+            shown = (library, GroupContext(library: library, locator: locator, now: now, threads: 1))
         }
     }
 
@@ -98,23 +98,26 @@ public final class BackgroundWork: @unchecked Sendable {
     public func perform(_ effect: LibraryEffect, post: (Event) -> Void) {
         switch effect {
         case .loadFieldGroups:
-            let fieldGroups = GroupCatalog.fieldGroups(of: library)
+            let (library, context) = lock.withLock { shown }
+            let fieldGroups = GroupCatalog.fieldGroups(of: library, context: context)
             register(fieldGroups)
             post(.groupsReady(GroupCatalog.savedGroups(of: library, synced: locator.isSynced(library)) + fieldGroups))
         case .countGroups(let ids):
             let (library, context) = lock.withLock { shown }
-            var batch: [GroupID: Int] = [:]
-            var lastPost = Date()
-            for id in ids {
-                guard let group = group(id), group.unavailableReason == nil else { continue }
-                batch[id] = group.members(in: library, context: context).count
-                if Date().timeIntervalSince(lastPost) > 0.1 {
-                    post(.groupCounts(batch))
-                    batch = [:]
-                    lastPost = Date()
-                }
+            let groups = ids.compactMap { id in group(id).map { (id, $0) } }
+            // Where the PDFs are first (With PDF and its siblings share one column), then the
+            // other built-in groups, then the rest; on one thread (`threads: 1`): the sort and
+            // the search index keep the other cores busy, and counting on two made them later.
+            let placed: Set<GroupID> = [.builtIn(.withPDF), .builtIn(.withoutPDF), .builtIn(.remoteOnly)]
+            let parts = [groups.filter { placed.contains($0.0) },
+                         groups.filter { $0.0.builtIn != nil && !placed.contains($0.0) },
+                         groups.filter { $0.0.builtIn == nil }]
+            for part in parts where !part.isEmpty {
+                let counts = GroupCatalog.memberCounts(of: part.map(\.1), in: library, context: context)
+                var batch: [GroupID: Int] = [:]
+                for ((id, _), count) in zip(part, counts) { batch[id] = count }
+                if !batch.isEmpty { post(.groupCounts(batch)) }
             }
-            if !batch.isEmpty { post(.groupCounts(batch)) }
         case .computeGroupMembers(let id):
             // An unknown path may be a field group that is not loaded yet: `groupsReady` asks again.
             guard let group = group(id) else { return }

@@ -4,7 +4,7 @@
 enum WorkQueue: Sendable, CaseIterable {
     /// A group's members, the sort, a full-text search, checking the bookmarks: what a key waits for.
     case interactive
-    /// Counting every group, field groups, marks, loading bookmarks, importing a reading list.
+    /// Counting every group (first), field groups, marks, loading bookmarks, importing a reading list.
     case bulk
     /// Building the search index.
     case index

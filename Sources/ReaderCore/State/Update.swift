@@ -7,9 +7,11 @@ extension AppState {
     public mutating func start() -> [Effect] {
         guard library != nil else { return [] }
         rebuildGroupRows()
-        var effects: [Effect] = [.library(.loadFieldGroups), .library(.buildSearchIndex), .library(.computeMarks), .library(.computeSort(sort)), .bookmarks(.loadBookmarks),
+        // The counts of the groups shown go first (on the bulk queue, before the field groups, the
+        // marks and the keywords: with one more thread the sort and the search index were later).
+        var effects: [Effect] = [.library(.countGroups(countableGroups)), .library(.loadFieldGroups), .library(.buildSearchIndex),
+                                 .library(.computeMarks), .library(.computeSort(sort)), .bookmarks(.loadBookmarks),
                                  .fullText(.updateFullTextIndex), .library(.collectKeywords)]
-        effects.append(.library(.countGroups(countableGroups)))
         // A synced library's journal, or the one `bibread merge-conflicted` keeps for a library it does not sync.
         effects.append(.library(.loadConflicts))
         groupCounts[.builtIn(.recentlyRead)] = lastRead.count

@@ -1,0 +1,33 @@
+import Foundation
+
+extension GroupCatalog {
+    /// How many members each of `groups` has (nil for a group that cannot be shown here), in
+    /// the order given, worked out on every core (on `context.threads`): each group's count is `members(in:context:)`'s,
+    /// and the columns and indexes the groups share are read once in `context`.
+    public static func memberCounts(of groups: [Group], in library: Library, context: GroupContext) -> [Int?] {
+        let workers = min(groups.count, EntryScan.partCount(library.entries.count, threads: context.threads))
+        guard workers > 1 else {
+            return groups.map { $0.unavailableReason == nil ? $0.members(in: library, context: context).count : nil }
+        }
+        let state = LockedValue((next: 0, counts: [Int?](repeating: nil, count: groups.count)))
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while true {
+                let position = state.withLock { state -> Int in
+                    defer { state.next += 1 }
+                    return state.next
+                }
+                guard position < groups.count else { return }
+                let group = groups[position]
+                guard group.unavailableReason == nil else { continue }
+                let count = group.members(in: library, context: context).count
+                state.withLock { $0.counts[position] = count }
+            }
+        }
+        return state.withLock { $0.counts }
+    }
+
+    /// Every group of the tree, each before its children.
+    public static func flattened(_ groups: [Group]) -> [Group] {
+        groups.flatMap { [$0] + flattened($0.children) }
+    }
+}
