@@ -32,7 +32,7 @@ struct QueryScanTests {
         let library = LibraryLoader.load(paths: paths).library
         try #require(library.entries.count > 40_000)
         // The typed prefixes are left to the hostile text: on 46k references they only repeat these.
-        Self.compare(library, queries: queries.compactMap { try? Query(parsing: $0) })
+        Self.compare(library, queries: Self.queries.compactMap { try? Query(parsing: $0) })
     }
 
     @Test func hostileText() {
@@ -49,9 +49,13 @@ struct QueryScanTests {
             @proceedings{parent, booktitle = {Parent Proceedings}, year = 1980, editor = {Parent Editor}}
             @misc{bdsk, Bdsk-File-1 = {YnBsaXN0MDA=}, title = {with a file}, Year = 9223372036854775807}
             @misc{long, title = {\$\&{\_}\%\{\}\\ $x^2$ \url{http://e.org/a_b} \emph{\textbf{bold}} ~ a~b --- c}}
-            @misc{big, abstract = {
-            """# + String(repeating: "word tex knuth ", count: 5_000) + "}}\n"
-        let library = Fixtures.library(text)
+
+            """#
+        let big = "@misc{big, abstract = {" + String(repeating: "word tex knuth ", count: 5_000) + "}}\n"
+        // Enough copies that the index is built in parts on several threads and joined; the
+        // last part has words of its own.
+        let library = Fixtures.library(String(repeating: text, count: 1_000) + big)
+        #expect(library.entries.count > 8192)
         let extra = ["kn", "ku", "van der", "\"van der berg\"", "t:te", "t:\"tex book\"", "t:\"texbook\"", "e", "et", "ete", "cafe",
                      "cafe\u{301}", "😀", "full", "ｆ", "가", "ᄀ", "ㄱ", "한국", "ss", "strasse", "istanbul", "i", "fi", "ff",
                      "dz", "c", "brien", "o", "year:<0", "year:-12", "year:1984", "year:1900", "year:2001", "key:sort",
