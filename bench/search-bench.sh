@@ -39,7 +39,13 @@ printf "bibread list BIG --search '%s'   best %s s (%s references): %sx list\n" 
 goal "one-shot search <= 1.3x list" "$(awk -v r="$ratio" 'BEGIN { print (r <= 1.3) ? 1 : 0 }')" "${ratio}x"
 
 # 2. Search as you type.
-"$bibread_dev" search-latency "$big" --rounds "$runs" \
+latency=$("$bibread_dev" search-latency "$big" --rounds "$runs" \
   --query 'author:knuth tex -errata year:1984..1990' \
   --query 'quantum "dynamic programming" | godel' \
-  --query '(a:lamport OR a:knuth) t:"document preparation" NOT kw:draft year:>1980' 2>/dev/null
+  --query '(a:lamport OR a:knuth) t:"document preparation" NOT kw:draft year:>1980' 2>/dev/null)
+echo "$latency"
+built=$(sed -n 's/.*index built in \([0-9.]*\) ms.*/\1/p' <<<"$latency")
+p99=$(sed -n 's/.* p99 \([0-9.]*\) ms.*/\1/p' <<<"$latency")
+goal "index built <= 400 ms (the reader's goal is <= 0.4 s after the first screen: reader-bench.sh)" \
+  "$(awk -v v="${built:-1e9}" 'BEGIN { print (v <= 400) ? 1 : 0 }')" "${built:-?} ms"
+goal "keystroke (parse + search) p99 <= 3 ms" "$(awk -v v="${p99:-1e9}" 'BEGIN { print (v <= 3) ? 1 : 0 }')" "${p99:-?} ms"
