@@ -39,6 +39,16 @@ struct ByteStringTable {
         return id
     }
 
+    /// The number here of each string of `other`, by its number there (adding the new ones).
+    mutating func ids(of other: ByteStringTable) -> [Int32] {
+        other.storage.withUnsafeBufferPointer { stored in
+            other.offsets.indices.map { index in
+                let end = index + 1 < other.offsets.count ? other.offsets[index + 1] : stored.count
+                return Int32(id(of: UnsafeBufferPointer(rebasing: stored[other.offsets[index]..<end])))
+            }
+        }
+    }
+
     private mutating func grow() {
         slots = [Int32](repeating: -1, count: slots.count * 2)
         let mask = slots.count - 1

@@ -13,8 +13,35 @@ public enum FoldedWords {
         return words
     }
 
+    /// True when a word of folded text starts with `prefix` (as `String.hasPrefix` says).
+    static func contains(prefix: String, in folded: String) -> Bool {
+        var text = folded
+        var prefixBytes = prefix
+        return prefixBytes.withUTF8 { wanted in
+            let asciiPrefix = !wanted.contains { $0 >= 0x80 }
+            return text.withUTF8 { bytes in
+                containsWord(in: bytes) { word in
+                    if asciiPrefix, !word.contains(where: { $0 >= 0x80 }) {
+                        // ASCII against ASCII: a byte is a character.
+                        return word.count >= wanted.count && UnsafeBufferPointer(rebasing: word[..<wanted.count]).elementsEqual(wanted)
+                    }
+                    return String(decoding: word, as: UTF8.self).hasPrefix(prefix)
+                }
+            }
+        }
+    }
+
     /// Calls `body` with the bytes of each word of folded UTF-8 text, without copying.
     static func forEachWord(in text: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        _ = containsWord(in: text) { word in
+            body(word)
+            return false
+        }
+    }
+
+    /// True when `predicate` holds for a word of folded UTF-8 text (asked of each word in
+    /// order, until it holds).
+    static func containsWord(in text: UnsafeBufferPointer<UInt8>, where predicate: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
         var position = 0
         let count = text.count
         while position < count {
@@ -30,8 +57,9 @@ public enum FoldedWords {
                 if next <= 0 { break }
                 position += next
             }
-            body(UnsafeBufferPointer(rebasing: text[start..<position]))
+            if predicate(UnsafeBufferPointer(rebasing: text[start..<position])) { return true }
         }
+        return false
     }
 
     /// The byte length of the scalar at `index` when it is a letter or digit; otherwise 0 for

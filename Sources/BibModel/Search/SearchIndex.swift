@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// The references of a library, searchable as you type.
@@ -17,36 +18,23 @@ public struct SearchIndex: Sendable {
     /// entry type as `type`).
     public init(entries: [Entry]) {
         self.entries = entries
-        var table = ByteStringTable()
-        var anyBuilder = WordPostings.Builder()
-        var fieldBuilders: [String: WordPostings.Builder] = [:]
-        var years: [Int?] = []
-        years.reserveCapacity(entries.count)
-        for (index, entry) in entries.enumerated() {
-            let id = Int32(index)
-            for (name, text) in SearchIndex.searchableTexts(of: entry) {
-                var folded = Folding.fold(text)
-                let indexName = SearchIndex.indexName(name)
-                var fieldBuilder = fieldBuilders.removeValue(forKey: indexName) ?? WordPostings.Builder()
-                folded.withUTF8 { bytes in
-                    FoldedWords.forEachWord(in: bytes) { word in
-                        let wordID = Int32(table.id(of: word))
-                        anyBuilder.add(wordID, entry: id)
-                        fieldBuilder.add(wordID, entry: id)
-                    }
-                }
-                fieldBuilders[indexName] = fieldBuilder
-            }
-            years.append(entry.year.flatMap { Int($0.prefix(4)) })
+        let count = entries.count
+        let parts = count >= SearchIndex.parallelMinimum ? max(1, min(4, ProcessInfo.processInfo.activeProcessorCount)) : 1
+        let collected = LockedValue([SearchIndexBuilder?](repeating: nil, count: parts))
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            var builder = SearchIndexBuilder()
+            builder.add((part * count / parts)..<((part + 1) * count / parts), of: entries)
+            collected.withLock { $0[part] = builder }
         }
-        let words = table.strings
-        var rank = [Int](repeating: -1, count: words.count)
-        any = anyBuilder.build(words: words, rank: &rank)
-        var byField: [String: WordPostings] = [:]
-        for (name, builder) in fieldBuilders { byField[name] = builder.build(words: words, rank: &rank) }
-        self.byField = byField
-        self.years = years
+        let runs = collected.withLock { $0 }.compactMap { $0 }
+        var builder = runs.first ?? SearchIndexBuilder()
+        for run in runs.dropFirst() { builder.append(run) }
+        (any, byField) = builder.build()
+        years = builder.years
     }
+
+    /// Libraries with fewer references are indexed on one thread.
+    static let parallelMinimum = 8192
 
     /// The positions (in `entries`) of the references that match `query`, in library order.
     ///

@@ -7,6 +7,9 @@ struct WordPostings: Sendable {
     private let starts: [Int32]
     private let postings: [Int32]
 
+    /// No words.
+    static let empty = WordPostings(words: [], starts: [0], postings: [])
+
     /// Collects (word, reference) pairs, references in increasing order.
     struct Builder {
         private var wordIDs: [Int32] = []
@@ -17,25 +20,33 @@ struct WordPostings: Sendable {
             entryIDs.append(entry)
         }
 
-        /// The postings of the words used here; `words` names every word id. `rank` has -1 for
-        /// every word id, before and after: shared by the builders of one index, so that each
-        /// costs the words it holds, not every word of the library (thousands of field names,
-        /// each with a builder, would otherwise cost their number times the words').
-        func build(words: [String], rank: inout [Int]) -> WordPostings {
+        /// Adds the pairs of `other` (of later references), its word ids renumbered by `wordIDs`.
+        mutating func append(_ other: Builder, wordIDs renumbered: [Int32]) {
+            wordIDs.reserveCapacity(wordIDs.count + other.wordIDs.count)
+            for id in other.wordIDs { wordIDs.append(renumbered[Int(id)]) }
+            entryIDs += other.entryIDs
+        }
+
+        /// The postings of the words used here; `words` names every word id, `rank` is each
+        /// word's place in the sorted words of the whole index. `places` has -1 for every word id,
+        /// before and after: shared by the builders of one index, so that each costs the words
+        /// it holds, not every word of the library (thousands of field names, each with a
+        /// builder, would otherwise cost their number times the words').
+        func build(words: [String], rank: [Int32], places rankOfID: inout [Int]) -> WordPostings {
             var used: [Int] = []
-            for id in wordIDs where rank[Int(id)] == -1 {
-                rank[Int(id)] = 0
+            for id in wordIDs where rankOfID[Int(id)] == -1 {
+                rankOfID[Int(id)] = 0
                 used.append(Int(id))
             }
-            let order = used.sorted { words[$0] < words[$1] }
-            defer { for id in order { rank[id] = -1 } }
-            for (position, id) in order.enumerated() { rank[id] = position }
+            let order = used.sorted { rank[$0] < rank[$1] }
+            defer { for id in order { rankOfID[id] = -1 } }
+            for (position, id) in order.enumerated() { rankOfID[id] = position }
             // Count each (word, reference) once: a word's pairs come in reference order, so a
             // repeat is always the pair just before it for that word.
             var last = [Int32](repeating: -1, count: order.count)
             var starts = [Int32](repeating: 0, count: order.count + 1)
             for (id, entry) in zip(wordIDs, entryIDs) {
-                let slot = rank[Int(id)]
+                let slot = rankOfID[Int(id)]
                 if last[slot] != entry {
                     last[slot] = entry
                     starts[slot + 1] += 1
@@ -46,7 +57,7 @@ struct WordPostings: Sendable {
             last = [Int32](repeating: -1, count: order.count)
             var postings = [Int32](repeating: 0, count: Int(starts[order.count]))
             for (id, entry) in zip(wordIDs, entryIDs) {
-                let slot = rank[Int(id)]
+                let slot = rankOfID[Int(id)]
                 guard last[slot] != entry else { continue }
                 last[slot] = entry
                 postings[Int(next[slot])] = entry

@@ -72,13 +72,13 @@ struct ListCommand: ParsableCommand {
         }
         var pagesByAddress: [String: [FullTextPage]] = [:]
         if query != .all {
-            let index = SearchIndex(entries: entries)
             let terms = query.fullTextTerms
             var fullText: FullTextResults?
             if !terms.isEmpty {
                 fullText = try FullTextListing.results(for: terms, entries: entries)
             }
-            let matched = index.search(query, fullText: fullText)
+            // One query: reading the fields it names costs less than indexing every field.
+            let matched = QueryScan.search(query, in: entries, fullText: fullText)
             for position in matched {
                 if let pages = fullText?.pages[position] { pagesByAddress[entries[position].address] = pages }
             }
