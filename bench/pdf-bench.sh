@@ -35,7 +35,7 @@ bibread=${BIBREAD:-$repo/.build/release/bibread}
 runs=${RUNS:-3}
 goal_ratio=1.2
 big_page=2000
-find_word=${FIND_WORD:-zkopfchen}
+find_word=${FIND_WORD:-marble}
 absent_word=zzqxj-nowhere
 
 say() { printf '%s\n' "$*" >&2; }

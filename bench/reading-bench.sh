@@ -50,7 +50,11 @@ keys() { tmux -L "$socket" send-keys "$@"; }
 start() {
   tmux -L "$socket" kill-server 2>/dev/null || true
   rm -f "$log"
-  tmux -L "$socket" new-session -d -x 120 -y 40 "BIBREAD_TIMINGS=1 $bibread $library"
+  # The server of the run before may still be exiting ("server exited unexpectedly"): again.
+  for _ in 1 2 3 4 5; do
+    tmux -L "$socket" new-session -d -x 120 -y 40 "BIBREAD_TIMINGS=1 $bibread $library" 2>/dev/null && break
+    sleep 0.3
+  done
   for _ in $(seq 200); do grep -q "first screen drawn" "$log" 2>/dev/null && return 0; sleep 0.05; done
   echo "reading-bench: the reader did not start" >&2; exit 1
 }

@@ -6,7 +6,8 @@ import Reader
 import ReaderCore
 
 /// `bibread-dev pdf-find FILE.pdf QUERY`: the reading view's search of a document (`/`), timed
-/// (run by `bench/pdf-bench.sh`). Opens the document as the reader does and runs its search from
+/// (run by `bench/pdf-bench.sh`). Opens the document as the reader does (the page labels and the
+/// outline read after it, untimed) and runs its search from
 /// a page, the pages read on every core; prints `pdf-find page=N wrapped=W seconds=S` (page 0:
 /// no page holds the query, so every page was read).
 struct PDFFindCommand: ParsableCommand {
@@ -46,6 +47,8 @@ struct PDFFindCommand: ParsableCommand {
             DevConsole.error("bibread-dev: \(failure)")
             throw ExitCode(2)
         }
+        // As the reader does once the first page is shown (its second opening then searches too).
+        work.perform(.readDocumentDetails(path: path)) { _ in }
         let mode: ReadingMode = layout ? .layout : .reflow
         let began = ContinuousClock.now
         var result: (page: Int?, wrapped: Bool) = (nil, false)

@@ -67,27 +67,20 @@ struct ReadCommand: ParsableCommand {
             Console.error("bibread: \(error)")
             throw ExitStatus.problems
         }
-        // The labels read every page of the document: on another thread, while the page that
-        // --page most likely names is read here; it is used when the labels say it is the one.
-        let labels = BackgroundPageLabels(of: document, password: password)
-        let mode: PageTextMode = layout ? .layout : json ? .reading : .reflow
-        let likely = likelyPage(document)
-        let early = likely.map { page in Result { try document.text(ofPage: page, mode: mode) } }
-        let info = DocumentInfo(pageCount: document.pageCount, title: nil, labels: labels.value, outline: [])
-        let pageNumber = try choosePage(document, info: info)
+        let pageNumber = try choosePage(document)
         let text: String
         do {
-            text = try (pageNumber == likely ? early : nil)?.get() ?? document.text(ofPage: pageNumber, mode: mode)
+            text = try document.text(ofPage: pageNumber, mode: layout ? .layout : json ? .reading : .reflow)
         } catch {
             Console.error("bibread: \(path): \(error)")
             throw ExitStatus.problems
         }
         if json {
-            printJSON(document: document, path: path, page: pageNumber, text: text, entry: entry, labels: info.labels)
+            printJSON(document: document, path: path, page: pageNumber, text: text, entry: entry)
             return
         }
         if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            let printed = info.distinctLabel(ofPage: pageNumber).map { "p. \($0) (#\(pageNumber))" } ?? "page \(pageNumber)"
+            let printed = document.pageLabel(ofPage: pageNumber).map { "p. \($0) (#\(pageNumber))" } ?? "page \(pageNumber)"
             Console.error("bibread: \(printed) of \(path) has no text layer (a scan or an image)")
             return
         }
@@ -154,22 +147,9 @@ struct ReadCommand: ParsableCommand {
         }
     }
 
-    /// The page `choosePage` most likely returns, known before the labels: `#N`, a number (most
-    /// PDFs print page N as N), or page 1; nil for a label that is no number, and for `--resume`.
-    private func likelyPage(_ document: PDFDocument) -> Int? {
-        guard let page else { return resume ? nil : 1 }
-        let number: Int?
-        switch PageRequest(typed: page) {
-        case .physical(let physical)?: number = physical
-        case .printed(let text)?: number = Int(text.trimmingCharacters(in: .whitespaces))
-        case nil: number = nil
-        }
-        return number.flatMap { (1...document.pageCount).contains($0) ? $0 : nil }
-    }
-
-    /// `--page` (a printed page, or `#N`: the reader's rule for page numbers), `--resume`, else
-    /// page 1; `info` holds the document's labels.
-    private func choosePage(_ document: PDFDocument, info: DocumentInfo) throws -> Int {
+    /// `--page` (a printed page, or `#N`: the reader's rule for page numbers), `--resume`, else page 1.
+    private func choosePage(_ document: PDFDocument) throws -> Int {
+        let info = DocumentInfo(pageCount: document.pageCount, title: nil, labels: document.pageLabels, outline: [])
         if let page {
             let resolution = PageRequest(typed: page).map { info.resolve($0) } ?? .notFound(page)
             guard let number = resolution.page else {
@@ -194,7 +174,7 @@ struct ReadCommand: ParsableCommand {
         return 1
     }
 
-    private func printJSON(document: PDFDocument, path: String, page: Int, text: String, entry: Entry, labels: [String]) {
+    private func printJSON(document: PDFDocument, path: String, page: Int, text: String, entry: Entry) {
         var writer = JSONWriter()
         defer { writer.deallocate() }
         writer.beginObject()
@@ -208,6 +188,7 @@ struct ReadCommand: ParsableCommand {
         writer.integer(document.pageCount)
         writer.key("page")
         writer.integer(page)
+        let labels = document.pageLabels
         // `page` counts pages of the file (as before); `pageLabel` is the printed page
         // (`label`, its older name, stays).
         let label: String? = page <= labels.count ? labels[page - 1] : nil

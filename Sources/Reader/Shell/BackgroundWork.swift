@@ -243,11 +243,19 @@ public final class BackgroundWork: @unchecked Sendable {
     /// Reads the page labels and the outline of an open document, from a document of their own
     /// (a poppler document serves one thread at a time: the page shown meanwhile is extracted
     /// from the other, on the other core), and posts them.
+    /// That opening then serves the search of the document's pages (`find`): poppler has read
+    /// its page tree by then, which a new opening would read again before its first page.
     private func readDetails(of path: String, post: (Event) -> Void) {
         guard let open = lock.withLock({ documents[path] }) else { return }
-        let document = (try? PDFDocument(path: path, password: open.password)) ?? open.document
+        let second = try? PDFDocument(path: path, password: open.password)
+        let document = second ?? open.document
         post(.documentDetails(path: path, labels: document.pageLabels,
                               outline: document.outline.map { OutlineEntry(title: $0.title, level: $0.level, page: $0.page) }))
+        if let second {
+            lock.withLock {
+                if documents[path]?.document === open.document, searchReaders[path] == nil { searchReaders[path] = [second] }
+            }
+        }
     }
 
     /// A synced PDF just opened counts as read now, so the cache keeps it longest.
@@ -310,8 +318,9 @@ public final class BackgroundWork: @unchecked Sendable {
     private func searchDocuments(for path: String, _ open: OpenDocument) -> [PDFDocument] {
         let wanted = searchThreads - 1
         guard wanted > 0 else { return [] }
-        if let kept = lock.withLock({ searchReaders[path] }) { return kept }
-        let opened = (0..<wanted).compactMap { _ in try? PDFDocument(path: path, password: open.password) }
+        let kept = lock.withLock { searchReaders[path] ?? [] }
+        if kept.count >= wanted { return Array(kept.prefix(wanted)) }
+        let opened = kept + (kept.count..<wanted).compactMap { _ in try? PDFDocument(path: path, password: open.password) }
         lock.withLock { searchReaders[path] = opened }
         return opened
     }

@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 import Synchronization
 
 /// The search of a document's pages for the reading view's `/`, on several threads: the pages
