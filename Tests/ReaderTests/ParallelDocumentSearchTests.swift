@@ -3,7 +3,6 @@ import BibreadValues
 import BibreadTestSupport
 import Foundation
 import PDFText
-import Synchronization
 import Testing
 @testable import Reader
 @testable import ReaderCore
@@ -66,16 +65,17 @@ struct ParallelDocumentSearchTests {
             let matching = Set((0..<Int.random(in: 0...4, using: &generator)).map { _ in Int.random(in: 1...max(1, steps), using: &generator) })
             let expected = steps == 0 ? nil : (1...steps).first { matching.contains($0) }
             for workers in [1, 2, 3, 8] {
-                let tried = Mutex<[Int]>([])
+                let lock = NSLock()
+                nonisolated(unsafe) var tried: [Int] = []
                 let found = DocumentSearch.firstMatch(steps: steps, workers: workers) { step, worker in
                     #expect(worker >= 0 && worker < max(1, workers))
-                    tried.withLock { $0.append(step) }
+                    lock.withLock { tried.append(step) }
                     // Uneven work, so that the threads overtake each other.
                     if step % 3 == round % 3 { usleep(50) }
                     return matching.contains(step)
                 }
                 #expect(found == expected, "round \(round): \(steps) steps, matching \(matching.sorted()), \(workers) workers")
-                let all = tried.withLock { $0 }
+                let all = lock.withLock { tried }
                 // Each step tried once at most; every step before the match tried.
                 #expect(Set(all).count == all.count)
                 let before = Set(1..<(expected ?? steps + 1))

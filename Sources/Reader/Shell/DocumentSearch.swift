@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The search of a document's pages for the reading view's `/`, on several threads: the pages
 /// are tried in the order the reader meets them (after the page shown, going round the end),
@@ -19,33 +18,41 @@ enum DocumentSearch {
     static func firstMatch(steps: Int, workers: Int, matches: (_ step: Int, _ worker: Int) -> Bool) -> Int? {
         guard steps > 0 else { return nil }
         if workers <= 1 { return (1...steps).first { matches($0, 0) } }
-        let progress = Mutex(Progress())
+        let progress = Progress()
         withoutActuallyEscaping(matches) { matches in
             let shared = UnsafeSendable(matches)
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                while let step = progress.withLock({ $0.claim(upTo: steps) }) {
-                    if shared.value(step, worker) { progress.withLock { $0.found(step) } }
+                while let step = progress.claim(upTo: steps) {
+                    if shared.value(step, worker) { progress.found(step) }
                 }
             }
         }
-        return progress.withLock { $0.best }
+        return progress.best
     }
 
-    /// Which step is next, and the first that matched so far.
-    private struct Progress {
-        var next = 1
-        var best: Int?
+    /// Which step is next, and the first that matched so far. (An `NSLock`, which
+    /// ThreadSanitizer follows, rather than `Mutex`, whose futex it does not.)
+    private final class Progress: @unchecked Sendable {
+        // @unchecked Sendable: `next` and `first` are only touched with `lock` held.
+        private let lock = NSLock()
+        private var next = 1
+        private var first: Int?
 
         /// The next step to try; nil once every step is taken or a match was found before it.
-        mutating func claim(upTo steps: Int) -> Int? {
-            guard next <= steps, best.map({ next < $0 }) ?? true else { return nil }
-            defer { next += 1 }
-            return next
+        func claim(upTo steps: Int) -> Int? {
+            lock.withLock {
+                guard next <= steps, first.map({ next < $0 }) ?? true else { return nil }
+                defer { next += 1 }
+                return next
+            }
         }
 
-        mutating func found(_ step: Int) {
-            best = min(best ?? step, step)
+        func found(_ step: Int) {
+            lock.withLock { first = min(first ?? step, step) }
         }
+
+        /// The first step that matched.
+        var best: Int? { lock.withLock { first } }
     }
 
     /// A closure handed to the workers of `concurrentPerform`, which end before it returns.
