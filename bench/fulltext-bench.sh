@@ -233,6 +233,13 @@ else
   goal "indexing ≥ 80% of pdftotext's page rate" 0 "bibread ${status[bibread]}, pdftotext ${status[pdftotext-2]}"
   failed=1
 fi
+if [[ ${status[bibread]} == ok && ${status[pdftotext-1]} == ok ]]; then
+  # Issue 31: bibread index on both cores against one pdftotext process.
+  ratio=$(awk -v p="${wall[pdftotext-1]}" -v b="${wall[bibread]}" 'BEGIN { printf "%.2f", p / b }')
+  ok=$(awk -v r="$ratio" 'BEGIN { print (r >= 1.6) ? 1 : 0 }')
+  goal "indexing ≥ 1.6× the page rate of 1 pdftotext process (issue 31)" "$ok" \
+    "${ratio}× ($(rate "${wall[bibread]}") vs $(rate "${wall[pdftotext-1]}") pages/s)"
+fi
 if [[ $query_status == ok ]]; then
   worst=0
   worst_query=

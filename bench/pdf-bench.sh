@@ -3,10 +3,18 @@
 # ../shared/corpora/pdfs: `pdftotext FILE -` and `bibread-dev pdf-extract FILE`, side by side,
 # best of RUNS wall times. Then the time to open a 2,730-page PDF (tcolorbox.pdf five times,
 # joined with qpdf) and print one page of it. Goal: bibread ≤ 1.2× pdftotext's time.
+# Issue 31, on a 2,420-page PDF with page labels and an outline (R-exts.pdf, then tcolorbox.pdf
+# four times, joined by qpdf into R-exts.pdf's catalog) and on the 2,730-page one:
+#  - `bibread read LIB KEY --page 2000` against `pdftotext -f 2000 -l 2000` (goal: ≥ 1× its speed);
+#  - the reading view's search (`bibread-dev pdf-find`, the reader's code): the first hit of a
+#    word from page 2000, and a word no page holds (every page read), on every core and one
+#    page after another (--jobs 1, the search before issue 31), next to `pdftotext` reading
+#    every page (goals: first hit ≤ 0.3 s, whole document ≤ 1 s).
 #
 #   bench/pdf-bench.sh
 #
 # Environment:
+#   BIBREAD            bibread binary        (default <repo>/.build/release/bibread)
 #   BIBREAD_DEV        bibread-dev binary    (default <repo>/.build/release/bibread-dev)
 #   RUNS               runs per tool, best wall time kept (default 3)
 #   BENCH_DIR          big PDF, outputs, log (default <repo>/.build/bench)
@@ -23,9 +31,12 @@ repo=$(cd "$here/.." && pwd)
 corpora=${BIBREAD_CORPORA:-$repo/../shared/corpora}
 bench_dir=${BENCH_DIR:-$repo/.build/bench}
 bibread_dev=${BIBREAD_DEV:-$repo/.build/release/bibread-dev}
+bibread=${BIBREAD:-$repo/.build/release/bibread}
 runs=${RUNS:-3}
 goal_ratio=1.2
 big_page=2000
+find_word=${FIND_WORD:-marble}
+absent_word=zzqxj-nowhere
 
 say() { printf '%s\n' "$*" >&2; }
 die() { say "pdf-bench: $*"; exit 2; }
@@ -35,6 +46,7 @@ die() { say "pdf-bench: $*"; exit 2; }
 # shellcheck source=bench/common.sh
 source "$here/common.sh"
 require_bibread_dev pdf-bench
+require_bibread pdf-bench
 require_poppler
 collect_pdfs
 "$bibread_dev" pdf-extract --help >/dev/null 2>&1 ||
@@ -127,6 +139,41 @@ if [[ $big_status == ok ]]; then
   measure bibread-big "$bench_dir/big.bibread.txt" "$bibread_dev" pdf-extract "$big" --pages $big_page-$big_page
 fi
 
+# Issue 31: the labelled PDF; `bibread read` and the reading view's search.
+labelled=$bench_dir/labelled.pdf
+rexts=$corpora/pdfs/R-exts.pdf
+if [[ $big_status == ok && -f $rexts ]] && ! [[ -s $labelled && $labelled -nt $tcolorbox ]]; then
+  say "labelled PDF: building $labelled ..."
+  rc=0
+  qpdf "$rexts" --pages "$rexts" "$tcolorbox" "$tcolorbox" "$tcolorbox" "$tcolorbox" -- "$labelled.tmp.pdf" >>"$log" 2>&1 || rc=$?
+  if ((rc == 0 || rc == 3)); then mv -f "$labelled.tmp.pdf" "$labelled"; fi
+fi
+read_ids=()
+find_ids=()
+if [[ $big_status == ok && -s $labelled ]]; then
+  state=$(mktemp -d)
+  library=$state/pdfs.bib
+  printf '@misc{labelled, title = {Labelled}, file = {:%s:PDF}}\n@misc{big, title = {Big}, file = {:%s:PDF}}\n' "$labelled" "$big" >"$library"
+  for key in labelled big; do
+    pdf=$labelled
+    [[ $key == big ]] && pdf=$big
+    cat "$pdf" >/dev/null
+    measure "pdftotext-read-$key" "$bench_dir/read-$key.pdftotext.txt" pdftotext -f $big_page -l $big_page "$pdf" -
+    measure "bibread-read-$key" "$bench_dir/read-$key.bibread.txt" env XDG_STATE_HOME="$state" XDG_CONFIG_HOME="$state" \
+      XDG_CACHE_HOME="$state" XDG_DATA_HOME="$state" "$bibread" read "$library" "$key" --page $big_page
+    read_ids+=("$key")
+  done
+  # The search: pdftotext over every page (one process), then the reader's search.
+  measure pdftotext-all-labelled /dev/null pdftotext "$labelled" -
+  for jobs in 0 1; do
+    flag=()
+    ((jobs)) && flag=(--jobs "$jobs")
+    measure "find-first-$jobs" "$bench_dir/find-first-$jobs.txt" "$bibread_dev" pdf-find "$labelled" "$find_word" --from $big_page "${flag[@]}"
+    measure "find-none-$jobs" "$bench_dir/find-none-$jobs.txt" "$bibread_dev" pdf-find "$labelled" "$absent_word" --from $big_page "${flag[@]}"
+  done
+  rm -rf "$state"
+fi
+
 # ---- report -----------------------------------------------------------------
 # row LABEL PAGES ID_PDFTOTEXT ID_BIBREAD SAME [PAGES_EXTRACTED]
 # (pages/s is PAGES_EXTRACTED, default PAGES, over the wall time; "-" when it is 0)
@@ -194,6 +241,37 @@ if [[ $big_status == ok ]]; then
     printf '  ----  big.pdf: pdftotext %s, bibread %s\n' "${status[pdftotext-big]:-not run}" "${status[bibread-big]:-not run}"
     failed=1
   fi
+fi
+
+# seconds= of a pdf-find output file (its own timing: the search alone, without the process start).
+find_seconds() { sed -n 's/.*seconds=\([0-9.]*\).*/\1/p' "$bench_dir/$1.txt" 2>/dev/null | head -n 1; }
+find_page() { sed -n 's/.*page=\([0-9]*\).*/\1/p' "$bench_dir/$1.txt" 2>/dev/null | head -n 1; }
+if ((${#read_ids[@]})); then
+  echo
+  echo "issue 31: bibread read LIB KEY --page $big_page, against pdftotext -f $big_page -l $big_page (best of $runs):"
+  for key in "${read_ids[@]}"; do
+    if [[ ${status[bibread-read-$key]} == ok && ${status[pdftotext-read-$key]} == ok ]]; then
+      speed=$(awk -v p="${wall[pdftotext-read-$key]}" -v b="${wall[bibread-read-$key]}" 'BEGIN { printf "%.2f", p / b }')
+      ok=$(awk -v r="$speed" 'BEGIN { print (r >= 1) ? 1 : 0 }')
+      goal "read --page $big_page of $key.pdf ≥ 1× pdftotext's speed" "$ok" "${speed}× (bibread ${wall[bibread-read-$key]} s, pdftotext ${wall[pdftotext-read-$key]} s)"
+    else
+      goal "read --page $big_page of $key.pdf" 0 "bibread ${status[bibread-read-$key]}, pdftotext ${status[pdftotext-read-$key]}"
+      failed=1
+    fi
+  done
+  echo
+  echo "issue 31: the reading view's search of labelled.pdf from page $big_page ('$find_word': first hit on page $(find_page find-first-0); '$absent_word': on no page, so every page is read);"
+  echo "seconds of the search alone (bibread-dev pdf-find's own timing, the last of $runs runs); pdftotext $labelled - (every page, one process): ${wall[pdftotext-all-labelled]:-?} s"
+  for jobs in 1 0; do
+    label="every core"
+    ((jobs)) && label="one page after another (before)"
+    printf '  %-34s first hit %8s s   whole document %8s s\n' "$label" "$(find_seconds find-first-$jobs)" "$(find_seconds find-none-$jobs)"
+  done
+  first=$(find_seconds find-first-0)
+  whole=$(find_seconds find-none-0)
+  goal "search, first hit ≤ 0.3 s" "$(awk -v v="$first" 'BEGIN { print (v != "" && v <= 0.3) ? 1 : 0 }')" "${first:-?} s"
+  goal "search, whole document ≤ 1 s (2 cores)" "$(awk -v v="$whole" 'BEGIN { print (v != "" && v <= 1) ? 1 : 0 }')" \
+    "${whole:-?} s ($(awk -v w="$whole" -v p="${wall[pdftotext-all-labelled]:-0}" 'BEGIN { if (w > 0 && p > 0) printf "%.2f× pdftotext'"'"'s time over every page", w / p; else printf "?" }'))"
 fi
 echo "(per-run figures: $log)"
 exit $failed

@@ -22,6 +22,15 @@ public final class BackgroundWork: @unchecked Sendable {
     private var groupsByID: [GroupID: Group] = [:]
     private var lastRead: [String: Double]
     private var documents: [String: OpenDocument] = [:]
+    /// More openings of a document's file, for the search of its pages (`find`), by path.
+    private var searchReaders: [String: [PDFDocument]] = [:]
+    /// How many threads search a document's pages (`find`): one per core, at most 4; 1 reads
+    /// them one after another (the benchmark compares the two).
+    public var searchThreads: Int {
+        get { lock.withLock { searchThreadCount } }
+        set { lock.withLock { searchThreadCount = max(1, newValue) } }
+    }
+    private var searchThreadCount = min(4, ProcessInfo.processInfo.activeProcessorCount)
     private let pages = PageTextCache(capacity: 256)
     let store: ReadingStore?
     let clock: @Sendable () -> Double
@@ -51,6 +60,8 @@ public final class BackgroundWork: @unchecked Sendable {
     private struct OpenDocument {
         let document: PDFDocument
         let fingerprint: String
+        /// The password it was opened with, to open it again for its labels and outline.
+        let password: String?
     }
 
     /// Work for `library`; positions and reading times go to `store`.
@@ -158,6 +169,8 @@ public final class BackgroundWork: @unchecked Sendable {
         switch effect {
         case .openDocument(let path, let password):
             openDocument(path, password: password, post: post)
+        case .readDocumentDetails(let path):
+            readDetails(of: path, post: post)
         case .extractPage(let path, let page, let mode):
             do {
                 post(.pageText(path: path, page: page, mode: mode, text: try text(of: path, page: page, mode: mode)))
@@ -205,9 +218,14 @@ public final class BackgroundWork: @unchecked Sendable {
         do {
             let document = try PDFDocument(path: path, password: password)
             let fingerprint = (try? PDFFingerprint.of(path: path)) ?? "path:" + path
-            lock.withLock { documents[path] = OpenDocument(document: document, fingerprint: fingerprint) }
-            let info = DocumentInfo(pageCount: document.pageCount, title: document.title, labels: document.pageLabels,
-                                    outline: document.outline.map { OutlineEntry(title: $0.title, level: $0.level, page: $0.page) })
+            lock.withLock {
+                documents[path] = OpenDocument(document: document, fingerprint: fingerprint, password: password)
+                searchReaders[path] = nil
+            }
+            // The labels and the outline read every page of the document (poppler walks its page
+            // tree): they come after the first page is shown (`readDocumentDetails`).
+            let info = DocumentInfo(pageCount: document.pageCount, title: document.title, labels: [], outline: [],
+                                    detailsPending: true)
             let position = try? store?.position(fingerprint: fingerprint)
             noteCachedFileRead(path)
             // A place reached on another machine (the shared reading state) says where and when.
@@ -225,6 +243,24 @@ public final class BackgroundWork: @unchecked Sendable {
         }
     }
 
+    /// Reads the page labels and the outline of an open document, from a document of their own
+    /// (a poppler document serves one thread at a time: the page shown meanwhile is extracted
+    /// from the other, on the other core), and posts them.
+    /// That opening then serves the search of the document's pages (`find`): poppler has read
+    /// its page tree by then, which a new opening would read again before its first page.
+    private func readDetails(of path: String, post: (Event) -> Void) {
+        guard let open = lock.withLock({ documents[path] }) else { return }
+        let second = try? PDFDocument(path: path, password: open.password)
+        let document = second ?? open.document
+        post(.documentDetails(path: path, labels: document.pageLabels,
+                              outline: document.outline.map { OutlineEntry(title: $0.title, level: $0.level, page: $0.page) }))
+        if let second {
+            lock.withLock {
+                if documents[path]?.document === open.document, searchReaders[path] == nil { searchReaders[path] = [second] }
+            }
+        }
+    }
+
     /// A synced PDF just opened counts as read now, so the cache keeps it longest.
     private func noteCachedFileRead(_ path: String) {
         for file in library.files {
@@ -239,9 +275,15 @@ public final class BackgroundWork: @unchecked Sendable {
     /// A page's text from the cache, else from poppler (then cached).
     func text(of path: String, page: Int, mode: ReadingMode) throws -> String {
         guard let open = lock.withLock({ documents[path] }) else { throw PDFError.cannotOpen(path: path, reason: "not open") }
+        return try text(of: open, from: open.document, page: page, mode: mode)
+    }
+
+    /// A page's text from the cache, else from `document` (`open`'s, or another opening of its
+    /// file: the text is the same), then cached.
+    private func text(of open: OpenDocument, from document: PDFDocument, page: Int, mode: ReadingMode) throws -> String {
         let key = PageTextCache.Key(document: open.fingerprint, page: page, mode: mode == .layout ? .layout : .reflow)
         if let cached = pages.text(for: key) { return cached }
-        let text = try open.document.text(ofPage: page, mode: key.mode)
+        let text = try document.text(ofPage: page, mode: key.mode)
         pages.insert(text, for: key)
         return text
     }
@@ -256,18 +298,34 @@ public final class BackgroundWork: @unchecked Sendable {
 
     /// The next page after `page` (or before it) whose lines, as the reading view shows them,
     /// hold `query` (ignoring case and accents); past the last page (or the first) the search
-    /// goes on from the other end back to `page` itself, and says it `wrapped`.
+    /// goes on from the other end back to `page` itself, and says it `wrapped`. The pages are
+    /// read on every core, each thread from a poppler document of its own (`DocumentSearch`).
     func find(_ query: String, in path: String, after page: Int, forward: Bool, mode: ReadingMode, width: Int) -> (page: Int, wrapped: Bool)? {
-        guard let pageCount = lock.withLock({ documents[path]?.document.pageCount }), pageCount > 0 else { return nil }
+        guard let open = lock.withLock({ documents[path] }) else { return nil }
+        let pageCount = open.document.pageCount
+        guard pageCount > 0 else { return nil }
         let start = min(max(1, page), pageCount)
-        for step in 1...pageCount {
-            let candidate = forward ? (start - 1 + step) % pageCount + 1 : (start - 1 - step + pageCount * 2) % pageCount + 1
-            guard let text = try? text(of: path, page: candidate, mode: mode) else { continue }
-            if !ReadingText.occurrences(of: query, in: ReadingText.shownLines(of: text, mode: mode, width: width)).isEmpty {
-                return (candidate, forward ? candidate <= start : candidate >= start)
-            }
+        let readers = [open.document] + searchDocuments(for: path, open)
+        let found = DocumentSearch.firstMatch(steps: pageCount, workers: readers.count) { step, worker in
+            let candidate = DocumentSearch.page(atStep: step, from: start, forward: forward, pageCount: pageCount)
+            guard let text = try? text(of: open, from: readers[worker], page: candidate, mode: mode) else { return false }
+            return !ReadingText.occurrences(of: query, in: ReadingText.shownLines(of: text, mode: mode, width: width)).isEmpty
         }
-        return nil
+        guard let found else { return nil }
+        let candidate = DocumentSearch.page(atStep: found, from: start, forward: forward, pageCount: pageCount)
+        return (candidate, forward ? candidate <= start : candidate >= start)
+    }
+
+    /// The other openings of `path`'s file that a search reads pages from, one per core after
+    /// the first (opened once, then kept); none on one core, or when the file no longer opens.
+    private func searchDocuments(for path: String, _ open: OpenDocument) -> [PDFDocument] {
+        let wanted = searchThreads - 1
+        guard wanted > 0 else { return [] }
+        let kept = lock.withLock { searchReaders[path] ?? [] }
+        if kept.count >= wanted { return Array(kept.prefix(wanted)) }
+        let opened = kept + (kept.count..<wanted).compactMap { _ in try? PDFDocument(path: path, password: open.password) }
+        lock.withLock { searchReaders[path] = opened }
+        return opened
     }
 
     private func group(_ id: GroupID) -> Group? {

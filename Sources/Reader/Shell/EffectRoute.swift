@@ -30,7 +30,7 @@ extension LibraryEffect {
 extension DocumentEffect {
     var route: EffectRoute {
         switch self {
-        case .openDocument: .queue(.openings)
+        case .openDocument, .readDocumentDetails: .queue(.openings)
         case .extractPage, .findInDocument: .queue(.documents)
         }
     }

@@ -15,6 +15,7 @@ extension Event {
         case .keywordsReady: return "keywords ready"
         case .filesLocated: return "files located"
         case .documentOpened: return "document opened"
+        case .documentDetails: return "document labels and outline"
         case .documentNeedsPassword: return "document needs a password"
         case .searchResult: return "search result"
         case .tick: return "tick"

@@ -52,7 +52,21 @@ extension AppState {
             break
         }
         let geometry = readingGeometry
-        return screen.reading?.update(event, geometry: geometry, message: &message) ?? []
+        let effects = screen.reading?.update(event, geometry: geometry, message: &message) ?? []
+        // A page typed at `:` before the labels were read is gone to now.
+        if case .documentDetails = event, let typed = screen.reading?.pendingGoTo, let view = screen.reading {
+            screen.reading?.pendingGoTo = nil
+            return effects + answer(.goTo(typed), view: view)
+        }
+        return effects
+    }
+
+    /// Whether the page labels of the document read are still being read, saying so: what
+    /// names a page by its label (a bookmark, a link, an app's page) waits for them.
+    mutating func labelsBeingRead() -> Bool {
+        guard screen.reading?.info?.detailsPending == true else { return false }
+        message = StatusMessage("Reading the page labels and the table of contents…")
+        return true
     }
 
     // MARK: - Keys
@@ -106,7 +120,7 @@ extension AppState {
         case .toggleRead:
             return performEdit(.toggleRead)
         case .outline:
-            guard let info = view.info else { return [] }
+            guard let info = view.info, !labelsBeingRead() else { return [] }
             if info.outline.isEmpty {
                 message = StatusMessage("This document has no table of contents")
             } else {
@@ -153,6 +167,11 @@ extension AppState {
         switch prompt {
         case .goTo(let text):
             guard !text.isEmpty, let info = view.info else { return [] }
+            if info.detailsPending {
+                // Which page a label names is known with the labels: gone to when they arrive.
+                screen.reading?.pendingGoTo = text
+                return []
+            }
             guard let request = PageRequest(typed: text) else {
                 message = StatusMessage("No page '\(text)': give a printed page (xii, 151) or #N for the Nth page of the file", isError: true)
                 return []

@@ -253,7 +253,7 @@ extension AppState {
 
     /// `m`: bookmarks the page shown, or removes its own one-page bookmark.
     mutating func toggleBookmark() -> [Effect] {
-        guard let view = reading, view.info != nil else { return [] }
+        guard let view = reading, view.info != nil, !labelsBeingRead() else { return [] }
         let existing = bookmarks.bookmarks(citeKey: citeKey(of: view).text, page: view.page).first {
             $0.reference?.page == view.page && ($0.reference?.lastPage ?? view.page) == view.page
         }

@@ -5,12 +5,21 @@ public struct DocumentInfo: Sendable, Equatable {
     /// One label per page (`xii`, `12`); the page number where the document has none.
     public let labels: [String]
     public let outline: [OutlineEntry]
+    /// The labels and the outline are still being read (`labels` and `outline` are empty until
+    /// `withDetails` fills them in): a long PDF's first page is shown before them.
+    public let detailsPending: Bool
 
-    public init(pageCount: Int, title: String?, labels: [String], outline: [OutlineEntry]) {
+    public init(pageCount: Int, title: String?, labels: [String], outline: [OutlineEntry], detailsPending: Bool = false) {
         self.pageCount = pageCount
         self.title = title
         self.labels = labels
         self.outline = outline
+        self.detailsPending = detailsPending
+    }
+
+    /// The same document with its labels and outline, read after it was opened.
+    public func withDetails(labels: [String], outline: [OutlineEntry]) -> DocumentInfo {
+        DocumentInfo(pageCount: pageCount, title: title, labels: labels, outline: outline)
     }
 
     /// The label of a page when it differs from its number (`xii` for page 12).

@@ -28,6 +28,8 @@ public enum Event: Sendable {
     /// when that place was reached on another machine, where and when (`read on laptop 2 h ago`).
     case documentOpened(path: String, info: DocumentInfo, resumePage: Int?, resumeScroll: Double, mode: ReadingMode? = nil,
                         readElsewhere: String? = nil)
+    /// The page labels and the outline of a document opened with `detailsPending`.
+    case documentDetails(path: String, labels: [String], outline: [OutlineEntry])
     case documentNeedsPassword(path: String, wrong: Bool)
     case pageText(path: String, page: Int, mode: ReadingMode, text: String)
     case documentFailed(path: String, message: String)

@@ -59,6 +59,7 @@ extension AppState {
 
     /// `o`: opens the menu of apps for the reference shown.
     mutating func openWithMenu(intention: Intention? = nil) -> [Effect] {
+        if labelsBeingRead() { return [] }
         guard let (values, subject) = handlerValues() else {
             message = StatusMessage("Select a reference first")
             return []
@@ -69,6 +70,7 @@ extension AppState {
 
     /// `y`: copies the link of the reference shown (at the page read).
     mutating func copyLink() -> [Effect] {
+        if labelsBeingRead() { return [] }
         guard let (values, _) = handlerValues(), let link = values[.link] else {
             message = StatusMessage("Select a reference first")
             return []

@@ -35,6 +35,13 @@ public struct ReadingState: Sendable, Equatable {
     /// Opened at a chosen page (a bookmark, a link): the remembered position does not override
     /// it. A printed page is found once the document's labels are known.
     public var requestedPage: PageRequest?
+    /// Opened at `requestedPage` before the labels were read: the opening, finished once they are.
+    public var deferredOpening: DeferredOpening?
+    /// The "Resumed at" message shown before the labels were read (it names the page by its
+    /// number), said again with the page's label once they are.
+    public var provisionalResume: ProvisionalResume?
+    /// `:` answered before the labels were read: the page typed, gone to once they are.
+    public var pendingGoTo: String?
     /// The paper's page notes, by page.
     public var notes: [Int: String] = [:]
 

@@ -11,33 +11,85 @@ extension ReadingState {
         switch event {
         case .documentOpened(let path, let info, let resumePage, let resumeScroll, let savedMode, let readElsewhere):
             guard self.path == path else { return [] }
-            // `t` pressed while the document opened is saved now (the shell knows it only now).
-            let remember: [Effect] = modeChosen ? [.reading(.saveReadingMode(path: path, mode: mode))] : []
-            if let savedMode, !modeChosen { mode = savedMode }
-            self.info = info
-            error = nil
-            if let title = info.title, !title.isEmpty, self.title.isEmpty { self.title = title }
-            if let request = requestedPage {
-                let resolution = info.resolve(request)
-                switch resolution {
-                case .page(let page):
-                    self.page = page
-                case .noSuchLabel(_, let page):
-                    self.page = page
-                    message = StatusMessage(info.note(on: resolution))
-                case .pastTheEnd, .notFound:
-                    // Past the end: the last page, and say so.
-                    page = info.pageCount
-                    message = StatusMessage(info.note(on: resolution) + ": showing \(info.pageName(info.pageCount))", isError: true)
-                }
-            } else if let resumePage, resumePage >= 1, resumePage <= info.pageCount, resumePage != 1 || resumeScroll > 0 {
-                page = resumePage
-                pendingScrollFraction = resumeScroll
-                message = StatusMessage("Resumed at \(AppState.pageName(resumePage, info: info))"
-                                        + (readElsewhere.map { " (\(TerminalText.cleanedLine($0)))" } ?? ""))
+            guard info.detailsPending else {
+                return opened(info: info, resumePage: resumePage, resumeScroll: resumeScroll, savedMode: savedMode,
+                              readElsewhere: readElsewhere, message: &message)
             }
-            page = min(max(1, page), max(1, info.pageCount))
-            return [.document(.extractPage(path: path, page: page, mode: mode))] + remember
+            // The first page first, then the labels and the outline; a chosen page waits for them.
+            let details: [Effect] = [.document(.readDocumentDetails(path: path))]
+            if requestedPage != nil {
+                deferredOpening = DeferredOpening(info: info, resumePage: resumePage, resumeScroll: resumeScroll,
+                                                  mode: savedMode, readElsewhere: readElsewhere)
+                return details
+            }
+            let effects = opened(info: info, resumePage: resumePage, resumeScroll: resumeScroll, savedMode: savedMode,
+                                 readElsewhere: readElsewhere, message: &message)
+            if let resumed = message?.text, resumed == Self.resumeMessage(page: page, info: info, readElsewhere: readElsewhere) {
+                provisionalResume = ProvisionalResume(shown: resumed, page: page, readElsewhere: readElsewhere)
+            }
+            return effects + details
+        case .documentDetails(let path, let labels, let outline):
+            guard self.path == path else { return [] }
+            if let deferred = deferredOpening {
+                deferredOpening = nil
+                return opened(info: deferred.info.withDetails(labels: labels, outline: outline), resumePage: deferred.resumePage,
+                              resumeScroll: deferred.resumeScroll, savedMode: deferred.mode, readElsewhere: deferred.readElsewhere,
+                              message: &message)
+            }
+            guard let info, info.detailsPending else { return [] }
+            let complete = info.withDetails(labels: labels, outline: outline)
+            self.info = complete
+            // The resume message names the page as it would have with the labels known.
+            if let provisional = provisionalResume, message?.text == provisional.shown {
+                message = StatusMessage(Self.resumeMessage(page: provisional.page, info: complete, readElsewhere: provisional.readElsewhere))
+            }
+            provisionalResume = nil
+            return []
+        default:
+            return updatePage(event, geometry: geometry, message: &message)
+        }
+    }
+
+    /// The document is open and its labels known: the page to show (the one asked for, else
+    /// where it was last read), and its text asked for.
+    private mutating func opened(info: DocumentInfo, resumePage: Int?, resumeScroll: Double, savedMode: ReadingMode?,
+                                 readElsewhere: String?, message: inout StatusMessage?) -> [Effect] {
+        // `t` pressed while the document opened is saved now (the shell knows it only now).
+        let remember: [Effect] = modeChosen ? [.reading(.saveReadingMode(path: path, mode: mode))] : []
+        if let savedMode, !modeChosen { mode = savedMode }
+        self.info = info
+        error = nil
+        if let title = info.title, !title.isEmpty, self.title.isEmpty { self.title = title }
+        if let request = requestedPage {
+            let resolution = info.resolve(request)
+            switch resolution {
+            case .page(let page):
+                self.page = page
+            case .noSuchLabel(_, let page):
+                self.page = page
+                message = StatusMessage(info.note(on: resolution))
+            case .pastTheEnd, .notFound:
+                // Past the end: the last page, and say so.
+                page = info.pageCount
+                message = StatusMessage(info.note(on: resolution) + ": showing \(info.pageName(info.pageCount))", isError: true)
+            }
+        } else if let resumePage, resumePage >= 1, resumePage <= info.pageCount, resumePage != 1 || resumeScroll > 0 {
+            page = resumePage
+            pendingScrollFraction = resumeScroll
+            message = StatusMessage(Self.resumeMessage(page: resumePage, info: info, readElsewhere: readElsewhere))
+        }
+        page = min(max(1, page), max(1, info.pageCount))
+        return [.document(.extractPage(path: path, page: page, mode: mode))] + remember
+    }
+
+    /// "Resumed at p. 12" (and where it was read, when on another machine).
+    static func resumeMessage(page: Int, info: DocumentInfo, readElsewhere: String?) -> String {
+        "Resumed at \(AppState.pageName(page, info: info))" + (readElsewhere.map { " (\(TerminalText.cleanedLine($0)))" } ?? "")
+    }
+
+    /// A page's text arrived, the document failed, or a search ended.
+    private mutating func updatePage(_ event: Event, geometry: ReadingGeometry, message: inout StatusMessage?) -> [Effect] {
+        switch event {
         case .pageText(let path, let page, let mode, let text):
             guard self.path == path, self.page == page, self.mode == mode else { return [] }
             pageText = text

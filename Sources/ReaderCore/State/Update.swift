@@ -99,7 +99,7 @@ extension AppState {
                   let entry = library?.entry(at: opening) else { return [] }
             openingOnceLocated = nil
             return openEntry(entry, atPage: pending.page)
-        case .documentOpened, .documentNeedsPassword, .pageText, .documentFailed, .searchResult:
+        case .documentOpened, .documentDetails, .documentNeedsPassword, .pageText, .documentFailed, .searchResult:
             return updateReading(event)
         case .fetchProgress(let path, let bytes, let total):
             guard fetching?.path == path else { return [] }
