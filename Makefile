@@ -1,5 +1,5 @@
 # Developer shortcuts; the README's two commands do not need make.
-.PHONY: run test bench fuzz sanitize samples release release-dev clean
+.PHONY: run test bench bench-compare fuzz sanitize samples release release-dev clean
 
 run:
 	scripts/setup-and-open.sh
@@ -42,3 +42,9 @@ samples:
 
 clean:
 	rm -rf .build
+
+# The whole bench before and after a change, script by script: BEFORE is a folder with the old
+# bibread and bibread-dev (e.g. built from the change's base with make release release-dev).
+bench-compare: release release-dev
+	scripts/install-deps.sh bench
+	BEFORE_BIBREAD=$(BEFORE)/bibread BEFORE_BIBREAD_DEV=$(BEFORE)/bibread-dev bench/compare-bench.sh
