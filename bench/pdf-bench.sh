@@ -16,6 +16,8 @@
 # Environment:
 #   BIBREAD            bibread binary        (default <repo>/.build/release/bibread)
 #   BIBREAD_DEV        bibread-dev binary    (default <repo>/.build/release/bibread-dev)
+#   BIBREAD_BEFORE     another bibread binary whose `read --page` is measured the same way in
+#                      the same run (unset: none)
 #   RUNS               runs per tool, best wall time kept (default 3)
 #   BENCH_DIR          big PDF, outputs, log (default <repo>/.build/bench)
 #   BIBREAD_CORPORA    the corpora folder    (default <repo>/../shared/corpora)
@@ -32,6 +34,7 @@ corpora=${BIBREAD_CORPORA:-$repo/../shared/corpora}
 bench_dir=${BENCH_DIR:-$repo/.build/bench}
 bibread_dev=${BIBREAD_DEV:-$repo/.build/release/bibread-dev}
 bibread=${BIBREAD:-$repo/.build/release/bibread}
+bibread_before=${BIBREAD_BEFORE:-}
 runs=${RUNS:-3}
 goal_ratio=1.2
 big_page=2000
@@ -161,6 +164,11 @@ if [[ $big_status == ok && -s $labelled ]]; then
     measure "pdftotext-read-$key" "$bench_dir/read-$key.pdftotext.txt" pdftotext -f $big_page -l $big_page "$pdf" -
     measure "bibread-read-$key" "$bench_dir/read-$key.bibread.txt" env XDG_STATE_HOME="$state" XDG_CONFIG_HOME="$state" \
       XDG_CACHE_HOME="$state" XDG_DATA_HOME="$state" "$bibread" read "$library" "$key" --page $big_page
+    if [[ -n $bibread_before ]]; then
+      measure "before-read-$key" "$bench_dir/read-$key.before.txt" env XDG_STATE_HOME="$state" XDG_CONFIG_HOME="$state" \
+        XDG_CACHE_HOME="$state" XDG_DATA_HOME="$state" "$bibread_before" read "$library" "$key" --page $big_page
+      cmp -s "$bench_dir/read-$key.before.txt" "$bench_dir/read-$key.bibread.txt" || status[before-read-$key]="a different text"
+    fi
     read_ids+=("$key")
   done
   # The search: pdftotext over every page (one process), then the reader's search.
@@ -254,6 +262,12 @@ if ((${#read_ids[@]})); then
       speed=$(awk -v p="${wall[pdftotext-read-$key]}" -v b="${wall[bibread-read-$key]}" 'BEGIN { printf "%.2f", p / b }')
       ok=$(awk -v r="$speed" 'BEGIN { print (r >= 1) ? 1 : 0 }')
       goal "read --page $big_page of $key.pdf ≥ 1× pdftotext's speed" "$ok" "${speed}× (bibread ${wall[bibread-read-$key]} s, pdftotext ${wall[pdftotext-read-$key]} s)"
+      if [[ -n $bibread_before && ${status[before-read-$key]:-} == ok ]]; then
+        printf '  ----  BIBREAD_BEFORE: %s× pdftotext'"'"'s speed (%s s), the same text\n' \
+          "$(awk -v p="${wall[pdftotext-read-$key]}" -v b="${wall[before-read-$key]}" 'BEGIN { printf "%.2f", p / b }')" "${wall[before-read-$key]}"
+      elif [[ -n $bibread_before ]]; then
+        printf '  ----  BIBREAD_BEFORE: %s\n' "${status[before-read-$key]:-not run}"
+      fi
     else
       goal "read --page $big_page of $key.pdf" 0 "bibread ${status[bibread-read-$key]}, pdftotext ${status[pdftotext-read-$key]}"
       failed=1

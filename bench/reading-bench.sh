@@ -8,10 +8,16 @@
 #     tcolorbox.pdf four times, joined by qpdf into R-exts.pdf's catalog), as long PDFs have.
 # Goals (issue 5): page turn <= 50 ms at p95; open at the remembered page <= 150 ms.
 # Goals (issue 31), on the labelled PDF: first open <= 150 ms; reopen at its page <= 100 ms.
+# BIBREAD_BEFORE (another bibread binary) opens and reopens the labelled PDF the same way in the
+# same run, alternating with BIBREAD, RUNS times each (default 3); the median of each is shown.
+# Each run has folders of its own (XDG_STATE_HOME, XDG_CONFIG_HOME, XDG_CACHE_HOME), so a page
+# kept on disk by one binary is never read by the other.
 set -euo pipefail
 export LC_ALL=C
 repo=$(cd "$(dirname "$0")/.." && pwd)
 bibread=${BIBREAD:-$repo/.build/release/bibread}
+bibread_before=${BIBREAD_BEFORE:-}
+runs=${RUNS:-3}
 bench_dir=${BENCH_DIR:-$repo/.build/bench}
 corpora=${BIBREAD_CORPORA:-$repo/../shared/corpora}
 [[ -x "$bibread" ]] || { echo "reading-bench: $bibread is missing; run: make release" >&2; exit 2; }
@@ -34,8 +40,17 @@ work=$(mktemp -d)
 socket="bibread-reading-$$"
 cleanup() { tmux -L "$socket" kill-server 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
-export XDG_STATE_HOME="$work/state" XDG_CONFIG_HOME="$work/config" TERM=xterm-256color
-log="$XDG_STATE_HOME/bibread/stderr.log"
+# fresh_folders: new XDG folders (state, config, cache) for the runs that follow (new ones: a
+# reader that is still exiting may write to the old ones), and the log in them.
+folders_made=0
+fresh_folders() {
+  folders_made=$((folders_made + 1))
+  local run="$work/run-$folders_made"
+  export XDG_STATE_HOME="$run/state" XDG_CONFIG_HOME="$run/config" XDG_CACHE_HOME="$run/cache"
+  log="$XDG_STATE_HOME/bibread/stderr.log"
+}
+fresh_folders
+export TERM=xterm-256color
 library="$work/reading.bib"
 {
   for pdf in "$corpora"/pdfs/*.pdf; do
@@ -52,7 +67,7 @@ start() {
   rm -f "$log"
   # The server of the run before may still be exiting ("server exited unexpectedly"): again.
   for _ in 1 2 3 4 5; do
-    tmux -L "$socket" new-session -d -x 120 -y 40 "BIBREAD_TIMINGS=1 $bibread $library" 2>/dev/null && break
+    tmux -L "$socket" new-session -d -x 120 -y 40 "BIBREAD_TIMINGS=1 ${binary:-$bibread} $library" 2>/dev/null && break
     sleep 0.3
   done
   for _ in $(seq 200); do grep -q "first screen drawn" "$log" 2>/dev/null && return 0; sleep 0.05; done
@@ -111,9 +126,33 @@ echo "opening $(basename "$labelled") ($(qpdf --show-npages "$labelled") pages, 
 t0=$EPOCHREALTIME
 pdftotext -f 2000 -l 2000 "$labelled" - >/dev/null
 t1=$EPOCHREALTIME
-open_twice labelledpdf "$labelled"
-printf '  first open, page 1:                %s ms\n' "$first"
-printf '  reopen at the remembered page:     %s ms, showing %s\n' "$again" "${resumed:-?}"
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
+# labelled_run NAME BINARY: a first open and a reopen with BINARY, in fresh folders; adds their
+# times (ms) to firsts[NAME] and agains[NAME]; resumed is what the reopen showed.
+declare -A firsts agains
+labelled_run() { # NAME BINARY
+  binary=$2
+  fresh_folders
+  open_twice labelledpdf "$labelled"
+  firsts[$1]+="$first "
+  agains[$1]+="$again "
+  binary=
+}
+for ((i = 1; i <= runs; i++)); do
+  [[ -n $bibread_before ]] && labelled_run before "$bibread_before"
+  labelled_run after "$bibread"
+done
+first=$(tr ' ' '\n' <<<"${firsts[after]}" | grep . | median)
+again=$(tr ' ' '\n' <<<"${agains[after]}" | grep . | median)
+printf '  first open, page 1:                %s ms (median of %d: %s)\n' "$first" "$runs" "${firsts[after]% }"
+printf '  reopen at the remembered page:     %s ms (median of %d: %s), showing %s\n' "$again" "$runs" "${agains[after]% }" "${resumed:-?}"
+if [[ -n $bibread_before ]]; then
+  first_before=$(tr ' ' '\n' <<<"${firsts[before]}" | grep . | median)
+  again_before=$(tr ' ' '\n' <<<"${agains[before]}" | grep . | median)
+  printf '  BIBREAD_BEFORE (%s), in the same runs:\n' "$bibread_before"
+  printf '    first open, page 1:              %s ms (median of %d: %s)\n' "$first_before" "$runs" "${firsts[before]% }"
+  printf '    reopen at the remembered page:   %s ms (median of %d: %s)\n' "$again_before" "$runs" "${agains[before]% }"
+fi
 printf '  (pdftotext -f 2000 -l 2000, for comparison: %s ms)\n' "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", (b - a) * 1000 }')"
 # shellcheck source=bench/common.sh
 say() { printf '%s\n' "$*" >&2; }

@@ -20,6 +20,8 @@ _Static_assert(sizeof(cpoppler_rect) == sizeof(PopplerRectangle), "cpoppler_rect
     X(poppler_page_get_text_attributes_for_area) \
     X(poppler_page_free_text_attributes) \
     X(poppler_page_get_label) \
+    X(poppler_page_get_index) \
+    X(poppler_document_get_page_by_label) \
     X(poppler_document_get_title) \
     X(poppler_document_find_dest) \
     X(poppler_dest_free) \
@@ -47,8 +49,11 @@ static struct {
 static pthread_once_t api_once = PTHREAD_ONCE_INIT;
 
 static void load_once(void) {
-    void *handle = dlopen("libpoppler-glib.so.8", RTLD_NOW | RTLD_LOCAL);
-    if (handle == NULL) { handle = dlopen("libpoppler-glib.so", RTLD_NOW | RTLD_LOCAL); }
+    // RTLD_LAZY, as for libcurl: the dynamic linker binds each function of poppler, GLib, cairo
+    // and the rest when it is first called, not all at load time (RTLD_NOW bound every symbol
+    // of them all). dlsym below still checks every function bibread calls.
+    void *handle = dlopen("libpoppler-glib.so.8", RTLD_LAZY | RTLD_LOCAL);
+    if (handle == NULL) { handle = dlopen("libpoppler-glib.so", RTLD_LAZY | RTLD_LOCAL); }
     if (handle == NULL) {
         snprintf(api.error, sizeof api.error, "poppler-glib is not installed (%s)", dlerror());
         return;
@@ -149,6 +154,14 @@ void cpoppler_text_runs_free(cpoppler_text_run *runs, int count) {
 }
 
 char *cpoppler_page_label(cpoppler_page *page) { return api.poppler_page_get_label(page); }
+
+int cpoppler_document_page_index_by_label(cpoppler_document *document, const char *label) {
+    PopplerPage *page = api.poppler_document_get_page_by_label(document, label);
+    if (page == NULL) { return -1; }
+    int index = api.poppler_page_get_index(page);
+    api.g_object_unref(page);
+    return index;
+}
 
 char *cpoppler_document_title(cpoppler_document *document) { return api.poppler_document_get_title(document); }
 

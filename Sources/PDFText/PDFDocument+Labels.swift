@@ -13,21 +13,44 @@ extension PDFDocument {
     public var pageLabels: [String] {
         withLabelCache { cache in
             if let cache { return cache }
-            var labels: [String] = []
-            labels.reserveCapacity(pageCount)
-            for index in 0..<pageCount {
-                let number = index + 1
-                // try? flattens: nil when the page cannot be loaded or has no label.
-                let label = try? withPageLocked(number) { page -> String? in
-                    guard let label = cpoppler_page_label(page) else { return nil }
-                    defer { cpoppler_free(label) }
-                    return Self.cleanedLabel(String(cString: label))
-                }
-                labels.append(label.flatMap { $0.isEmpty ? nil : $0 } ?? String(number))
-            }
+            let labels = (1...pageCount).map(labelLocked(ofPage:))
             cache = labels
             return labels
         }
+    }
+
+    /// The labels of pages 1 through `last` (at most `pageCount` of them), as `pageLabels` gives
+    /// them: poppler reads its page tree only that far.
+    public func pageLabels(through last: Int) -> [String] {
+        withLabelCache { cache in
+            let last = min(last, pageCount)
+            guard last >= 1 else { return [] }
+            if let cache { return Array(cache.prefix(last)) }
+            return (1...last).map(labelLocked(ofPage:))
+        }
+    }
+
+    /// The 1-based number of a page that poppler's reading of the page labels prints with
+    /// `label`, or nil. Poppler reads its page tree only up to that page; the page found is not
+    /// always the first with that label, nor always one whose label (in `pageLabels`) is `label`
+    /// exactly (poppler reads roman numerals without regard to case, for one): the caller checks
+    /// (`DocumentInfo.firstPage`).
+    public func pageNumber(labelled label: String) -> Int? {
+        withDocument { document in
+            let index = cpoppler_document_page_index_by_label(document, label)
+            return index >= 0 && Int(index) < pageCount ? Int(index) + 1 : nil
+        }
+    }
+
+    /// The label of page `number` as `pageLabels` gives it, with the lock held.
+    private func labelLocked(ofPage number: Int) -> String {
+        // try? flattens: nil when the page cannot be loaded or has no label.
+        let label = try? withPageLocked(number) { page -> String? in
+            guard let label = cpoppler_page_label(page) else { return nil }
+            defer { cpoppler_free(label) }
+            return Self.cleanedLabel(String(cString: label))
+        }
+        return label.flatMap { $0.isEmpty ? nil : $0 } ?? String(number)
     }
 
     /// `label` without control characters or white space around it, cut to `maxLabelLength`.

@@ -20,6 +20,9 @@ public final class PDFDocument: @unchecked Sendable {
     public let path: String
     /// The number of pages.
     public let pageCount: Int
+    /// The identity of the file poppler reads (taken from the descriptor it opens), or nil when
+    /// the system would not say.
+    public let fileIdentity: FileIdentity?
 
     /// Opens the PDF at `path`, with an optional password (the user or the owner password).
     /// Only a regular file is opened, and never so that it can block (see `RegularFile`).
@@ -39,6 +42,7 @@ public final class PDFDocument: @unchecked Sendable {
         } catch {
             throw PDFError(error, path: path)
         }
+        fileIdentity = FileIdentity(descriptor: descriptor)
         var status = CPOPPLER_OK
         var message: UnsafeMutablePointer<CChar>?
         guard let handle = cpoppler_document_open_descriptor(descriptor, password, &status, &message) else {

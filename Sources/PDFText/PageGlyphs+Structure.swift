@@ -82,10 +82,15 @@ extension PageGlyphs {
             guard first <= last else { continue }
             for index in first...last { fontOfScalar[index] = number }
         }
+        // Read once per font name: poppler gives a run per change of font, and a page has many
+        // runs of a few fonts.
+        var traitsByName: [String: FontTraits] = [:]
         func traitsOfFont(_ number: Int) -> FontTraits? {
             guard number >= 0 else { return nil }
             if let known = traits[number] { return known }
-            let found = FontTraits(fontNamed: fonts[number].name)
+            let name = fonts[number].name
+            let found = traitsByName[name] ?? FontTraits(fontNamed: name)
+            traitsByName[name] = found
             traits[number] = found
             return found
         }

@@ -12,6 +12,12 @@ public enum LabelledPDF {
             case arabic = "D"
             /// i, ii, iii
             case romanLower = "r"
+            /// I, II, III
+            case romanUpper = "R"
+            /// A, B, … Z, AA
+            case lettersUpper = "A"
+            /// a, b, … z, aa
+            case lettersLower = "a"
         }
 
         public var firstPage: Int

@@ -268,9 +268,7 @@ struct ReadingTests {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let locked = folder.appendingPathComponent("locked.pdf")
-        let qpdf = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/qpdf"),
-                                         ["--encrypt", "user", "owner", "256", "--", Fixtures.samples.appendingPathComponent("papers/tex-tour.pdf").path, locked.path])
-        #expect(qpdf.status == 0, "\(qpdf.standardError)")
+        try EncryptedSample.write(to: locked)
         let library = Fixtures.library("@misc{locked, title = {Locked}, file = {:\(locked.path):PDF}}")
         var harness = ReaderHarness(library: library, width: 100, height: 30)
         harness.press("Enter")

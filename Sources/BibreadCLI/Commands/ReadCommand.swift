@@ -149,6 +149,14 @@ struct ReadCommand: ParsableCommand {
 
     /// `--page` (a printed page, or `#N`: the reader's rule for page numbers), `--resume`, else page 1.
     private func choosePage(_ document: PDFDocument) throws -> Int {
+        // A page found without every page's label (they walk poppler's whole page tree): the
+        // page `resolve` names with all of them.
+        if let page, let request = PageRequest(typed: page),
+           let number = DocumentInfo.firstPage(of: request, pageCount: document.pageCount,
+                                               candidate: { document.pageNumber(labelled: $0) },
+                                               labels: { document.pageLabels(through: $0) }) {
+            return number
+        }
         let info = DocumentInfo(pageCount: document.pageCount, title: nil, labels: document.pageLabels, outline: [])
         if let page {
             let resolution = PageRequest(typed: page).map { info.resolve($0) } ?? .notFound(page)

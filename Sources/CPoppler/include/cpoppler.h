@@ -90,6 +90,12 @@ void cpoppler_text_runs_free(cpoppler_text_run *runs, int count);
 /// string when the document has no labels. The caller frees it with cpoppler_free.
 char *cpoppler_page_label(cpoppler_page *page);
 
+/// The 0-based index of a page that poppler's reading of the document's page labels prints
+/// with `label`, or -1 (poppler_document_get_page_by_label: a number in a document without
+/// labels; it reads the page tree only up to that page). Not always the first such page, and
+/// not always a page whose label reads exactly so: the caller checks.
+int cpoppler_document_page_index_by_label(cpoppler_document *document, const char *label);
+
 /// The document's title from its information dictionary, or NULL; free it with cpoppler_free.
 char *cpoppler_document_title(cpoppler_document *document);
 

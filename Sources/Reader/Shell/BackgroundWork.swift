@@ -32,6 +32,11 @@ public final class BackgroundWork: @unchecked Sendable {
     }
     private var searchThreadCount = min(4, ProcessInfo.processInfo.activeProcessorCount)
     private let pages = PageTextCache(capacity: 256)
+    /// The text of the page each document was left at, kept on disk for its file (nil: none is).
+    let rememberedPages: RememberedPages?
+    /// The page of each open document's last saved position, and the texts kept for it on disk.
+    private var savedPages: [String: Int] = [:]
+    private var keptPages: [String: Set<RememberedPages.Page>] = [:]
     let store: ReadingStore?
     let clock: @Sendable () -> Double
     let remotes: [Remote]
@@ -62,10 +67,18 @@ public final class BackgroundWork: @unchecked Sendable {
         let fingerprint: String
         /// The password it was opened with, to open it again for its labels and outline.
         let password: String?
+
+        /// The file whose pages may be kept on disk (`RememberedPages`): not one opened with a
+        /// password, whose text stays in memory.
+        var keptIdentity: FileIdentity? {
+            guard password?.isEmpty ?? true else { return nil }
+            return document.fileIdentity
+        }
     }
 
-    /// Work for `library`; positions and reading times go to `store`.
-    public init(library: Library, groups: [Group], store: ReadingStore? = nil,
+    /// Work for `library`; positions and reading times go to `store`, and the text of the page
+    /// each document is left at to `rememberedPages`.
+    public init(library: Library, groups: [Group], store: ReadingStore? = nil, rememberedPages: RememberedPages? = nil,
                 lastRead: [String: Double] = [:], now: Date = Date(), remotes: [Remote] = [], deviceName: String? = nil,
                 fullTextURL: URL? = FullTextIndex.defaultURL(), locator: LinkedFileLocator = .shared,
                 environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -78,6 +91,7 @@ public final class BackgroundWork: @unchecked Sendable {
         self.now = now
         shown = (library, GroupContext(library: library, locator: locator, now: now, threads: 1))
         self.store = store
+        self.rememberedPages = rememberedPages
         self.lastRead = lastRead
         self.clock = clock
         register(groups)
@@ -174,6 +188,7 @@ public final class BackgroundWork: @unchecked Sendable {
         case .extractPage(let path, let page, let mode):
             do {
                 post(.pageText(path: path, page: page, mode: mode, text: try text(of: path, page: page, mode: mode)))
+                keepSavedPage(of: path)
             } catch PDFError.missingPage(let page, let claimed, let readable) {
                 // It names the page itself: "Page 4 is not in the PDF: …".
                 let message = "\(PDFError.missingPage(page: page, claimed: claimed, readable: readable))"
@@ -193,6 +208,8 @@ public final class BackgroundWork: @unchecked Sendable {
         case .savePosition(let path, let page, let scroll):
             guard let store, let fingerprint = lock.withLock({ documents[path]?.fingerprint }) else { return }
             try? store.save(ReadingPosition(fingerprint: fingerprint, path: path, page: page, scroll: scroll, updatedAt: clock()))
+            lock.withLock { savedPages[path] = page }
+            keepSavedPage(of: path)
         case .saveReadingMode(let path, let mode):
             guard let store, let fingerprint = lock.withLock({ documents[path]?.fingerprint }) else { return }
             try? store.saveMode(mode, fingerprint: fingerprint, path: path, at: clock())
@@ -227,6 +244,7 @@ public final class BackgroundWork: @unchecked Sendable {
             let info = DocumentInfo(pageCount: document.pageCount, title: document.title, labels: [], outline: [],
                                     detailsPending: true)
             let position = try? store?.position(fingerprint: fingerprint)
+            if let page = position?.page { restoreKeptPages(of: path, at: page) }
             noteCachedFileRead(path)
             // A place reached on another machine (the shared reading state) says where and when.
             let elsewhere = position.flatMap { position in
@@ -259,6 +277,39 @@ public final class BackgroundWork: @unchecked Sendable {
                 if documents[path]?.document === open.document, searchReaders[path] == nil { searchReaders[path] = [second] }
             }
         }
+    }
+
+    /// Puts the texts kept on disk for the file of `path` (opened just now) in the page cache, so
+    /// that the remembered `page` is shown without poppler reading its page tree that far.
+    private func restoreKeptPages(of path: String, at page: Int) {
+        guard let rememberedPages, let open = lock.withLock({ documents[path] }), let identity = open.keptIdentity else { return }
+        let kept = rememberedPages.texts(for: identity)
+        for (keptPage, text) in kept where keptPage.number <= open.document.pageCount {
+            pages.insert(text, for: PageTextCache.Key(document: open.fingerprint, page: keptPage.number, mode: keptPage.mode))
+        }
+        lock.withLock {
+            savedPages[path] = page
+            keptPages[path] = Set(kept.keys)
+        }
+    }
+
+    /// Keeps on disk the texts of the page `path`'s position was last saved at, once the page is
+    /// extracted (`RememberedPages`), unless those are kept already.
+    private func keepSavedPage(of path: String) {
+        guard let rememberedPages else { return }
+        let found: (identity: FileIdentity, texts: [RememberedPages.Page: String])? = lock.withLock {
+            guard let open = documents[path], let identity = open.keptIdentity, let page = savedPages[path] else { return nil }
+            var texts: [RememberedPages.Page: String] = [:]
+            for mode in [PageTextMode.reflow, .layout] {
+                let key = PageTextCache.Key(document: open.fingerprint, page: page, mode: mode)
+                if let text = pages.text(for: key) { texts[RememberedPages.Page(number: page, mode: mode)] = text }
+            }
+            guard !texts.isEmpty, keptPages[path] != Set(texts.keys) else { return nil }
+            keptPages[path] = Set(texts.keys)
+            return (identity, texts)
+        }
+        guard let found else { return }
+        rememberedPages.remember(found.texts, for: found.identity)
     }
 
     /// A synced PDF just opened counts as read now, so the cache keeps it longest.

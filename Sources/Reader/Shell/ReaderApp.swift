@@ -121,8 +121,9 @@ public enum ReaderApp {
         func makeWork(for library: Library, groups: [Group], lastRead known: [String: Double]? = nil) -> BackgroundWork {
             // A library read again finds the files moved since by name too.
             if known == nil { LinkedFileLocator.shared.forgetFolderContents() }
-            let work = BackgroundWork(library: library, groups: groups, store: readingStore, lastRead: known ?? lastRead(in: library),
-                                      remotes: config.remotes, deviceName: config.deviceName)
+            let work = BackgroundWork(library: library, groups: groups, store: readingStore,
+                                      rememberedPages: RememberedPages(folder: RememberedPages.defaultFolder()),
+                                      lastRead: known ?? lastRead(in: library), remotes: config.remotes, deviceName: config.deviceName)
             work.syncOnMetered = config.syncOnMetered
             work.syncExecutable = options.syncExecutable
             return work
