@@ -62,7 +62,7 @@ struct IndexedDocumentSearchTests {
         return queries
     }
 
-    @Test(arguments: ["pdfs/R-intro.pdf", "pdfs/R-exts.pdf"])
+    @Test(arguments: ["pdfs/R-intro.pdf", "pdfs/R-exts.pdf", "pdfs/biblatex.pdf", "pdfs/tcolorbox.pdf"])
     func theIndexFindsThePageThatEveryPageFinds(_ name: String) throws {
         let pdf = Fixtures.corpus(name)
         let document = try PDFDocument(path: pdf.path)
@@ -82,7 +82,7 @@ struct IndexedDocumentSearchTests {
         let work = try Self.indexedFinder(pdf)
         var generator = Generator(state: UInt64(name.utf8.count) * 7919)
         var narrowed = 0
-        let queries = Self.queries(from: shown, count: 160, generator: &generator)
+        let queries = Self.queries(from: shown, count: 100, generator: &generator)
         for query in queries {
             let start = Int.random(in: 1...pageCount, using: &generator)
             for forward in [true, false] {
