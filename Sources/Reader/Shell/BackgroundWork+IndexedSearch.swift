@@ -21,6 +21,13 @@ extension BackgroundWork {
         }
     }
 
+    /// Reads the skeletons of the document at `path` from the full-text index, when it holds it,
+    /// ahead of a search (the reader does this after the first page is shown).
+    func prepareSearchSteps(in path: String, pageCount: Int) {
+        guard pageCount > 0 else { return }
+        _ = skeletons(of: path, pageCount: pageCount)
+    }
+
     /// The skeleton of each page of the document at `path` from the full-text index (kept for the
     /// last document asked), or nil when the index does not hold it as the file is now.
     private func skeletons(of path: String, pageCount: Int) -> [[UInt8]]? {
@@ -33,8 +40,7 @@ extension BackgroundWork {
         return skeletons
     }
 
-    /// The skeletons of `texts` (one thread: about 6 MB of text, a 2,420-page manual, takes a
-    /// few milliseconds).
+    /// The skeletons of `texts`, on one thread.
     static func skeletons(of texts: [String]) -> [[UInt8]] {
         var folder = SearchSkeleton.Folder()
         return texts.map { SearchSkeleton.of($0, folder: &folder) }

@@ -263,6 +263,8 @@ public final class BackgroundWork: @unchecked Sendable {
                 if documents[path]?.document === open.document, searchReaders[path] == nil { searchReaders[path] = [second] }
             }
         }
+        // What the full-text index holds of it, ready for a search (`searchSteps`).
+        prepareSearchSteps(in: path, pageCount: open.document.pageCount)
     }
 
     /// A synced PDF just opened counts as read now, so the cache keeps it longest.
@@ -312,8 +314,10 @@ public final class BackgroundWork: @unchecked Sendable {
         guard pageCount > 0 else { return nil }
         let start = min(max(1, page), pageCount)
         let steps = searchSteps(for: query, in: path, pageCount: pageCount, from: start, forward: forward, mode: mode)
-        // Other openings only for more than one page to read (a new one reads the page tree first).
-        let readers = [open.document] + (steps.count > 1 ? searchDocuments(for: path, open) : [])
+        // One page to read: from the opening the labels were read from, whose page tree poppler
+        // has read (the other openings only for more pages: a new one reads the tree first).
+        let readers = steps.count > 1 ? [open.document] + searchDocuments(for: path, open)
+            : [lock.withLock { searchReaders[path]?.first } ?? open.document]
         let found = DocumentSearch.firstMatch(steps: steps.count, workers: min(readers.count, steps.count)) { index, worker in
             let candidate = DocumentSearch.page(atStep: steps[index - 1], from: start, forward: forward, pageCount: pageCount)
             guard let text = try? text(of: open, from: readers[worker], page: candidate, mode: mode) else { return false }
