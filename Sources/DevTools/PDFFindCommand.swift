@@ -9,7 +9,8 @@ import ReaderCore
 /// (run by `bench/pdf-bench.sh`). Opens the document as the reader does (the page labels and the
 /// outline read after it, untimed) and runs its search from
 /// a page, the pages read on every core; prints `pdf-find page=N wrapped=W seconds=S` (page 0:
-/// no page holds the query, so every page was read).
+/// no page holds the query, so every page was read). With `--index-path`, the search uses that
+/// full-text index as the reader uses its own.
 struct PDFFindCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pdf-find",
@@ -36,8 +37,11 @@ struct PDFFindCommand: ParsableCommand {
     @Flag(help: "Search the pages' physical layout (t in the reading view) instead of the reflowed text.")
     var layout = false
 
+    @Option(help: ArgumentHelp("A full-text index (`fulltext-bench index --index-path`) that the search uses as the reader uses its own (default: none).", valueName: "path"))
+    var indexPath: String?
+
     func run() throws {
-        let work = BackgroundWork(library: Library(files: []), groups: [], fullTextURL: nil)
+        let work = BackgroundWork(library: Library(files: []), groups: [], fullTextURL: indexPath.map { URL(fileURLWithPath: $0) })
         if let jobs { work.searchThreads = max(1, jobs) }
         var failure: String?
         work.perform(.openDocument(path: path, password: nil)) { event in

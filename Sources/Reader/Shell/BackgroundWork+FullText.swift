@@ -36,7 +36,7 @@ extension BackgroundWork {
     }
 
     /// The index, opened on first use.
-    private func openFullTextIndex() throws -> FullTextIndex {
+    func openFullTextIndex() throws -> FullTextIndex {
         if let index = lock.withLock({ fullTextIndex }) { return index }
         // `perform` does nothing without an index; this only keeps the type honest.
         guard let fullTextURL else { throw CancellationError() }

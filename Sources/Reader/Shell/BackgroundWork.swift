@@ -24,6 +24,9 @@ public final class BackgroundWork: @unchecked Sendable {
     private var documents: [String: OpenDocument] = [:]
     /// More openings of a document's file, for the search of its pages (`find`), by path.
     private var searchReaders: [String: [PDFDocument]] = [:]
+    /// The skeletons of the pages of the last document searched, from the full-text index
+    /// (`searchSteps`), by path; nil skeletons: the index does not hold it as it is now.
+    var indexedSkeletons: (path: String, skeletons: [[UInt8]]?)?
     /// How many threads search a document's pages (`find`): one per core, at most 4; 1 reads
     /// them one after another (the benchmark compares the two).
     public var searchThreads: Int {
@@ -238,6 +241,7 @@ public final class BackgroundWork: @unchecked Sendable {
             lock.withLock {
                 documents[path] = OpenDocument(document: document, fingerprint: fingerprint, password: password)
                 searchReaders[path] = nil
+                if indexedSkeletons?.path == path { indexedSkeletons = nil }
             }
             // The labels and the outline read every page of the document (poppler walks its page
             // tree): they come after the first page is shown (`readDocumentDetails`).
@@ -277,6 +281,8 @@ public final class BackgroundWork: @unchecked Sendable {
                 if documents[path]?.document === open.document, searchReaders[path] == nil { searchReaders[path] = [second] }
             }
         }
+        // What the full-text index holds of it, ready for a search (`searchSteps`).
+        prepareSearchSteps(in: path, pageCount: open.document.pageCount)
     }
 
     /// Puts the texts kept on disk for the file of `path` (opened just now) in the page cache, so
@@ -350,20 +356,26 @@ public final class BackgroundWork: @unchecked Sendable {
     /// The next page after `page` (or before it) whose lines, as the reading view shows them,
     /// hold `query` (ignoring case and accents); past the last page (or the first) the search
     /// goes on from the other end back to `page` itself, and says it `wrapped`. The pages are
-    /// read on every core, each thread from a poppler document of its own (`DocumentSearch`).
+    /// read on every core, each thread from a poppler document of its own (`DocumentSearch`);
+    /// when the full-text index holds the document, only the pages whose indexed text may hold
+    /// the query are read (`searchSteps`).
     func find(_ query: String, in path: String, after page: Int, forward: Bool, mode: ReadingMode, width: Int) -> (page: Int, wrapped: Bool)? {
         guard let open = lock.withLock({ documents[path] }) else { return nil }
         let pageCount = open.document.pageCount
         guard pageCount > 0 else { return nil }
         let start = min(max(1, page), pageCount)
-        let readers = [open.document] + searchDocuments(for: path, open)
-        let found = DocumentSearch.firstMatch(steps: pageCount, workers: readers.count) { step, worker in
-            let candidate = DocumentSearch.page(atStep: step, from: start, forward: forward, pageCount: pageCount)
+        let steps = searchSteps(for: query, in: path, pageCount: pageCount, from: start, forward: forward, mode: mode)
+        // One page to read: from the opening the labels were read from, whose page tree poppler
+        // has read (the other openings only for more pages: a new one reads the tree first).
+        let readers = steps.count > 1 ? [open.document] + searchDocuments(for: path, open)
+            : [lock.withLock { searchReaders[path]?.first } ?? open.document]
+        let found = DocumentSearch.firstMatch(steps: steps.count, workers: min(readers.count, steps.count)) { index, worker in
+            let candidate = DocumentSearch.page(atStep: steps[index - 1], from: start, forward: forward, pageCount: pageCount)
             guard let text = try? text(of: open, from: readers[worker], page: candidate, mode: mode) else { return false }
             return !ReadingText.occurrences(of: query, in: ReadingText.shownLines(of: text, mode: mode, width: width)).isEmpty
         }
         guard let found else { return nil }
-        let candidate = DocumentSearch.page(atStep: found, from: start, forward: forward, pageCount: pageCount)
+        let candidate = DocumentSearch.page(atStep: steps[found - 1], from: start, forward: forward, pageCount: pageCount)
         return (candidate, forward ? candidate <= start : candidate >= start)
     }
 
