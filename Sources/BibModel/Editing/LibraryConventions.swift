@@ -183,14 +183,19 @@ extension LibraryConventions {
     }
 
     /// The lines of `bytes` that start with `%` (after spaces or tabs), from the `%` on.
-    private static func percentCommentLines(_ bytes: [UInt8]) -> [String] {
+    static func percentCommentLines(_ bytes: [UInt8]) -> [String] {
         var lines: [String] = []
         bytes.withUnsafeBufferPointer { buffer in
             var index = 0
             while index < buffer.count {
                 while index < buffer.count, buffer[index] == UInt8(ascii: " ") || buffer[index] == UInt8(ascii: "\t") { index += 1 }
-                var end = index
-                while end < buffer.count, buffer[end] != UInt8(ascii: "\n") { end += 1 }
+                // The line's end found by memchr (a loop a byte at a time was most of counting
+                // the Unread group on a 26 MB library).
+                var end = buffer.count
+                if index < buffer.count, let base = buffer.baseAddress,
+                   let found = memchr(base + index, Int32(UInt8(ascii: "\n")), buffer.count - index) {
+                    end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                }
                 if index < end, buffer[index] == UInt8(ascii: "%") {
                     lines.append(String(decoding: UnsafeBufferPointer(rebasing: buffer[index..<end]), as: UTF8.self))
                 }

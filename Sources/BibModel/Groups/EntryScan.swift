@@ -44,6 +44,11 @@ enum EntryScan {
                         let values = extract(buffer[position])
                         if values.count == 1 {
                             index[values[0], default: []].append(position)
+                        } else if values.count <= 16 {
+                            // A few values: each once, compared with those before it (no set).
+                            for number in values.indices where !values[..<number].contains(values[number]) {
+                                index[values[number], default: []].append(position)
+                            }
                         } else {
                             for value in Set(values) { index[value, default: []].append(position) }
                         }

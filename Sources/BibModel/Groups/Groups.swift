@@ -124,8 +124,11 @@ public struct Group: Sendable {
                 guard let expression = try? NSRegularExpression(pattern: pattern, options: caseSensitive ? [] : [.caseInsensitive]) else {
                     return []
                 }
-                return library.entries.indices.filter { index in
-                    guard let text = library.entries[index].value(named: field) else { return false }
+                // The field's values are read once per context, for every group that asks
+                // (reading each reference again for each group, as before, is what the tests compare with).
+                let values = context.fieldValues(field)
+                return values.indices.filter { index in
+                    guard let text = values[index] else { return false }
                     return expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
                 }
             }
@@ -147,7 +150,7 @@ public struct Group: Sendable {
 
     /// The group names a JabRef `groups` field lists (each as the static group rule compares it).
     @Sendable static func jabrefGroupNames(_ entry: Entry) -> [String] {
-        (entry.value(named: "groups") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        (entry.value(named: "groups") ?? "").split(separator: ",").map(GroupCatalog.trimmingWhitespace)
     }
 
     /// The members of a JabRef static group found by reading every reference's `groups` field
@@ -251,6 +254,11 @@ public struct GroupContext: Sendable {
     /// For each value `extract` gives, the positions of the references that have it (built once).
     func valueIndex(_ name: String, extract: @escaping @Sendable (Entry) -> [String]) -> [String: [Int]] {
         columns.remember(\.indexes, name) { EntryScan.valueIndex(entries, threads: threads, extract: extract) }
+    }
+
+    /// Each reference's value of `field` (`Entry.value(named:)`), read once for all of them.
+    func fieldValues(_ field: String) -> [String?] {
+        columns.remember(\.fieldValues, field) { EntryScan.map(entries, threads: threads) { $0.value(named: field) } }
     }
 
     /// How many references there are.
@@ -370,9 +378,14 @@ public enum GroupCatalog {
     /// then uses); without a context, into indexes made for this call.
     public static func fieldGroups(of library: Library, context: GroupContext? = nil) -> [Group] {
         let fields = [("Authors", "author"), ("Keywords", "keywords"), ("Years", "year"), ("Journals", "journal"), ("Types", "type")]
-        // The fields at once (each index is read on every core too, and its names sorted).
         guard context?.threads != 1 else {
             return fields.map { fieldGroup($0.0, field: $0.1, in: library, context: context) }
+        }
+        // Each field's index read on every core, one field after another (the authors alone
+        // took as long as the other four: a field a thread kept one core waiting), then the
+        // fields' names sorted at once.
+        if let context {
+            for (_, field) in fields { _ = context.valueIndex("field " + field, extract: fieldExtract(field)) }
         }
         let made = LockedValue([Group?](repeating: nil, count: fields.count))
         DispatchQueue.concurrentPerform(iterations: fields.count) { number in
@@ -382,9 +395,14 @@ public enum GroupCatalog {
         return made.withLock { $0 }.compactMap { $0 }
     }
 
+    /// What a field group of `field` reads from each reference.
+    private static func fieldExtract(_ field: String) -> @Sendable (Entry) -> [String] {
+        { values(of: $0, field: field) }
+    }
+
     /// The field group of `field`, under `title`: one child per value.
     private static func fieldGroup(_ title: String, field: String, in library: Library, context: GroupContext?) -> Group {
-        let extract: @Sendable (Entry) -> [String] = { values(of: $0, field: field) }
+        let extract = fieldExtract(field)
         let indexName = "field " + field
         let index = context?.valueIndex(indexName, extract: extract) ?? GroupContext.valueIndex(of: library.entries, extract: extract)
         let children = NaturalOrder.sorted(Array(index.keys))
@@ -399,18 +417,44 @@ public enum GroupCatalog {
         }, children: children)
     }
 
+    /// `part.trimmingCharacters(in: .whitespaces)` without Foundation's bridging (a tenth of
+    /// reading the keywords): the scalars of `.whitespaces` cut from either end, as Foundation
+    /// cuts them (`GroupValueFastPathTests` compares the two, and the scalars one by one).
+    @Sendable static func trimmingWhitespace(_ part: Substring) -> String {
+        let scalars = part.unicodeScalars
+        var start = scalars.startIndex
+        var end = scalars.endIndex
+        while start < end, isWhitespace(scalars[start]) { start = scalars.index(after: start) }
+        while start < end {
+            let before = scalars.index(before: end)
+            guard isWhitespace(scalars[before]) else { break }
+            end = before
+        }
+        return String(Substring(scalars[start..<end]))
+    }
+
+    /// Whether `CharacterSet.whitespaces` holds the scalar: tab, the space separators (Zs) and,
+    /// in swift-corelibs-foundation, the zero width space.
+    static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x20, 0xA0, 0x1680, 0x2000...0x200B, 0x202F, 0x205F, 0x3000: return true
+        default: return false
+        }
+    }
+
     /// The values an entry contributes to a field group.
     static func values(of entry: Entry, field: String) -> [String] {
         switch field {
         case "author":
             return entry.creators.names.map(\.shortName)
         case "keywords":
-            return (entry.value(named: "keywords") ?? "").split(whereSeparator: { ",;".contains($0) })
-                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            return (entry.value(named: "keywords") ?? "").split(whereSeparator: { $0 == "," || $0 == ";" })
+                .map(trimmingWhitespace).filter { !$0.isEmpty }
         case "year":
             return entry.year.map { [$0] } ?? []
         case "journal":
-            return (entry.value(named: "journal") ?? entry.value(named: "journaltitle")).map { [$0] } ?? []
+            // Found by the well-known fields' bits, not by comparing every field's name.
+            return (entry.decoded(.journal) ?? entry.decoded(.journaltitle)).map { [$0] } ?? []
         default:
             return entry.value(named: field).map { [$0] } ?? []
         }
@@ -535,6 +579,8 @@ final class ColumnCache: @unchecked Sendable {
     var numbers: [String: [Double]] = [:]
     var texts: [String: [String]] = [:]
     var bytes: [String: [[UInt8]]] = [:]
+    /// Fields' values, one per reference (nil where it has none).
+    var fieldValues: [String: [String?]] = [:]
     /// Value indexes: for each value, the positions of the references that have it.
     var indexes: [String: [String: [Int]]] = [:]
     /// The members of rules, by a name that says the rule.
@@ -583,8 +629,51 @@ enum NaturalOrder {
     }
 
     /// The folded text with every run of digits padded to 20 digits, so that plain string order
-    /// compares numbers by value.
+    /// compares numbers by value. ASCII text (nearly every name and keyword) is keyed byte by
+    /// byte, as `foldedKey(for:)` keys it character by character (the tests compare the two).
     static func key(for text: String) -> String {
+        var isASCII = true
+        var count = 0
+        for byte in text.utf8 {
+            if byte >= 0x80 { isASCII = false; break }
+            count += 1
+        }
+        guard isASCII else { return foldedKey(for: text) }
+        var key: [UInt8] = []
+        key.reserveCapacity(count + 20)
+        // Where the current run of digits starts in `key`, after its leading zeros (nil: none).
+        var digitsStart: Int?
+        var zeros = 0
+        func flush() {
+            guard let start = digitsStart else {
+                if zeros > 0 { key.append(contentsOf: repeatElement(0x30, count: 20)) }
+                zeros = 0
+                return
+            }
+            let length = key.count - start
+            if length < 20 { key.insert(contentsOf: repeatElement(0x30, count: 20 - length), at: start) }
+            digitsStart = nil
+            zeros = 0
+        }
+        for byte in text.utf8 {
+            if byte >= 0x30 && byte <= 0x39 {
+                if digitsStart == nil && byte == 0x30 {
+                    zeros += 1
+                } else {
+                    if digitsStart == nil { digitsStart = key.count }
+                    key.append(byte)
+                }
+            } else {
+                if digitsStart != nil || zeros > 0 { flush() }
+                key.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+            }
+        }
+        if digitsStart != nil || zeros > 0 { flush() }
+        return String(decoding: key, as: UTF8.self)
+    }
+
+    /// `key(for:)` worked out character by character on the folded text (any text).
+    static func foldedKey(for text: String) -> String {
         var key = ""
         var digits = ""
         func flush() {

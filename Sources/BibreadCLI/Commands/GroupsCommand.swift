@@ -29,34 +29,23 @@ struct GroupsCommand: ParsableCommand {
         let context = GroupContext(library: loaded.library, locator: LinkedFileLocator.shared)
         let groups = GroupCatalog.savedGroups(of: loaded.library, synced: LinkedFileLocator.shared.isSynced(loaded.library))
             + GroupCatalog.fieldGroups(of: loaded.library, context: context)
+        // Freeing the library, the context's columns and 35k groups one by one at the end was 2%.
+        defer { ExitReclaim.leave((loaded, context, groups)) }
         // Counted first, on every core, then printed in the tree's order.
-        var counts = GroupCatalog.memberCounts(of: GroupCatalog.flattened(groups), in: loaded.library, context: context)
-            .makeIterator()
+        let counts = GroupCatalog.memberCounts(of: GroupCatalog.flattened(groups), in: loaded.library, context: context)
         if json {
             var writer = JSONWriter()
             defer { writer.deallocate() }
+            var remaining = counts.makeIterator()
             writer.beginArray()
-            for group in groups { Self.write(group, counts: &counts, to: &writer) }
+            for group in groups { Self.write(group, counts: &remaining, to: &writer) }
             writer.endArray()
             writer.newline()
             Console.write(writer.bytes)
         } else {
-            var lines: [String] = []
-            for group in groups { Self.render(group, depth: 0, counts: &counts, into: &lines) }
-            Console.print(lines.joined(separator: "\n"))
+            Console.write(GroupTreeText.bytes(of: groups, counts: counts))
         }
         try loaded.exitIfSomeFilesFailed()
-    }
-
-    /// `counts` gives the groups' counts in the order of the tree (`GroupCatalog.flattened`).
-    private static func render(_ group: Group, depth: Int, counts: inout IndexingIterator<[Int?]>, into lines: inout [String]) {
-        let indent = String(repeating: "  ", count: depth)
-        let label = indent + group.name + ([.static, .smart, .jabref, .url, .script].contains(group.kind)
-            ? "  (\(group.kind.rawValue))" : "")
-        let count = (counts.next() ?? nil).map(String.init) ?? "—"
-        lines.append(DisplayWidth.pad(label, to: 48) + " " + String(repeating: " ", count: max(0, 7 - count.count)) + count
-            + (group.unavailableReason.map { "  \($0)" } ?? ""))
-        for child in group.children { render(child, depth: depth + 1, counts: &counts, into: &lines) }
     }
 
     private static func write(_ group: Group, counts: inout IndexingIterator<[Int?]>, to json: inout JSONWriter) {
