@@ -28,6 +28,7 @@ bench: release release-dev
 	bench/rclone-bench.sh
 	bench/sortmem-bench.sh
 	bench/groups-bench.sh
+	bench/startup-bench.sh
 
 # libFuzzer on every parser and decoder, FUZZ_SECONDS (default 60) each; report in .build-fuzz/report.txt.
 fuzz:

@@ -55,3 +55,22 @@ bench_corpus() {
     mv -f "$big.tmp" "$big"
   fi
 }
+
+# require_before NAME: $before (BIBREAD_BEFORE, a second binary measured alongside), when set,
+# must be executable; it is then made an absolute path.
+require_before() {
+  [[ -z $before ]] && return
+  [[ -x $before ]] || die "BIBREAD_BEFORE=$before is not executable"
+  before=$(cd "$(dirname "$before")" && pwd)/$(basename "$before")
+}
+
+# reader_bench_library NAME: what a bench of the reader in tmux needs: tmux, and the bench library
+# in $big (built in $bench_dir, which becomes an absolute path), its build logged to NAME.log.
+reader_bench_library() {
+  command -v tmux >/dev/null || die "needs tmux (scripts/install-deps.sh bench)"
+  local make_corpus=$corpora/make-bench-corpus.sh
+  [[ -f $make_corpus ]] || die "no $make_corpus (set BIBREAD_CORPORA to the corpora folder)"
+  mkdir -p "$bench_dir"
+  bench_dir=$(cd "$bench_dir" && pwd)
+  bench_corpus "$bench_dir" "$make_corpus" "$bench_dir/$1.log"
+}

@@ -49,6 +49,9 @@ struct QueryScanTests {
             @proceedings{parent, booktitle = {Parent Proceedings}, year = 1980, editor = {Parent Editor}}
             @misc{bdsk, Bdsk-File-1 = {YnBsaXN0MDA=}, title = {with a file}, Year = 9223372036854775807}
             @misc{long, title = {\$\&{\_}\%\{\}\\ $x^2$ \url{http://e.org/a_b} \emph{\textbf{bold}} ~ a~b --- c}}
+            @inproceedings{repeats, title = {Tex TEX tex T{\'e}X t\'ex TeX-tex}, booktitle = {tex Proc tex}, journal = {Proc tex},
+              journaltitle = {proc}, editor = {Tex Tex}, author = {Tex and T{\'e}x}, note = {G{\"o}del G\"odel gödel Gödel GÖDEL},
+              url = {http://tex.org/tex\_tex}, doi = {tex}, keywords = {tex, tex; tex}}
 
             """#
         let big = "@misc{big, abstract = {" + String(repeating: "word tex knuth ", count: 5_000) + "}}\n"
@@ -60,7 +63,10 @@ struct QueryScanTests {
                      "cafe\u{301}", "😀", "full", "ｆ", "가", "ᄀ", "ㄱ", "한국", "ss", "strasse", "istanbul", "i", "fi", "ff",
                      "dz", "c", "brien", "o", "year:<0", "year:-12", "year:1984", "year:1900", "year:2001", "key:sort",
                      "type:habil", "type:book", "journal:parent", "a:parent", "editor:ed", "t:child", "abstract:\"tex knuth word\"",
-                     "x", "2", "b", "\"a b\"", "emph", "bold", "url:e.org", "http"]
+                     "x", "2", "b", "\"a b\"", "emph", "bold", "url:e.org", "http",
+                     "tex", "t:tex", "t:\"tex tex\"", "t:\"tex tex tex tex\"", "journal:tex", "j:proc", "j:\"proc tex\"",
+                     "booktitle:tex", "a:tex", "editor:tex", "note:godel", "note:\"godel godel\"", "url:tex", "doi:tex",
+                     "kw:\"tex tex\"", "-tex", "tex -t:tex", "key:repeats"]
         let queries = Self.allQueries + extra.compactMap { try? Query(parsing: $0) }
         Self.compare(library, queries: queries)
     }

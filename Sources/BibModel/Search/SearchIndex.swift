@@ -26,9 +26,16 @@ public struct SearchIndex: Sendable {
             builder.add((part * count / parts)..<((part + 1) * count / parts), of: entries)
             collected.withLock { $0[part] = builder }
         }
-        let runs = collected.withLock { $0 }.compactMap { $0 }
-        var builder = runs.first ?? SearchIndexBuilder()
-        for run in runs.dropFirst() { builder.append(run) }
+        // Taken out of `collected`, and each run out of `runs` as it is joined: the first is then
+        // the only holder of its words, extended in place, and each other one is freed once
+        // joined, not kept (and copied) until the postings are built.
+        var runs: [SearchIndexBuilder] = collected.withLock { parts in
+            let taken = parts.compactMap { $0 }
+            parts = []
+            return taken
+        }
+        var builder = runs.isEmpty ? SearchIndexBuilder() : runs.removeFirst()
+        while !runs.isEmpty { builder.append(runs.removeFirst()) }
         (any, byField) = builder.build()
         years = builder.years
     }
@@ -84,6 +91,9 @@ public struct SearchIndex: Sendable {
             for word in words {
                 candidates.formIntersection(matches(prefix: word, field: field, exact: word != words.last))
             }
+            // One word (a phrase as its first word is typed): the references with a word starting
+            // with it in the field are those the phrase matches, with no text to read again.
+            if words.count == 1 { return candidates }
             var result = Bitset(count: entries.count, filled: false)
             let phrase = PhraseMatcher(words)
             let wanted = field.map(SearchIndex.indexName)

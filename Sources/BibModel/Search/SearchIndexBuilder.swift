@@ -11,28 +11,62 @@ struct SearchIndexBuilder {
     private var slots = FieldSlots()
     private(set) var years: [Int?] = []
     private var scratch: [UInt8] = []
+    /// By word number: the last reference listed with it for all fields, and the last text.
+    private var lastEntry: [Int32] = []
+    private var lastText: [Int32] = []
+    private var textNumber: Int32 = 0
 
-    /// Collects `entries[range]` (their positions in `entries` are their numbers).
+    /// Collects `entries[range]` (their positions in `entries` are their numbers). Each field is
+    /// decoded into a buffer reused for the next (`LaTeX.withDecoded`, the text `decodedText(of:)`
+    /// gives, with no String made for it), and each word is listed once per reference (and once
+    /// per field's text) however often the text repeats it.
     mutating func add(_ range: Range<Int>, of entries: [Entry]) {
         years.reserveCapacity(years.count + range.count)
+        var decoded = ByteBuffer(capacity: 4096)
+        defer { decoded.deallocate() }
         for index in range {
             let id = Int32(index)
             let entry = entries[index]
             add(slots.slot(named: "key"), entry.key, entry: id)
             add(slots.slot(named: "type"), entry.type, entry: id)
             for field in entry.fields where !field.kind.isBibDeskFile {
-                add(slots.slot(of: field, in: entry.source.fieldNames), entry.decodedText(of: field), entry: id)
+                let slot = slots.slot(of: field, in: entry.source.fieldNames)
+                entry.withRawBytes(of: field) { raw in
+                    if field.isVerbatim {
+                        LaTeX.withDecodedVerbatim(raw) { add(slot, $0, entry: id) }
+                    } else {
+                        LaTeX.withDecoded(raw, scratch: &decoded) { add(slot, $0, entry: id) }
+                    }
+                }
             }
             years.append(entry.year.flatMap { Int($0.prefix(4)) })
         }
     }
 
     private mutating func add(_ slot: Int, _ text: String, entry id: Int32) {
+        var text = text
+        text.withUTF8 { add(slot, $0, entry: id) }
+    }
+
+    /// Adds the words of one decoded text (UTF-8) of reference `id` to `slot`'s postings and
+    /// to those of all fields: a word already listed for this reference (for this text, in
+    /// `slot`'s) is not listed again (`WordPostings.Builder.build` counts a pair once anyway).
+    private mutating func add(_ slot: Int, _ text: UnsafeBufferPointer<UInt8>, entry id: Int32) {
         if slot == fields.count { fields.append(WordPostings.Builder()) }
+        textNumber += 1
+        let thisText = textNumber
         SearchIndexBuilder.forEachFoldedWord(of: text, scratch: &scratch) { word in
-            let wordID = Int32(table.id(of: word))
-            any.add(wordID, entry: id)
-            fields[slot].add(wordID, entry: id)
+            let wordID = table.id(of: word)
+            if wordID >= lastEntry.count {
+                lastEntry += repeatElement(-1, count: wordID + 1 - lastEntry.count)
+                lastText += repeatElement(-1, count: wordID + 1 - lastText.count)
+            }
+            guard lastText[wordID] != thisText else { return }
+            lastText[wordID] = thisText
+            fields[slot].add(Int32(wordID), entry: id)
+            guard lastEntry[wordID] != id else { return }
+            lastEntry[wordID] = id
+            any.add(Int32(wordID), entry: id)
         }
     }
 
@@ -72,23 +106,42 @@ struct SearchIndexBuilder {
         return (result.any ?? .empty, result.byField)
     }
 
-    /// Calls `body` with each word of `text` folded (`Folding.fold`, then `FoldedWords`): ASCII
-    /// text is lowered word by word in `scratch`, without a folded copy of the whole text.
-    private static func forEachFoldedWord(of text: String, scratch: inout [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        var text = text
-        let ascii: Bool = text.withUTF8 { bytes in
-            guard !bytes.contains(where: { $0 >= 0x80 }) else { return false }
-            FoldedWords.forEachWord(in: bytes) { word in
-                guard word.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return body(word) }
-                scratch.removeAll(keepingCapacity: true)
-                for byte in word { scratch.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
-                scratch.withUnsafeBufferPointer(body)
-            }
-            return true
+    /// Calls `body` with each word of `text` (UTF-8) folded (`Folding.fold`, then `FoldedWords`):
+    /// ASCII text is lowered as its words are read, into `scratch`, in one pass.
+    static func forEachFoldedWord(of text: UnsafeBufferPointer<UInt8>, scratch: inout [UInt8],
+                                  _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        guard text.contains(where: { $0 >= 0x80 }) else {
+            forEachLoweredWord(ofASCII: text, scratch: &scratch, body)
+            return
         }
-        guard !ascii else { return }
-        var folded = Folding.fold(text)
+        var folded = Folding.fold(String(decoding: text, as: UTF8.self))
         folded.withUTF8 { FoldedWords.forEachWord(in: $0, body) }
+    }
+
+    /// The words of ASCII text as `FoldedWords` splits its folded form: runs of `a`–`z`, `A`–`Z`
+    /// and `0`–`9`, each lowered.
+    private static func forEachLoweredWord(ofASCII text: UnsafeBufferPointer<UInt8>, scratch: inout [UInt8],
+                                           _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        if scratch.count < text.count { scratch = [UInt8](repeating: 0, count: max(text.count, 2 * scratch.count)) }
+        scratch.withUnsafeMutableBufferPointer { buffer in
+            guard let word = buffer.baseAddress else { return }
+            var length = 0
+            for byte in text {
+                // A letter of either case is one of a–z once bit 5 is set; nothing else is.
+                let lowered = byte | 0x20
+                if lowered >= 0x61 && lowered <= 0x7A {
+                    word[length] = lowered
+                    length += 1
+                } else if byte >= 0x30 && byte <= 0x39 {
+                    word[length] = byte
+                    length += 1
+                } else if length > 0 {
+                    body(UnsafeBufferPointer(start: word, count: length))
+                    length = 0
+                }
+            }
+            if length > 0 { body(UnsafeBufferPointer(start: word, count: length)) }
+        }
     }
 
     /// The builder of each index name, found by field-name number (per name store) without

@@ -19,8 +19,9 @@ enum EffectRoute: Sendable, Equatable {
 extension LibraryEffect {
     var route: EffectRoute {
         switch self {
-        case .loadFieldGroups, .countGroups, .computeMarks, .collectKeywords: .queue(.bulk)
-        case .computeGroupMembers, .computeSort, .locateFiles: .queue(.interactive)
+        case .loadFieldGroups, .countGroups, .collectKeywords: .queue(.bulk)
+        // The marks: not behind the group counts (they were, and came ~250 ms later for it).
+        case .computeGroupMembers, .computeSort, .locateFiles, .computeMarks: .queue(.interactive)
         case .loadConflicts: .queue(.bulk)
         case .buildSearchIndex: .queue(.index)
         }

@@ -2,9 +2,10 @@
 /// (`DispatchJobQueues`), so that interactive work never waits behind bulk work; tests may run
 /// them all inline.
 enum WorkQueue: Sendable, CaseIterable {
-    /// A group's members, the sort, a full-text search, checking the bookmarks: what a key waits for.
+    /// A group's members, the sort, the list's marks, a full-text search, checking the bookmarks:
+    /// what a key (or the list) waits for.
     case interactive
-    /// Counting every group (first), field groups, marks, loading bookmarks, importing a reading list.
+    /// Counting every group (first), field groups, loading bookmarks, importing a reading list.
     case bulk
     /// Building the search index.
     case index

@@ -7,10 +7,11 @@ extension AppState {
     public mutating func start() -> [Effect] {
         guard library != nil else { return [] }
         rebuildGroupRows()
-        // The counts of the groups shown go first (on the bulk queue, before the field groups, the
-        // marks and the keywords: with one more thread the sort and the search index were later).
+        // The counts of the groups shown go first (on the bulk queue, before the field groups and
+        // the keywords: with one more thread the sort and the search index were later); the marks
+        // (a few ms of work) follow the sort, on the queue of what a key waits for, not the counts.
         var effects: [Effect] = [.library(.countGroups(countableGroups)), .library(.loadFieldGroups), .library(.buildSearchIndex),
-                                 .library(.computeMarks), .library(.computeSort(sort)), .bookmarks(.loadBookmarks),
+                                 .library(.computeSort(sort)), .library(.computeMarks), .bookmarks(.loadBookmarks),
                                  .fullText(.updateFullTextIndex), .library(.collectKeywords)]
         // A synced library's journal, or the one `bibread merge-conflicted` keeps for a library it does not sync.
         effects.append(.library(.loadConflicts))
