@@ -31,11 +31,17 @@ struct MachineIdentityTests {
             let state = try Fixtures.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: state) }
             let ids = Mutex<[MachineID]>([])
+            let failures = Mutex<[String]>([])
             DispatchQueue.concurrentPerform(iterations: 8) { _ in
-                if let id = try? MachineIdentity.load(state: state).id { ids.withLock { $0.append(id) } }
+                do {
+                    let id = try MachineIdentity.load(state: state).id
+                    ids.withLock { $0.append(id) }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
             }
             let made = ids.withLock { $0 }
-            #expect(made.count == 8)
+            #expect(made.count == 8, "\(failures.withLock { $0 })")
             #expect(Set(made).count == 1, "\(Set(made))")
             #expect(try FileManager.default.contentsOfDirectory(atPath: state.path) == ["machine-id"])
         }
