@@ -36,8 +36,11 @@ public final class RememberedPages: Sendable {
     /// The most documents whose pages are kept.
     public let keptDocuments: Int
     /// What made the texts: the poppler version and this program's file; a text made by another
-    /// poppler or another build of bibread is not given back.
-    public let producer: String
+    /// poppler or another build of bibread is not given back. Worked out on first use, when a
+    /// document is open: asking poppler its version loads poppler-glib and the ~230 files it
+    /// maps, which the library view never needs.
+    public var producer: String { givenProducer ?? Self.currentProducer }
+    private let givenProducer: String?
     /// The largest file read back.
     public static let largestFile = 4 << 20
 
@@ -46,7 +49,7 @@ public final class RememberedPages: Sendable {
     public init(folder: URL, keptDocuments: Int = 200, producer: String? = nil) {
         self.folder = folder
         self.keptDocuments = max(1, keptDocuments)
-        self.producer = producer ?? Self.currentProducer
+        givenProducer = producer
     }
 
     /// `$XDG_CACHE_HOME/bibread/.page-text` (a remote's name never starts with a dot).

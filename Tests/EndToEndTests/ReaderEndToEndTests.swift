@@ -395,6 +395,35 @@ struct ReaderEndToEndTests {
 
     // MARK: - Reading, help, sort
 
+    @Test("poppler-glib is loaded with the first PDF read, not by the library view (it maps some 230 files and 7 MB)")
+    func popplerIsLoadedWithTheFirstPDF() async throws {
+        let samples = try await SampleLibrary()
+        try await withSession(command: { $0.bibread([Self.library]) }) { tmux, _ in
+            try await waitForSamplesReady(in: tmux, samples)
+            let pid = try await tmux.panePID()
+            #expect(try !Self.mapsPoppler(pid), "the library view loaded poppler-glib")
+
+            try await tmux.sendKeys("/")
+            try await tmux.waitUntil("the search bar to take input") { Screen($0).searchBar.trimmingCharacters(in: .whitespaces) == "/" }
+            try await tmux.type("texbook")
+            try await tmux.waitUntil("1 of 25 · All · search: texbook") { Screen($0).statusLine.hasPrefix(" 1 of 25 · All · search: texbook") }
+            try await tmux.sendKeys("Enter")
+            try await waitForDetails(of: "knuth1984texbook", in: tmux)
+            try await tmux.sendKeys("Enter")
+            try await tmux.waitUntil("the reading view at page 1 of 5") { Self.isReadingStatus(Screen($0).statusLine, page: 1, of: 5, percent: 20) }
+            #expect(try Self.mapsPoppler(pid), "reading a PDF maps poppler-glib (the check can see it)")
+            try await tmux.sendKeys("q")
+            try await tmux.waitUntil("back in the library") { Screen($0).hasThreePanes }
+            try await tmux.sendKeys("q")
+            try await expectCleanExit(tmux)
+        }
+    }
+
+    /// Whether the process `pid` has poppler-glib mapped.
+    static func mapsPoppler(_ pid: Int32) throws -> Bool {
+        try Processes.maps(of: pid).contains("libpoppler-glib")
+    }
+
     @Test("Enter reads a PDF (] turns the page, q goes back); ? shows help; s cycles the sort")
     func readingHelpAndSort() async throws {
         let samples = try await SampleLibrary()

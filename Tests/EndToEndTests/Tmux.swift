@@ -276,6 +276,23 @@ enum Processes {
         return (state, parent, name)
     }
 
+    /// The files and memory `pid` has mapped (/proc/PID/maps), read to its end: the file's size
+    /// says 0, and a read sized by it gets only a part.
+    static func maps(of pid: Int32) throws -> String {
+        let descriptor = open("/proc/\(pid)/maps", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw EndToEndFailure("cannot read /proc/\(pid)/maps: \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += chunk[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// The CPU time `pid` has used so far, in clock ticks (user and system, from /proc/PID/stat).
     static func cpuTicks(of pid: Int32) -> Int? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
