@@ -108,7 +108,7 @@ for ((i = 1; i <= runs; i++)); do
   t0=$EPOCHREALTIME
   run_bibread "$work/mark.out" mark "$library" "$key" "$state"
   t1=$EPOCHREALTIME
-  if ((rc != 0)) || ! grep -q '→' "$work/mark.out"; then
+  if ((rc != 0)) || ! grep -qF "$key: " "$work/mark.out"; then
     say "mark $state failed (exit $rc): $(tail -n 2 "$work/mark.out.err")"
     failed=1
   fi
