@@ -87,22 +87,17 @@ public struct SearchIndex: Sendable {
             }
             return result
         case .phrase(let field, let words):
-            var candidates = Bitset(count: entries.count, filled: true)
-            for word in words {
-                candidates.formIntersection(matches(prefix: word, field: field, exact: word != words.last))
-            }
             // One word (a phrase as its first word is typed): the references with a word starting
             // with it in the field are those the phrase matches, with no text to read again.
-            if words.count == 1 { return candidates }
-            var result = Bitset(count: entries.count, filled: false)
-            let phrase = PhraseMatcher(words)
-            let wanted = field.map(SearchIndex.indexName)
+            if words.count == 1 { return candidates(of: words, field: field) }
             memo.phrasesSeen += 1
-            for index in candidates.members {
-                let texts = phraseTexts(of: index, field: wanted, memo: memo)
-                if texts.contains(where: { (wanted == nil || $0.field == wanted) && phrase.occurs(in: $0.words) }) {
-                    result.insert(index)
-                }
+            if let field { return phraseMatches(words, field: SearchIndex.indexName(field), memo: memo) }
+            // A phrase lies within one field: only the references with all its words in the same
+            // field are read, and only that field's texts (not those with the words spread over
+            // several fields, such as `dynamic` in the title and `p` in `pages`).
+            var result = Bitset(count: entries.count, filled: false)
+            for name in byField.keys.sorted() {
+                result.formUnion(phraseMatches(words, field: name, memo: memo))
             }
             return result
         case .range(let field, let lower, let upper):
@@ -128,6 +123,33 @@ public struct SearchIndex: Sendable {
             result.invert()
             return result
         }
+    }
+
+    /// References with every word of `words` (all but the last exactly, the last as a prefix)
+    /// in `field`, or in any field.
+    private func candidates(of words: [String], field: String?) -> Bitset {
+        var candidates = Bitset(count: entries.count, filled: true)
+        // The exact words first (they list fewer references than a prefix), and none after
+        // the set is empty (a field without one of the words costs no prefix lookup).
+        for word in words {
+            candidates.formIntersection(matches(prefix: word, field: field, exact: word != words.last))
+            if candidates.isEmpty { break }
+        }
+        return candidates
+    }
+
+    /// References where the phrase `words` occurs in a text of index field `field`: those with
+    /// all its words in that field, their texts read again.
+    private func phraseMatches(_ words: [String], field: String, memo: PhraseMemo) -> Bitset {
+        var result = Bitset(count: entries.count, filled: false)
+        let phrase = PhraseMatcher(words)
+        for index in candidates(of: words, field: field).members {
+            let texts = phraseTexts(of: index, field: field, memo: memo)
+            if texts.contains(where: { $0.field == field && phrase.occurs(in: $0.words) }) {
+                result.insert(index)
+            }
+        }
+        return result
     }
 
     /// The folded words of each searchable text of `entries[index]` (only of `field`, when
