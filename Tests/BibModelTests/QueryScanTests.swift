@@ -18,6 +18,10 @@ struct QueryScanTests {
         "a:\"van der\"", "\"of the\" -\"in the\"", "godel", "Gödel", #"G{\"o}del"#, "erdős", "straße", "lukasiewicz", "山田",
         "日本", "müller | muller", "url:http", "doi:10", "file:pdf", "bdsk", "crossref:a", "note:see", "abstract:we",
         "x y z", "NOT a", "-t -a", "(t:a | t:b) (a:c | a:d) -(y:1 | y:2)", "c++", "o'brien", "über", "ångström", "ß",
+        // Phrases as the reader types them (closed as typed), over words common in many fields:
+        // the index reads only the fields that hold all their words.
+        "quantum \"dynamic p\"", "\"dynamic p\"", "\"dynamic pr\"", "\"the a\"", "\"of the a\"", "\"a b\"", "\"knuth t\"",
+        "\"in p\" | \"of t\"", "\"j a\"", "\"1 2\"", "-\"the a\" \"of t\"",
     ]
 
     /// Every prefix of these, as when typing them.
@@ -66,7 +70,10 @@ struct QueryScanTests {
                      "x", "2", "b", "\"a b\"", "emph", "bold", "url:e.org", "http",
                      "tex", "t:tex", "t:\"tex tex\"", "t:\"tex tex tex tex\"", "journal:tex", "j:proc", "j:\"proc tex\"",
                      "booktitle:tex", "a:tex", "editor:tex", "note:godel", "note:\"godel godel\"", "url:tex", "doi:tex",
-                     "kw:\"tex tex\"", "-tex", "tex -t:tex", "key:repeats"]
+                     "kw:\"tex tex\"", "-tex", "tex -t:tex", "key:repeats",
+                     // Phrases whose words lie in several fields, or in one field of several names.
+                     "\"tex p\"", "\"proc t\"", "\"tex proc\"", "\"sort key h\"", "\"parent p\"", "\"parent e\"",
+                     "\"ed e\"", "\"tex and t\"", "\"first t\"", "\"title s\"", "\"knuth v\"", "\"van der b\"", "\"child p\""]
         let queries = Self.allQueries + extra.compactMap { try? Query(parsing: $0) }
         Self.compare(library, queries: queries)
     }

@@ -59,6 +59,32 @@ struct SortOrderTests {
         return rank
     }
 
+    /// The list's rows ordered by counting (`RankSort.sorted`) are those of the comparison sort:
+    /// every sort of the corpora, on all rows and on the matches of searches, both ways; and
+    /// ranks with ties, spread out, at the extremes of Int32, few and many rows.
+    @Test func rankSortIsTheComparisonSort() throws {
+        let files = Fixtures.corpusBibFiles
+        try #require(!files.isEmpty, "no corpus at \(Fixtures.corpora.path)")
+        let entries = LibraryLoader.load(paths: files.map(\.path)).library.entries
+        let index = SearchIndex(entries: entries)
+        var rowSets = [Array(entries.indices), Array(entries.indices.reversed())]
+        for query in ["a", "t", "d", "knuth", "\"dynamic p\"", "-a"] { rowSets.append(index.search(try Query(parsing: query))) }
+        var ranks = SortKey.allCases.map { SortOrder.rank(entries, by: $0) }
+        var generator = SystemRandomNumberGenerator()
+        ranks.append(entries.indices.map { _ in Int32.random(in: 0..<50, using: &generator) })
+        ranks.append(entries.indices.map { Int32($0 % 7) * 1000 })
+        ranks.append(entries.indices.map { $0 % 2 == 0 ? Int32.min : Int32.max })
+        ranks.append([Int32](repeating: 3, count: entries.count))
+        for rank in ranks {
+            for rows in rowSets + [[], [0], Array(0..<600).shuffled(using: &generator)] {
+                for descending in [false, true] {
+                    #expect(RankSort.sorted(rows, by: rank, descending: descending)
+                        == RankSort.comparisonSorted(rows, by: rank, descending: descending))
+                }
+            }
+        }
+    }
+
     /// Every entry of the corpora in one library (the bench library is their concatenation).
     @Test func authorSortOfTheCorporaIsTheStraightforwardOne() throws {
         let files = Fixtures.corpusBibFiles

@@ -33,6 +33,9 @@ struct Bitset {
         if extra > 0, !words.isEmpty { words[words.count - 1] &= ~0 >> UInt64(extra) }
     }
 
+    /// True when no index is in the set.
+    var isEmpty: Bool { words.allSatisfy { $0 == 0 } }
+
     var count: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
 
     var members: [Int] {

@@ -13,6 +13,7 @@ public struct SearchIndex: Sendable {
     private let any: WordPostings
     private let byField: [String: WordPostings]
     private let years: [Int?]
+    private let phraseWords = PhraseWordCache()
 
     /// Builds the index of every field of every entry (the cite key counts as field `key`, the
     /// entry type as `type`).
@@ -87,22 +88,17 @@ public struct SearchIndex: Sendable {
             }
             return result
         case .phrase(let field, let words):
-            var candidates = Bitset(count: entries.count, filled: true)
-            for word in words {
-                candidates.formIntersection(matches(prefix: word, field: field, exact: word != words.last))
-            }
             // One word (a phrase as its first word is typed): the references with a word starting
             // with it in the field are those the phrase matches, with no text to read again.
-            if words.count == 1 { return candidates }
-            var result = Bitset(count: entries.count, filled: false)
-            let phrase = PhraseMatcher(words)
-            let wanted = field.map(SearchIndex.indexName)
+            if words.count == 1 { return candidates(of: words, field: field) }
             memo.phrasesSeen += 1
-            for index in candidates.members {
-                let texts = phraseTexts(of: index, field: wanted, memo: memo)
-                if texts.contains(where: { (wanted == nil || $0.field == wanted) && phrase.occurs(in: $0.words) }) {
-                    result.insert(index)
-                }
+            if let field { return phraseMatches(words, field: SearchIndex.indexName(field), memo: memo) }
+            // A phrase lies within one field: only the references with all its words in the same
+            // field are read, and only that field's texts (not those with the words spread over
+            // several fields, such as `dynamic` in the title and `p` in `pages`).
+            var result = Bitset(count: entries.count, filled: false)
+            for name in fields(holding: words[0]) {
+                result.formUnion(phraseMatches(words, field: name, memo: memo))
             }
             return result
         case .range(let field, let lower, let upper):
@@ -130,16 +126,62 @@ public struct SearchIndex: Sendable {
         }
     }
 
+    /// References with every word of `words` (all but the last exactly, the last as a prefix)
+    /// in `field`, or in any field.
+    private func candidates(of words: [String], field: String?) -> Bitset {
+        var candidates = Bitset(count: entries.count, filled: true)
+        // The exact words first (they list fewer references than a prefix), and none after
+        // the set is empty (a field without one of the words costs no prefix lookup).
+        for word in words {
+            candidates.formIntersection(matches(prefix: word, field: field, exact: word != words.last))
+            if candidates.isEmpty { break }
+        }
+        return candidates
+    }
+
+    /// The index fields where some reference has the word `word`, sorted (kept from one search
+    /// to the next: the first word of a phrase stays as the rest is typed).
+    private func fields(holding word: String) -> [String] {
+        phraseWords.fields(holding: word) {
+            byField.keys.sorted().filter { name in
+                var found = false
+                byField[name]?.forEachList(startingWith: word, exact: true) { _ in found = true }
+                return found
+            }
+        }
+    }
+
+    /// References where the phrase `words` occurs in a text of index field `field`: those with
+    /// all its words in that field, their texts read again.
+    private func phraseMatches(_ words: [String], field: String, memo: PhraseMemo) -> Bitset {
+        var result = Bitset(count: entries.count, filled: false)
+        let phrase = PhraseMatcher(words)
+        let candidates = candidates(of: words, field: field)
+        if candidates.isEmpty { return result }
+        for index in candidates.members {
+            let texts = phraseTexts(of: index, field: field, memo: memo)
+            if texts.contains(where: { $0.field == field && phrase.occurs(in: $0.words) }) {
+                result.insert(index)
+            }
+        }
+        return result
+    }
+
     /// The folded words of each searchable text of `entries[index]` (only of `field`, when
     /// given, for the first phrase of a query; every field from the second on, kept in `memo`).
     private func phraseTexts(of index: Int, field: String?, memo: PhraseMemo) -> [(field: String, words: [String])] {
         if let known = memo.words[index] { return known }
         let keep = memo.phrasesSeen > 1 && memo.wordsKept < PhraseMemo.maximumWordsKept
+        if !keep, let field {
+            // One phrase (as typed in the reader): its field's texts, kept from the last key.
+            let words = phraseWords.words(of: index, field: field) {
+                SearchIndex.searchableTexts(of: entries[index], indexedAs: field).map { FoldedWords.of(Folding.fold($0)) }
+            }
+            return words.map { (field, $0) }
+        }
         var texts: [(field: String, words: [String])] = []
         for (name, text) in SearchIndex.searchableTexts(of: entries[index]) {
-            let indexName = SearchIndex.indexName(name)
-            if !keep, let field, indexName != field { continue }
-            texts.append((indexName, FoldedWords.of(Folding.fold(text))))
+            texts.append((SearchIndex.indexName(name), FoldedWords.of(Folding.fold(text))))
         }
         if keep {
             memo.words[index] = texts
@@ -182,6 +224,18 @@ public struct SearchIndex: Sendable {
         case "editor": return "author"
         default: return field
         }
+    }
+
+    /// The decoded texts of an entry that search looks at and that index as `indexName`, in the
+    /// order of `searchableTexts(of:)`; only these fields are decoded.
+    static func searchableTexts(of entry: Entry, indexedAs indexName: String) -> [String] {
+        var texts: [String] = []
+        if indexName == "key" { texts.append(entry.key) }
+        if indexName == "type" { texts.append(entry.type) }
+        for field in entry.fields where !field.kind.isBibDeskFile && SearchIndex.indexName(entry.name(of: field)) == indexName {
+            texts.append(entry.decodedText(of: field))
+        }
+        return texts
     }
 
     /// The decoded texts of an entry that search looks at, by lower-case field name.

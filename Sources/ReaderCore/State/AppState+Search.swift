@@ -107,8 +107,7 @@ extension AppState {
         if activeGroup.builtIn?.keepsItsOwnOrder == true {
             // This group's order is its point: the most recently read first.
         } else if let rank = sortRank {
-            let descending = sortDescending
-            rows.sort { descending ? rank[$0] > rank[$1] : rank[$0] < rank[$1] }
+            rows = RankSort.sorted(rows, by: rank, descending: sortDescending)
         } else if sortDescending && sort.startsDescending == false {
             rows.reverse()
         }
