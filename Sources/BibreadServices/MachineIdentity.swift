@@ -89,13 +89,26 @@ public struct MachineIdentity: Sendable, Equatable {
         return true
     }
 
-    /// The id the file at `url` holds; nil when there is no file.
+    /// The id the file at `url` holds; nil when there is no file. Read with the system's calls
+    /// (a read interrupted by a signal is asked again), so that a file that cannot be read says
+    /// why: Foundation's `contents(atPath:)` only says nil, and did so once with the file there.
     private static func read(_ url: URL) throws -> MachineID? {
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            if FileManager.default.fileExists(atPath: url.path) {
-                throw MachineIdentityError(path: url.path, problem: "cannot be read")
-            }
-            return nil
+        let descriptor: Int32
+        do {
+            descriptor = try RegularFile.openForReading(url.path)
+        } catch {
+            if error.isMissing { return nil }
+            throw MachineIdentityError(path: url.path, problem: "cannot be read: \(error)")
+        }
+        defer { close(descriptor) }
+        var data: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 512)
+        while data.count <= 256 {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw MachineIdentityError(path: url.path, problem: "cannot be read: \(String(cString: strerror(errno)))") }
+            if count == 0 { break }
+            data += chunk[0..<count]
         }
         let text = String(decoding: data.prefix(256), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard data.count <= 256, let id = MachineID(rawValue: text) else {
