@@ -157,7 +157,11 @@ extension Tmux {
     /// Shows the group `name` of the samples (once all 25 are listed): to the groups pane, up
     /// to All, down to it, Enter.
     func showGroup(_ name: String) async throws {
-        let screen = Screen(try await waitFor("25 of 25"))
+        // The list can show its 25 a frame before the groups pane has its rows (seen in CI).
+        let screen = Screen(try await waitUntil("25 of 25, and the group \(name) in the groups pane") { text in
+            let screen = Screen(text)
+            return text.contains("25 of 25") && screen.groupIndex(name) != nil && screen.groupIndex("All") != nil
+        })
         let index = try #require(screen.groupIndex(name))
         let all = try #require(screen.groupIndex("All"))
         try await sendKeys("Tab")
