@@ -93,29 +93,22 @@ public struct MachineIdentity: Sendable, Equatable {
     /// (a read interrupted by a signal is asked again), so that a file that cannot be read says
     /// why: Foundation's `contents(atPath:)` only says nil, and did so once with the file there.
     private static func read(_ url: URL) throws -> MachineID? {
-        let descriptor: Int32
+        let data: [UInt8]
         do {
-            descriptor = try RegularFile.openForReading(url.path)
+            data = try RegularFile.readAll(url.path, limit: 256)
         } catch {
             if error.isMissing { return nil }
+            if case .tooLarge = error { throw notAnId(url) }
             throw MachineIdentityError(path: url.path, problem: "cannot be read: \(error)")
         }
-        defer { close(descriptor) }
-        var data: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 512)
-        while data.count <= 256 {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw MachineIdentityError(path: url.path, problem: "cannot be read: \(String(cString: strerror(errno)))") }
-            if count == 0 { break }
-            data += chunk[0..<count]
-        }
-        let text = String(decoding: data.prefix(256), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard data.count <= 256, let id = MachineID(rawValue: text) else {
-            throw MachineIdentityError(path: url.path, problem: "does not hold a machine id (32 hexadecimal digits); "
-                                       + "move it away to make a new one, and this machine will then be a new one to the others")
-        }
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let id = MachineID(rawValue: text) else { throw notAnId(url) }
         return id
+    }
+
+    private static func notAnId(_ url: URL) -> MachineIdentityError {
+        MachineIdentityError(path: url.path, problem: "does not hold a machine id (32 hexadecimal digits); "
+                             + "move it away to make a new one, and this machine will then be a new one to the others")
     }
 
     /// The name this machine goes by: `configured` (config.toml's `device_name`, checked when

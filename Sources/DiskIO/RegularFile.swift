@@ -18,6 +18,29 @@ public enum RegularFile {
         return try openChecked(path)
     }
 
+    /// The whole of the small regular file at `path` (an id, a kept page), opened as
+    /// `openForReading` opens it and read to its end; a read a signal interrupted is asked again.
+    ///
+    /// - Throws: `RegularFileError`: what `openForReading` throws, a failed read's errno, or
+    ///   `.tooLarge` when the file holds more than `limit` bytes.
+    public static func readAll(_ path: String, limit: Int) throws(RegularFileError) -> [UInt8] {
+        let descriptor = try openForReading(path)
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: min(max(limit, 0) + 1, 1 << 16))
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                throw .system(code)
+            }
+            if count == 0 { return bytes }
+            bytes += chunk[0..<count]
+            if bytes.count > limit { throw .tooLarge(limit: limit) }
+        }
+    }
+
     /// The open and the second look of `openForReading`, without the first look: what a file
     /// swapped in after that look meets.
     static func openChecked(_ path: String) throws(RegularFileError) -> Int32 {

@@ -6,11 +6,14 @@ public enum RegularFileError: Error, Equatable, CustomStringConvertible {
     case notRegular(String)
     /// The system refused (the file is missing, unreadable, …): its errno.
     case system(Int32)
+    /// The file holds more than `limit` bytes, the most a caller reads whole.
+    case tooLarge(limit: Int)
 
     public var description: String {
         switch self {
         case .notRegular(let kind): return "not a regular file (\(kind))"
         case .system(let number): return String(cString: strerror(number))
+        case .tooLarge(let limit): return "larger than \(limit) bytes"
         }
     }
 

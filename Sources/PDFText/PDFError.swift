@@ -29,7 +29,7 @@ public enum PDFError: Error, Equatable, CustomStringConvertible {
     init(_ error: RegularFileError, path: String) {
         switch error {
         case .notRegular(let kind): self = .notRegularFile(path: path, kind: kind)
-        case .system: self = .cannotOpen(path: path, reason: error.description)
+        case .system, .tooLarge: self = .cannotOpen(path: path, reason: error.description)
         }
     }
 

@@ -103,36 +103,38 @@ public final class RememberedPages: Sendable {
         return folder.appendingPathComponent(String(SHA256.hexString(hash.finalize()).prefix(32)) + ".json")
     }
 
-    /// Removes the files of the documents read longest ago, beyond `keptDocuments`.
+    /// Removes the files of the documents read longest ago, beyond `keptDocuments`, and the
+    /// temporary files of writers that died between their write and their rename (older than
+    /// `abandonedAfter` seconds: a live writer renames its file within a moment).
     private func forgetOldest() {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        let now = Int64(time(nil))
+        for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
+            let path = folder.appendingPathComponent(name).path
+            if let modified = Self.modificationSeconds(path), modified < now - Self.abandonedAfter { unlink(path) }
+        }
         let kept = names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
         guard kept.count > keptDocuments else { return }
         let dated = kept.map { name -> (String, Int64) in
-            var status = stat()
             let path = folder.appendingPathComponent(name).path
-            return (path, stat(path, &status) == 0 ? Int64(status.st_mtim.tv_sec) : 0)
+            return (path, Self.modificationSeconds(path) ?? 0)
         }
         for (path, _) in dated.sorted(by: { $0.1 < $1.1 }).prefix(kept.count - keptDocuments) { unlink(path) }
     }
 
-    /// The bytes of the regular file at `path`, or nil when it is missing, not regular, or larger
-    /// than `largestFile`.
-    private static func read(_ path: String) -> Data? {
-        guard let descriptor = try? RegularFile.openForReading(path) else { return nil }
-        defer { close(descriptor) }
+    /// How old, in seconds, a temporary file is before it counts as left by a writer that died.
+    static let abandonedAfter: Int64 = 600
+
+    /// The modification time of the file at `path` (not followed if a link), in seconds.
+    private static func modificationSeconds(_ path: String) -> Int64? {
         var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_size > 0, status.st_size <= largestFile else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
-        var done = 0
-        while done < bytes.count {
-            let got = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.read(descriptor, buffer.baseAddress.map { $0 + done }, buffer.count - done)
-            }
-            if got < 0 && errno == EINTR { continue }
-            guard got > 0 else { return nil }
-            done += got
-        }
+        return lstat(path, &status) == 0 ? Int64(status.st_mtim.tv_sec) : nil
+    }
+
+    /// The bytes of the regular file at `path`, or nil when it is missing, not regular, empty, or
+    /// larger than `largestFile`.
+    private static func read(_ path: String) -> Data? {
+        guard let bytes = try? RegularFile.readAll(path, limit: largestFile), !bytes.isEmpty else { return nil }
         return Data(bytes)
     }
 

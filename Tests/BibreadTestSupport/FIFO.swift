@@ -14,6 +14,19 @@ public enum FIFO {
         }
     }
 
+    /// `call` for a body that may throw: what it returns, or its error as text; nil when it was
+    /// still blocked after `limit`.
+    public static func outcome(unblocking fifo: URL, within limit: Duration = .seconds(10),
+                               _ body: @escaping @Sendable () throws -> String) -> String? {
+        call(unblocking: fifo, within: limit) { () -> String in
+            do {
+                return try body()
+            } catch {
+                return "\(error)"
+            }
+        }
+    }
+
     /// Calls `body` on a thread of its own and waits `limit` for it. A call that has not
     /// returned by then is blocked (opening the FIFO): a writer opens and closes the FIFO, which
     /// lets a blocked open go on and read the end of the file (again until the call returns),

@@ -133,4 +133,28 @@ struct RememberedPagesTests {
         #expect(pages.texts(for: identities[0]).isEmpty)
         #expect(try FileManager.default.attributesOfItem(atPath: pages.folder.path)[.posixPermissions] as? Int == 0o700)
     }
+
+    /// A writer that died between its write and its rename left a temporary file that nothing
+    /// removed (the limit counts only kept files): the next write removes it once it is older than
+    /// a live writer ever keeps one, and leaves a fresh one (a writer at work) alone.
+    @Test func aDeadWritersTemporaryFileGoesAtTheNextWrite() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pages = RememberedPages(folder: folder, producer: "test")
+        let identity = FileIdentity(device: 9, inode: 1, size: 1, modified: 1, changed: 1)
+        let stale = folder.appendingPathComponent(".0123abcd.json.4242.17.tmp")
+        let fresh = folder.appendingPathComponent(".4567ef01.json.4343.18.tmp")
+        let notOurs = folder.appendingPathComponent(".hidden-notes")
+        for file in [stale, fresh, notOurs] { try Data("{".utf8).write(to: file) }
+        let old = Int(time(nil)) - Int(RememberedPages.abandonedAfter) - 60
+        var times = [timespec(tv_sec: old, tv_nsec: 0), timespec(tv_sec: old, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, stale.path, &times, 0) == 0)
+        #expect(utimensat(AT_FDCWD, notOurs.path, &times, 0) == 0)
+        pages.remember([RememberedPages.Page(number: 1, mode: .reading): "page one"], for: identity)
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
+        #expect(!left.contains(stale.lastPathComponent))
+        #expect(left.contains(fresh.lastPathComponent))
+        #expect(left.contains(notOurs.lastPathComponent))
+        #expect(pages.texts(for: identity) == [RememberedPages.Page(number: 1, mode: .reading): "page one"])
+    }
 }

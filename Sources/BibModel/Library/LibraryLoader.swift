@@ -78,7 +78,7 @@ public enum LibraryLoader {
         } catch {
             switch error {
             case .notRegular(let kind): throw LoadFailure(path: path, reason: .notRegularFile(kind: kind))
-            case .system: throw LoadFailure(path: path, reason: error.isMissing ? .missing : .unreadable(error.description))
+            case .system, .tooLarge: throw LoadFailure(path: path, reason: error.isMissing ? .missing : .unreadable(error.description))
             }
         }
         defer { close(descriptor) }
