@@ -108,19 +108,23 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 best() { sort -n | head -1; }
 
 binaries=("$bibread")
-[[ -n $before ]] && binaries=("$before" "$bibread")
+tags=(after)
+# Tagged by their place, not their file names: two builds are both called bibread.
+[[ -n $before ]] && binaries=("$before" "$bibread") && tags=(before after)
 echo "== sortmem-bench: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(du -m "$big" | cut -f1) MB library, $runs runs"
-for name in "${binaries[@]}"; do : >"$work/list-$(basename "$name")" ; : >"$work/reader-$(basename "$name")"; done
+for tag in "${tags[@]}"; do : >"$work/list-$tag"; : >"$work/reader-$tag"; done
 for _ in $(seq "$runs"); do
-  for binary in "${binaries[@]}"; do
-    tag=$(basename "$binary")
+  for index in "${!binaries[@]}"; do
+    binary=${binaries[index]}
+    tag=${tags[index]}
     list_run "$binary" >>"$work/list-$tag"
     reader_run "$binary" >>"$work/reader-$tag"
   done
 done
 
-for binary in "${binaries[@]}"; do
-  tag=$(basename "$binary")
+for index in "${!binaries[@]}"; do
+  binary=${binaries[index]}
+  tag=${tags[index]}
   list_median=$(cut -d' ' -f1 "$work/list-$tag" | median)
   list_rss=$(cut -d' ' -f2 "$work/list-$tag" | median)
   sort_median=$(cut -d' ' -f2 "$work/reader-$tag" | median)
