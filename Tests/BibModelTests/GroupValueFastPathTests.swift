@@ -212,4 +212,15 @@ struct GroupValueFastPathTests {
         }
         #expect(found > 20_000)
     }
+
+    @Test("Names sorted with ASCII keys compared byte by byte are in the order comparing the keys as Strings gives")
+    func naturalOrderSort() {
+        // Every name of the corpus and the hostile text, also in other orders (the sort is
+        // stable: names with the same key keep the order of their String comparison).
+        var generator = SystemRandomNumberGenerator()
+        for names in [Self.names, Self.names.reversed(), Self.names.shuffled(using: &generator), Self.hostile + Self.hostile] {
+            #expect(NaturalOrder.sorted(names) == NaturalOrder.sortedComparingStrings(names))
+        }
+        #expect(Self.names.count > 10_000)
+    }
 }
