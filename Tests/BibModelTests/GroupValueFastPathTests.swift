@@ -183,4 +183,44 @@ struct GroupValueFastPathTests {
             return nil
         }
     }
+
+    @Test("A field found by its name, skipping ASCII names of another length, is the one comparing every name finds")
+    func fieldsByName() {
+        // Names that differ in case, in canonical form only (é precomposed or not, the Kelvin
+        // sign, which is K), in length, and names no reference has.
+        let hostile = Fixtures.library("""
+            @misc{h1, Note = {a}, NOTE = {b}, caf\u{E9} = {c}, K = {d}, kk = {e}}
+            @misc{h2, cafe\u{301} = {f}, \u{212A} = {g}, x = {}, xx = {h}}
+            @misc{h3, title = {t}, crossref = {h1}}
+            """).entries
+        var names: Set<String> = ["", "note", "NOTE", "Note", "caf\u{E9}", "cafe\u{301}", "k", "K", "\u{212A}", "kk", "xxx",
+                                  "no such field", "CAF\u{C9}", "CAFE\u{301}", "\u{212A}K", "Kk", "KEYWORDS", "keywords", "groups", "date-added", "read", "journal"]
+        for entry in Self.corpus.entries {
+            for field in entry.fields { names.insert(entry.name(of: field)) }
+        }
+        var found = 0
+        // Every 7th reference of the corpus (each file's names are numbered apart), and all hostile ones.
+        let entries = Self.corpus.entries.enumerated().filter { $0.offset % 7 == 0 }.map(\.element) + hostile
+        for entry in entries {
+            for name in names {
+                let fast = entry.field(name)
+                let slow = entry.fieldComparingEveryName(name)
+                #expect(fast.map { [Int($0.nameID), Int($0.first), Int($0.second)] } == slow.map { [Int($0.nameID), Int($0.first), Int($0.second)] },
+                        "\(entry.key): \(name)")
+                if fast != nil { found += 1 }
+            }
+        }
+        #expect(found > 20_000)
+    }
+
+    @Test("Names sorted with ASCII keys compared byte by byte are in the order comparing the keys as Strings gives")
+    func naturalOrderSort() {
+        // Every name of the corpus and the hostile text, also in other orders (the sort is
+        // stable: names with the same key keep the order of their String comparison).
+        var generator = SystemRandomNumberGenerator()
+        for names in [Self.names, Self.names.reversed(), Self.names.shuffled(using: &generator), Self.hostile + Self.hostile] {
+            #expect(NaturalOrder.sorted(names) == NaturalOrder.sortedComparingStrings(names))
+        }
+        #expect(Self.names.count > 10_000)
+    }
 }

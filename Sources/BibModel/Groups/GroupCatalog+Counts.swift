@@ -26,6 +26,27 @@ extension GroupCatalog {
         return state.withLock { $0.counts }
     }
 
+    /// The field groups of `library` and the counts of `saved` (the built-in groups and those
+    /// the .bib files keep, from `savedGroups(of:synced:)`) then of the field groups, each group
+    /// before its children (`memberCounts(of: flattened(saved + fieldGroups), …)`). The saved
+    /// groups are counted on a thread of their own while the field groups' indexes are read on
+    /// every core: one after the other, one core waited while the other sorted the authors or
+    /// finished a part (`bibread groups` ran on 1.4 cores of 2).
+    public static func fieldGroupsAndCounts(of library: Library, saved: [Group], context: GroupContext)
+        -> (fieldGroups: [Group], counts: [Int?]) {
+        let savedCounts = LockedValue<[Int?]>([])
+        let counting = DispatchGroup()
+        let flatSaved = flattened(saved)
+        DispatchQueue.global().async(group: counting) {
+            let counts = memberCounts(of: flatSaved, in: library, context: context)
+            savedCounts.withLock { $0 = counts }
+        }
+        let fields = fieldGroups(of: library, context: context)
+        let fieldCounts = memberCounts(of: flattened(fields), in: library, context: context)
+        counting.wait()
+        return (fields, savedCounts.withLock { $0 } + fieldCounts)
+    }
+
     /// Every group of the tree, each before its children.
     public static func flattened(_ groups: [Group]) -> [Group] {
         // Appended to one array: an array per group (35k of them) cost as much as counting some.

@@ -6,6 +6,9 @@ import Foundation
 /// afterwards the store is only read, from any thread.
 public final class FieldNameStore: @unchecked Sendable {
     private(set) var lowercase: [String] = []
+    /// The UTF-8 length of each lower-case name that is ASCII, -1 for the others (what
+    /// `Entry.field(_:)` tests before comparing names).
+    private(set) var asciiLengths: [Int] = []
     private(set) var spellings: [String] = []
     private(set) var kinds: [FieldKind] = []
     /// The same number for every spelling of one name (`Title`, `title`).
@@ -19,6 +22,7 @@ public final class FieldNameStore: @unchecked Sendable {
     func copy() -> FieldNameStore {
         let copy = FieldNameStore()
         copy.lowercase = lowercase
+        copy.asciiLengths = asciiLengths
         copy.spellings = spellings
         copy.kinds = kinds
         copy.groups = groups
@@ -48,6 +52,7 @@ public final class FieldNameStore: @unchecked Sendable {
         idsBySpelling[spelled] = id
         spellings.append(spelled)
         self.lowercase.append(lowercase)
+        asciiLengths.append(lowercase.utf8.allSatisfy { $0 < 0x80 } ? lowercase.utf8.count : -1)
         kinds.append(FieldKind(lowercaseName: lowercase))
         groups.append(group)
         return id

@@ -27,12 +27,13 @@ struct GroupsCommand: ParsableCommand {
     func run() throws {
         let loaded = try library.load()
         let context = GroupContext(library: loaded.library, locator: LinkedFileLocator.shared)
-        let groups = GroupCatalog.savedGroups(of: loaded.library, synced: LinkedFileLocator.shared.isSynced(loaded.library))
-            + GroupCatalog.fieldGroups(of: loaded.library, context: context)
+        let saved = GroupCatalog.savedGroups(of: loaded.library, synced: LinkedFileLocator.shared.isSynced(loaded.library))
+        // The saved groups are counted while the field groups are read, then the field groups;
+        // the counts are printed in the tree's order.
+        let (fieldGroups, counts) = GroupCatalog.fieldGroupsAndCounts(of: loaded.library, saved: saved, context: context)
+        let groups = saved + fieldGroups
         // Freeing the library, the context's columns and 35k groups one by one at the end was 2%.
         defer { ExitReclaim.leave((loaded, context, groups)) }
-        // Counted first, on every core, then printed in the tree's order.
-        let counts = GroupCatalog.memberCounts(of: GroupCatalog.flattened(groups), in: loaded.library, context: context)
         if json {
             var writer = JSONWriter()
             defer { writer.deallocate() }
