@@ -68,7 +68,9 @@ struct SearchIndexBuildTests {
                 found[Array(word.utf8)] = Array(list)
                 words.append(word)
             }
-            #expect(found == lists, "\(field ?? "all fields"): \(found.count) words, expected \(lists.count)", sourceLocation: sourceLocation)
+            let wrong = lists.first { found[$0.key] != $0.value }.map { String(decoding: $0.key, as: UTF8.self) }
+            let what = "\(field ?? "all fields"): \(found.count) words, expected \(lists.count); first wrong list: \(wrong ?? "none")"
+            #expect(found.count == lists.count && wrong == nil, "\(what)", sourceLocation: sourceLocation)
             #expect(zip(words, words.dropFirst()).allSatisfy { !($1 < $0) }, "\(field ?? "all fields") out of order", sourceLocation: sourceLocation)
         }
         #expect(index.postings(of: "no such field") == nil, sourceLocation: sourceLocation)
