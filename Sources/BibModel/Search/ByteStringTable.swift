@@ -1,11 +1,11 @@
 import Foundation
 
-/// Distinct byte strings, numbered in the order first met; found again by their bytes.
+/// Distinct byte strings, numbered in the order first met; found again by their bytes. They are
+/// kept as bytes in one buffer: `strings()` makes them Strings once, when all are in.
 struct ByteStringTable {
     private var storage: [UInt8] = []
     private var offsets: [Int] = []
     private var hashes: [UInt64] = []
-    private(set) var strings: [String] = []
     private var slots = [Int32](repeating: -1, count: 1024)
 
     /// The number of `bytes`, adding it when new.
@@ -29,24 +29,32 @@ struct ByteStringTable {
             return nil
         }
         if let found { return found }
-        let id = strings.count
+        let id = offsets.count
         offsets.append(storage.count)
         storage.append(contentsOf: bytes)
         hashes.append(hash)
-        strings.append(String(decoding: bytes, as: UTF8.self))
         slots[slot] = Int32(id)
-        if strings.count * 2 > slots.count { grow() }
+        if offsets.count * 2 > slots.count { grow() }
         return id
     }
 
     /// The number here of each string of `other`, by its number there (adding the new ones).
     mutating func ids(of other: ByteStringTable) -> [Int32] {
         other.storage.withUnsafeBufferPointer { stored in
-            other.offsets.indices.map { index in
-                let end = index + 1 < other.offsets.count ? other.offsets[index + 1] : stored.count
-                return Int32(id(of: UnsafeBufferPointer(rebasing: stored[other.offsets[index]..<end])))
-            }
+            other.offsets.indices.map { index in Int32(id(of: UnsafeBufferPointer(rebasing: stored[other.bytes(of: index)]))) }
         }
+    }
+
+    /// Every string, by its number.
+    func strings() -> [String] {
+        storage.withUnsafeBufferPointer { stored in
+            offsets.indices.map { index in String(decoding: UnsafeBufferPointer(rebasing: stored[bytes(of: index)]), as: UTF8.self) }
+        }
+    }
+
+    /// Where string `index` is in `storage`.
+    private func bytes(of index: Int) -> Range<Int> {
+        offsets[index]..<(index + 1 < offsets.count ? offsets[index + 1] : storage.count)
     }
 
     private mutating func grow() {

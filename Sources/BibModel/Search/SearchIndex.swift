@@ -41,6 +41,12 @@ public struct SearchIndex: Sendable {
         years = builder.years
     }
 
+    /// The postings of every word for all fields (`field` nil) or for one index name (for tests).
+    func postings(of field: String?) -> WordPostings? {
+        guard let field else { return any }
+        return byField[field]
+    }
+
     /// Libraries with fewer references are indexed on one thread.
     static let parallelMinimum = 8192
 

@@ -84,21 +84,17 @@ struct SearchIndexBuilder {
 
     /// The postings of every word, for all fields and by index name (the two on two threads).
     func build() -> (any: WordPostings, byField: [String: WordPostings]) {
-        // Words sorted once for every builder: each then orders its own by this rank.
-        let words = table.strings
-        let order = words.indices.sorted { words[$0] < words[$1] }
-        var ranks = [Int32](repeating: 0, count: words.count)
-        for (position, id) in order.enumerated() { ranks[id] = Int32(position) }
-        let rank = ranks
+        // Words sorted once for every builder: each then names its own by their places there.
+        let vocabulary = WordPostings.Vocabulary(words: table.strings())
         let built = LockedValue<(any: WordPostings?, byField: [String: WordPostings])>((nil, [:]))
         DispatchQueue.concurrentPerform(iterations: 2) { part in
-            var places = [Int](repeating: -1, count: words.count)
+            var places = [Int](repeating: -1, count: vocabulary.sorted.count)
             if part == 0 {
-                let any = self.any.build(words: words, rank: rank, places: &places)
+                let any = self.any.build(vocabulary: vocabulary, places: &places)
                 built.withLock { $0.any = any }
             } else {
                 var byField: [String: WordPostings] = [:]
-                for (name, slot) in slots.names { byField[name] = fields[slot].build(words: words, rank: rank, places: &places) }
+                for (name, slot) in slots.names { byField[name] = fields[slot].build(vocabulary: vocabulary, places: &places) }
                 built.withLock { $0.byField = byField }
             }
         }
