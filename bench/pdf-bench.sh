@@ -5,7 +5,11 @@
 # joined with qpdf) and print one page of it. Goal: bibread ≤ 1.2× pdftotext's time.
 # Issue 31, on a 2,420-page PDF with page labels and an outline (R-exts.pdf, then tcolorbox.pdf
 # four times, joined by qpdf into R-exts.pdf's catalog) and on the 2,730-page one:
-#  - `bibread read LIB KEY --page 2000` against `pdftotext -f 2000 -l 2000` (goal: ≥ 1× its speed);
+#  - `bibread read LIB KEY --page 2000` against `pdftotext -f 2000 -l 2000` (goal: ≥ 1× its speed),
+#    with the floor of bibread's stack beside them: bench/poppler-floor.c, poppler-glib alone
+#    (open, page N, its text), compiled here with cc and pkg-config (skipped, with a message,
+#    without them); these runs alternate the tools, one run of each in turn, and the goal is
+#    on their medians;
 #  - the reading view's search (`bibread-dev pdf-find`, the reader's code): the first hit of a
 #    word from page 2000, and a word no page holds (every page read), on every core and one
 #    page after another (--jobs 1, the search before issue 31), next to `pdftotext` reading
@@ -20,7 +24,8 @@
 #   BIBREAD_DEV        bibread-dev binary    (default <repo>/.build/release/bibread-dev)
 #   BIBREAD_BEFORE     another bibread binary whose `read --page` is measured the same way in
 #                      the same run (unset: none)
-#   RUNS               runs per tool, best wall time kept (default 3)
+#   RUNS               runs per tool, best wall time kept (default 3; the `read` rows: the median too)
+#   PARTS              all (default), or read: only the `read --page` rows (and the floor)
 #   BENCH_DIR          big PDF, outputs, log (default <repo>/.build/bench)
 #   BIBREAD_CORPORA    the corpora folder    (default <repo>/../shared/corpora)
 #
@@ -38,6 +43,7 @@ bibread_dev=${BIBREAD_DEV:-$repo/.build/release/bibread-dev}
 bibread=${BIBREAD:-$repo/.build/release/bibread}
 bibread_before=${BIBREAD_BEFORE:-}
 runs=${RUNS:-3}
+parts=${PARTS:-all}
 goal_ratio=1.2
 big_page=2000
 find_word=${FIND_WORD:-marble}
@@ -48,6 +54,7 @@ die() { say "pdf-bench: $*"; exit 2; }
 
 # ---- preconditions ----------------------------------------------------------
 [[ $runs =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, not '$runs'"
+[[ $parts == all || $parts == read ]] || die "PARTS must be all or read, not '$parts'"
 # shellcheck source=bench/common.sh
 source "$here/common.sh"
 require_bibread_dev pdf-bench
@@ -93,6 +100,40 @@ measure() {
   done
 }
 
+# measure_once ID OUTPUT_FILE CMD... : one run of CMD (the `read` rows alternate their tools),
+# its wall time added to runs_of[ID] and the best kept in wall[ID]; after a failure, ID is not
+# run again.
+declare -A runs_of
+measure_once() {
+  local id=$1 out=$2
+  shift 2
+  local rc=0 t0 t1 w
+  [[ -n ${status[$id]:-} && ${status[$id]} != ok ]] && return 0
+  status[$id]=ok
+  t0=$EPOCHREALTIME
+  "$@" >"$out" 2>/dev/null || rc=$?
+  t1=$EPOCHREALTIME
+  if ((rc != 0)); then
+    status[$id]="FAILED (exit $rc)"
+    printf '%s: exit %d: %s\n' "$id" "$rc" "$*" >>"$log"
+    "$@" 2>&1 >/dev/null | tail -n 5 >>"$log" || true
+    return 0
+  fi
+  w=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }')
+  printf '%s: wall %s s\n' "$id" "$w" >>"$log"
+  runs_of[$id]="${runs_of[$id]:-} $w"
+  if [[ -z ${wall[$id]:-} ]] || awk -v a="$w" -v b="${wall[$id]}" 'BEGIN { exit !(a < b) }'; then
+    wall[$id]=$w
+  fi
+}
+
+# median ID: the median of ID's runs (measure_once), in seconds.
+median() {
+  tr ' ' '\n' <<<"${runs_of[$1]:-}" | awk 'NF' | sort -n | awk '{ v[NR] = $1 } END {
+    if (NR == 0) { print "?"; exit }
+    if (NR % 2) printf "%.4f\n", v[(NR + 1) / 2]; else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
 pages_of() { pdfinfo "$1" 2>/dev/null | awk '/^Pages:/ { print $2 }'; }
 
 # How many pages read the same in both outputs, whitespace normalised (pdftotext and bibread
@@ -108,7 +149,9 @@ EOF
 
 say "bibread-dev: $bibread_dev"
 declare -A pages same
+[[ $parts == read ]] && say "PARTS=read: only the read --page rows"
 for pdf in "${pdfs[@]}"; do
+  [[ $parts == all ]] || break
   name=$(basename "$pdf" .pdf)
   pages[$name]=$(pages_of "$pdf")
   cat "$pdf" >/dev/null # warm the page cache
@@ -137,7 +180,7 @@ else
   if ((rc == 0 || rc == 3)); then mv -f "$big.tmp.pdf" "$big"; else big_status="qpdf failed (exit $rc), see $log"; fi
 fi
 big_pages=
-if [[ $big_status == ok ]]; then
+if [[ $big_status == ok && $parts == all ]]; then
   big_pages=$(pages_of "$big")
   cat "$big" >/dev/null
   measure pdftotext-big "$bench_dir/big.pdftotext.txt" pdftotext -f $big_page -l $big_page "$big" -
@@ -155,6 +198,16 @@ if [[ $big_status == ok && -f $rexts ]] && ! [[ -s $labelled && $labelled -nt $t
 fi
 read_ids=()
 find_ids=()
+# The floor: poppler-glib alone (bench/poppler-floor.c), compiled for this run.
+floor=$bench_dir/poppler-floor
+floor_status=ok
+if ! command -v cc >/dev/null; then
+  floor_status="skipped: no cc (apt-get install gcc)"
+elif ! command -v pkg-config >/dev/null || ! pkg-config --exists poppler-glib; then
+  floor_status="skipped: no pkg-config or no poppler-glib headers (apt-get install pkg-config libpoppler-glib-dev)"
+elif ! cc -O2 -o "$floor" "$here/poppler-floor.c" $(pkg-config --cflags --libs poppler-glib) >>"$log" 2>&1; then
+  floor_status="skipped: cc failed on $here/poppler-floor.c, see $log"
+fi
 if [[ $big_status == ok && -s $labelled ]]; then
   state=$(mktemp -d)
   library=$state/pdfs.bib
@@ -163,17 +216,27 @@ if [[ $big_status == ok && -s $labelled ]]; then
     pdf=$labelled
     [[ $key == big ]] && pdf=$big
     cat "$pdf" >/dev/null
-    measure "pdftotext-read-$key" "$bench_dir/read-$key.pdftotext.txt" pdftotext -f $big_page -l $big_page "$pdf" -
-    measure "bibread-read-$key" "$bench_dir/read-$key.bibread.txt" env XDG_STATE_HOME="$state" XDG_CONFIG_HOME="$state" \
-      XDG_CACHE_HOME="$state" XDG_DATA_HOME="$state" "$bibread" read "$library" "$key" --page $big_page
-    if [[ -n $bibread_before ]]; then
-      measure "before-read-$key" "$bench_dir/read-$key.before.txt" env XDG_STATE_HOME="$state" XDG_CONFIG_HOME="$state" \
-        XDG_CACHE_HOME="$state" XDG_DATA_HOME="$state" "$bibread_before" read "$library" "$key" --page $big_page
+    # One run of each tool in turn, so that all of them see the same machine.
+    for ((i = 1; i <= runs; i++)); do
+      say "  read --page $big_page of $key: run $i/$runs"
+      measure_once "pdftotext-read-$key" "$bench_dir/read-$key.pdftotext.txt" pdftotext -f $big_page -l $big_page "$pdf" -
+      [[ $floor_status == ok ]] && measure_once "floor-read-$key" "$bench_dir/read-$key.floor.txt" "$floor" "$pdf" $big_page
+      measure_once "bibread-read-$key" "$bench_dir/read-$key.bibread.txt" env XDG_STATE_HOME="$state" XDG_CONFIG_HOME="$state" \
+        XDG_CACHE_HOME="$state" XDG_DATA_HOME="$state" "$bibread" read "$library" "$key" --page $big_page
+      if [[ -n $bibread_before ]]; then
+        measure_once "before-read-$key" "$bench_dir/read-$key.before.txt" env XDG_STATE_HOME="$state" XDG_CONFIG_HOME="$state" \
+          XDG_CACHE_HOME="$state" XDG_DATA_HOME="$state" "$bibread_before" read "$library" "$key" --page $big_page
+      fi
+    done
+    if [[ -n $bibread_before && ${status[before-read-$key]:-} == ok ]]; then
       cmp -s "$bench_dir/read-$key.before.txt" "$bench_dir/read-$key.bibread.txt" || status[before-read-$key]="a different text"
     fi
     read_ids+=("$key")
   done
   # The search: pdftotext over every page (one process), then the reader's search.
+  rm -rf "$state"
+fi
+if [[ $big_status == ok && -s $labelled && $parts == all ]]; then
   measure pdftotext-all-labelled /dev/null pdftotext "$labelled" -
   for jobs in 0 1; do
     flag=()
@@ -190,7 +253,6 @@ if [[ $big_status == ok && -s $labelled ]]; then
     measure find-none-indexed "$bench_dir/find-none-indexed.txt" "$bibread_dev" pdf-find "$labelled" "$absent_word" --from $big_page --index-path "$find_index"
   fi
   rm -f "$find_index" "$find_index-wal" "$find_index-shm"
-  rm -rf "$state"
 fi
 
 # ---- report -----------------------------------------------------------------
@@ -219,6 +281,8 @@ echo "bibread-dev: $bibread_dev"
 echo "poppler: $(pdftotext -v 2>&1 | head -n 1)"
 echo "load:    $load_before (1, 5, 15 min load average before the runs; other work skews the figures)"
 echo
+failed=0
+if [[ $parts == all ]]; then
 header "all pages"
 for pdf in "${pdfs[@]}"; do
   name=$(basename "$pdf" .pdf)
@@ -240,7 +304,6 @@ echo "$big_page printed (pdftotext -f $big_page -l $big_page), so mostly the tim
 
 echo
 echo "goal: bibread ≤ ${goal_ratio}× pdftotext's time on each PDF (big.pdf: for reference, no goal)"
-failed=0
 for pdf in "${pdfs[@]}"; do
   name=$(basename "$pdf" .pdf)
   if [[ ${status[pdftotext-$name]:-} == ok && ${status[bibread-$name]:-} == ok ]]; then
@@ -261,21 +324,32 @@ if [[ $big_status == ok ]]; then
     failed=1
   fi
 fi
+fi # parts == all
 
 # seconds= of a pdf-find output file (its own timing: the search alone, without the process start).
 find_seconds() { sed -n 's/.*seconds=\([0-9.]*\).*/\1/p' "$bench_dir/$1.txt" 2>/dev/null | head -n 1; }
 find_page() { sed -n 's/.*page=\([0-9]*\).*/\1/p' "$bench_dir/$1.txt" 2>/dev/null | head -n 1; }
 if ((${#read_ids[@]})); then
   echo
-  echo "issue 31: bibread read LIB KEY --page $big_page, against pdftotext -f $big_page -l $big_page (best of $runs):"
+  echo "issue 31: bibread read LIB KEY --page $big_page, against pdftotext -f $big_page -l $big_page"
+  echo "($runs runs of each, one run of each tool in turn; median and best wall time; speed: pdftotext's time / the tool's, on the medians):"
   for key in "${read_ids[@]}"; do
     if [[ ${status[bibread-read-$key]} == ok && ${status[pdftotext-read-$key]} == ok ]]; then
-      speed=$(awk -v p="${wall[pdftotext-read-$key]}" -v b="${wall[bibread-read-$key]}" 'BEGIN { printf "%.2f", p / b }')
+      ptt=$(median "pdftotext-read-$key")
+      mine=$(median "bibread-read-$key")
+      speed=$(awk -v p="$ptt" -v b="$mine" 'BEGIN { printf "%.2f", p / b }')
       ok=$(awk -v r="$speed" 'BEGIN { print (r >= 1) ? 1 : 0 }')
-      goal "read --page $big_page of $key.pdf ≥ 1× pdftotext's speed" "$ok" "${speed}× (bibread ${wall[bibread-read-$key]} s, pdftotext ${wall[pdftotext-read-$key]} s)"
+      printf '  ----  %s.pdf: pdftotext median %s s (best %s)\n' "$key" "$ptt" "${wall[pdftotext-read-$key]}"
+      if [[ $floor_status == ok && ${status[floor-read-$key]:-} == ok ]]; then
+        printf '  ----  %s.pdf: the floor (poppler-glib alone, bench/poppler-floor.c) median %s s (best %s): %s× pdftotext'"'"'s speed\n' "$key" \
+          "$(median "floor-read-$key")" "${wall[floor-read-$key]}" "$(awk -v p="$ptt" -v b="$(median "floor-read-$key")" 'BEGIN { printf "%.2f", p / b }')"
+      else
+        printf '  ----  %s.pdf: the floor: %s\n' "$key" "$([[ $floor_status == ok ]] && echo "${status[floor-read-$key]:-not run}" || echo "$floor_status")"
+      fi
+      goal "read --page $big_page of $key.pdf ≥ 1× pdftotext's speed" "$ok" "${speed}× (bibread median $mine s, best ${wall[bibread-read-$key]} s)"
       if [[ -n $bibread_before && ${status[before-read-$key]:-} == ok ]]; then
-        printf '  ----  BIBREAD_BEFORE: %s× pdftotext'"'"'s speed (%s s), the same text\n' \
-          "$(awk -v p="${wall[pdftotext-read-$key]}" -v b="${wall[before-read-$key]}" 'BEGIN { printf "%.2f", p / b }')" "${wall[before-read-$key]}"
+        printf '  ----  BIBREAD_BEFORE: %s× pdftotext'"'"'s speed (median %s s, best %s s), the same text\n' \
+          "$(awk -v p="$ptt" -v b="$(median "before-read-$key")" 'BEGIN { printf "%.2f", p / b }')" "$(median "before-read-$key")" "${wall[before-read-$key]}"
       elif [[ -n $bibread_before ]]; then
         printf '  ----  BIBREAD_BEFORE: %s\n' "${status[before-read-$key]:-not run}"
       fi
@@ -284,6 +358,8 @@ if ((${#read_ids[@]})); then
       failed=1
     fi
   done
+fi
+if ((${#read_ids[@]})) && [[ $parts == all ]]; then
   echo
   echo "issue 31: the reading view's search of labelled.pdf from page $big_page ('$find_word': first hit on page $(find_page find-first-0); '$absent_word': on no page, so every page is read);"
   echo "seconds of the search alone (bibread-dev pdf-find's own timing, the last of $runs runs); pdftotext $labelled - (every page, one process): ${wall[pdftotext-all-labelled]:-?} s"

@@ -71,6 +71,23 @@ const char *cpoppler_load(void) {
     return api.loaded ? NULL : api.error;
 }
 
+static void *load_in_background(void *unused) {
+    (void)unused;
+    pthread_once(&api_once, load_once);
+    return NULL;
+}
+
+void cpoppler_start_loading(void) {
+    // A thread of its own, detached: cpoppler_load() in the caller's thread waits for it through
+    // pthread_once when it is not done yet (and does the work itself when no thread could start).
+    pthread_attr_t attributes;
+    if (pthread_attr_init(&attributes) != 0) { return; }
+    pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+    pthread_t thread;
+    (void)pthread_create(&thread, &attributes, load_in_background, NULL);
+    pthread_attr_destroy(&attributes);
+}
+
 const char *cpoppler_version(void) { return api.poppler_get_version(); }
 
 cpoppler_document *cpoppler_document_open_descriptor(int descriptor, const char *password,

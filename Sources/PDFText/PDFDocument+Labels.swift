@@ -44,17 +44,46 @@ extension PDFDocument {
 
     /// The label of page `number` as `pageLabels` gives it, with the lock held.
     private func labelLocked(ofPage number: Int) -> String {
+        let label = rawLabelLocked(ofPage: number).map(Self.cleanedLabel)
+        return label.flatMap { $0.isEmpty ? nil : $0 } ?? String(number)
+    }
+
+    /// Poppler's label of page `number` as it gives it, before `cleanedLabel`; nil when the page
+    /// cannot be loaded or has no label. With the lock held.
+    func rawLabelLocked(ofPage number: Int) -> String? {
         // try? flattens: nil when the page cannot be loaded or has no label.
-        let label = try? withPageLocked(number) { page -> String? in
+        try? withPageLocked(number) { page -> String? in
             guard let label = cpoppler_page_label(page) else { return nil }
             defer { cpoppler_free(label) }
-            return Self.cleanedLabel(String(cString: label))
+            return String(cString: label)
         }
-        return label.flatMap { $0.isEmpty ? nil : $0 } ?? String(number)
     }
 
     /// `label` without control characters or white space around it, cut to `maxLabelLength`.
     static func cleanedLabel(_ label: String) -> String {
+        cleanedASCIILabel(label) ?? cleanedLabelByScalars(label)
+    }
+
+    /// `cleanedLabel` of an ASCII label, byte by byte (a document's labels are read for every
+    /// page up to the one asked for, and Foundation's trimming was most of their cost); nil when
+    /// `label` is not ASCII. In ASCII the control characters are the bytes below 0x20 and 0x7F
+    /// (tab among them), so the white space left to trim is the space, and each character is
+    /// one byte (CR LF, the one ASCII pair that is one character, is gone with the controls).
+    static func cleanedASCIILabel(_ label: String) -> String? {
+        var label = label
+        return label.withUTF8 { bytes -> String? in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            let kept = bytes.filter { $0 >= 0x20 && $0 != 0x7F }
+            guard let first = kept.firstIndex(where: { $0 != 0x20 }), let last = kept.lastIndex(where: { $0 != 0x20 }) else {
+                return ""
+            }
+            return String(decoding: kept[first...min(last, first + maxLabelLength - 1)], as: UTF8.self)
+        }
+    }
+
+    /// `cleanedLabel` scalar by scalar, for any label (the straightforward path, which tests
+    /// compare `cleanedASCIILabel` with).
+    static func cleanedLabelByScalars(_ label: String) -> String {
         let scalars = label.unicodeScalars.filter { $0.properties.generalCategory != .control }
         let cleaned = String(String.UnicodeScalarView(scalars)).trimmingCharacters(in: .whitespaces)
         return String(cleaned.prefix(maxLabelLength))

@@ -38,9 +38,9 @@ struct TextLine {
 
     /// A line of a table of contents: text, a leader of dots, a page number or label.
     var endsInLeader: Bool {
-        let text = self.text
         guard let last = words.last, words.count >= 2, last.text.count <= 12,
               last.text.contains(where: { $0.isNumber || $0.isLetter }) else { return false }
+        let text = self.text
         let beforeNumber = text.dropLast(last.text.count).filter { $0 != " " }
         return beforeNumber.hasSuffix("...")
     }

@@ -64,3 +64,6 @@ func samplePDF(_ name: String) -> String {
 func corpusPDF(_ name: String) -> String {
     Fixtures.corpus("pdfs/\(name)").path
 }
+
+/// Every PDF of the shared corpora's `pdfs` folder, by name (the fast paths' tests read them all).
+let corpusPDFNames = ["R-exts.pdf", "R-intro.pdf", "biblatex.pdf", "tcolorbox.pdf"]

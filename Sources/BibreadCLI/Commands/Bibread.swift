@@ -1,4 +1,5 @@
 import ArgumentParser
+import PDFText
 import Reader
 import ReadingList
 
@@ -23,6 +24,16 @@ public struct Bibread: ParsableCommand {
         defaultSubcommand: BrowseCommand.self)
 
     public init() {}
+
+    /// Runs the command the arguments name. For `read`, poppler-glib starts loading on a thread
+    /// of its own first: its ~40 libraries load while the arguments are parsed and the library
+    /// is read, not after (poppler is loaded on first use otherwise, see `Poppler`).
+    public static func main() {
+        if CommandLine.arguments.dropFirst().first == ReadCommand.configuration.commandName {
+            Poppler.startLoading()
+        }
+        main(nil)
+    }
 }
 
 /// The version printed by `bibread --version`.

@@ -75,11 +75,14 @@ struct ReadCommand: ParsableCommand {
             Console.error("bibread: \(path): \(error)")
             throw ExitStatus.problems
         }
+        // The process ends after this command: poppler's freeing of the document (every page
+        // object it made, 2,000 of them for page 2000) is left to the end of the process.
+        defer { Self.keepUntilExit(document) }
         if json {
             printJSON(document: document, path: path, page: pageNumber, text: text, entry: entry)
             return
         }
-        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+        if !Self.hasVisibleASCII(text) && text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             let printed = document.pageLabel(ofPage: pageNumber).map { "p. \($0) (#\(pageNumber))" } ?? "page \(pageNumber)"
             Console.error("bibread: \(printed) of \(path) has no text layer (a scan or an image)")
             return
@@ -90,6 +93,18 @@ struct ReadCommand: ParsableCommand {
             let columns = width ?? (Console.isTerminal ? min(Console.width, 100) : 80)
             Console.print(ReadingText.lines(of: text, width: columns).joined(separator: "\n"))
         }
+    }
+
+    /// Keeps `document` open until the process ends: `read` prints and returns, and releasing
+    /// a long document cost ~10 M instructions (2 ms) the user waited for.
+    private static func keepUntilExit(_ document: PDFDocument) {
+        _ = Unmanaged.passRetained(document)
+    }
+
+    /// True when `text` has a printable ASCII character, so that trimmed of white space it is
+    /// not empty (checked without Foundation; text without one is trimmed to tell).
+    static func hasVisibleASCII(_ text: String) -> Bool {
+        text.utf8.contains { $0 > 0x20 && $0 < 0x7F }
     }
 
     /// The PDF to read: `--file N`, else the first one on this machine (saying so when there are more).

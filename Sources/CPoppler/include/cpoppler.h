@@ -46,6 +46,10 @@ typedef struct {
 /// Opens poppler-glib once; returns NULL when it is ready, else why it cannot be used.
 const char *cpoppler_load(void);
 
+/// Starts cpoppler_load() on a thread of its own and returns at once, so that opening
+/// poppler-glib and its libraries overlaps the caller's work; cpoppler_load() then waits for it.
+void cpoppler_start_loading(void);
+
 /// The poppler version string. Only after cpoppler_load() returned NULL.
 const char *cpoppler_version(void);
 

@@ -120,18 +120,7 @@ public enum ReadingText {
         var paragraphs: [String] = []
         var current: [String] = []
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            var line = ""
-            for character in rawLine {
-                if let expanded = ligatures[character] {
-                    line += expanded
-                } else if character.unicodeScalars.contains(where: TerminalText.isControl) {
-                    // Tabs, form feeds and any other control character a PDF's text holds:
-                    // nothing that reaches the terminal may move its cursor or change its state.
-                    line += " "
-                } else {
-                    line.append(character)
-                }
-            }
+            var line = cleanedLine(rawLine)
             while line.last == " " { line.removeLast() }
             if line.allSatisfy({ $0 == " " }) {
                 if !current.isEmpty { paragraphs.append(current.joined(separator: "\n")) }
@@ -142,5 +131,38 @@ public enum ReadingText {
         }
         if !current.isEmpty { paragraphs.append(current.joined(separator: "\n")) }
         return paragraphs
+    }
+
+    /// A line of a page's text with its ligatures expanded and its control characters as spaces.
+    static func cleanedLine(_ rawLine: Substring) -> String {
+        asciiCleanedLine(rawLine) ?? cleanedLineByCharacters(rawLine)
+    }
+
+    /// `cleanedLine` of an ASCII line without a carriage return, byte by byte (a dictionary
+    /// look-up for each character was most of the reflow of a page); nil for any other line.
+    /// There each character is one byte (CR LF, the one ASCII pair that is one character, needs
+    /// a CR), no ligature is ASCII, and the controls are the bytes below 0x20 and 0x7F.
+    static func asciiCleanedLine(_ rawLine: Substring) -> String? {
+        let bytes = rawLine.utf8
+        guard !bytes.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "\r") }) else { return nil }
+        return String(decoding: bytes.map { $0 < 0x20 || $0 == 0x7F ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+    }
+
+    /// `cleanedLine` character by character, for any line (the straightforward path, which
+    /// tests compare `asciiCleanedLine` with).
+    static func cleanedLineByCharacters(_ rawLine: Substring) -> String {
+        var line = ""
+        for character in rawLine {
+            if let expanded = ligatures[character] {
+                line += expanded
+            } else if character.unicodeScalars.contains(where: TerminalText.isControl) {
+                // Tabs, form feeds and any other control character a PDF's text holds:
+                // nothing that reaches the terminal may move its cursor or change its state.
+                line += " "
+            } else {
+                line.append(character)
+            }
+        }
+        return line
     }
 }
