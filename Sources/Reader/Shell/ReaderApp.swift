@@ -35,6 +35,7 @@ public enum ReaderApp {
     /// Runs the reader; returns the exit status.
     public static func run(_ options: Options) -> Int32 {
         let timing = LoopTiming()
+        FreedMemory.keepLargeBlocksApart()
         let directories = Directories()
         let config = Config.load(from: directories.config)
         var keymap = Keymap()
