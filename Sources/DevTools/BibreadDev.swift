@@ -9,7 +9,7 @@ public struct BibreadDev: ParsableCommand {
         abstract: "bibread's development tools: the reader with test hooks, a stress writer and benchmarks.",
         discussion: "Not part of bibread: the tests, 'make bench' and the scripts in bench/ run these.",
         subcommands: [ReaderCommand.self, WriteStressCommand.self, WriteLibraryCommand.self, SearchLatencyCommand.self, SortLatencyCommand.self, PDFExtractCommand.self,
-                      PDFFindCommand.self,
+                      PDFFindCommand.self, LargeBlocksCommand.self,
                       FullTextBenchCommand.self, UploadCommand.self, EditLatencyCommand.self, StateMergeBenchCommand.self])
 
     public init() {}

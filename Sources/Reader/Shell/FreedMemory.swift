@@ -12,7 +12,7 @@ import Synchronization
 /// other work would fault the pages straight back in, nor between keys). It is looked up at
 /// run time: it is not in the Glibc module, and a C library without it (musl) leaves the
 /// memory as it was.
-enum FreedMemory {
+public enum FreedMemory {
     /// Whole-library work under way: while one is alive. Released when the work has run (or
     /// was dropped unrun, its closure with it).
     final class Work: Sendable {
@@ -69,11 +69,13 @@ enum FreedMemory {
     /// bench library, the startup work no slower: bench/sortmem-bench.sh and startup-bench.sh).
     /// Not lower: at 1 MB, the page faults of each block's fresh pages slowed the search index's
     /// build by a fifth.
-    static let largeBlock: Int32 = 4 << 20
+    public static let largeBlock: Int32 = 4 << 20
 
-    /// Fixes the threshold at `largeBlock` for the rest of the process (a no-op without glibc).
-    static func keepLargeBlocksApart() {
-        _ = setOption?(mmapThresholdOption, largeBlock)
+    /// Fixes the threshold at `largeBlock` for the rest of the process; false when the C library
+    /// has no such setting (not glibc) or refused it.
+    @discardableResult
+    public static func keepLargeBlocksApart() -> Bool {
+        setOption?(mmapThresholdOption, largeBlock) == 1
     }
 }
 
