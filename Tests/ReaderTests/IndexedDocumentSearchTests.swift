@@ -37,6 +37,18 @@ struct IndexedDocumentSearchTests {
         return work
     }
 
+    /// A piece of at most `longest` characters of a random line joined with the next one, as a
+    /// search reads them (a phrase cut by the line's end); nil for an empty line.
+    static func randomPiece(of lines: [String], longest: Int, generator: inout Generator) -> String? {
+        let index = Int.random(in: 0..<lines.count, using: &generator)
+        let joined = index + 1 < lines.count && !lines[index + 1].isEmpty ? lines[index] + " " + lines[index + 1] : lines[index]
+        let characters = Array(joined)
+        guard !characters.isEmpty else { return nil }
+        let start = Int.random(in: 0..<characters.count, using: &generator)
+        let length = Int.random(in: 1...min(longest, characters.count - start), using: &generator)
+        return String(characters[start..<(start + length)])
+    }
+
     /// Queries that occur on the pages (words, their parts, phrases across lines, other case)
     /// and some that occur nowhere.
     static func queries(from pages: [[String]], count: Int, generator: inout Generator) -> [String] {
@@ -44,14 +56,8 @@ struct IndexedDocumentSearchTests {
         while queries.count < count {
             let lines = pages[Int.random(in: 0..<pages.count, using: &generator)]
             guard !lines.isEmpty else { continue }
-            let index = Int.random(in: 0..<lines.count, using: &generator)
-            // A line with the next one, as a search reads them (a phrase cut by the line's end).
-            let joined = index + 1 < lines.count && !lines[index + 1].isEmpty ? lines[index] + " " + lines[index + 1] : lines[index]
-            let characters = Array(joined)
-            guard !characters.isEmpty else { continue }
-            let start = Int.random(in: 0..<characters.count, using: &generator)
-            let length = Int.random(in: 1...min(24, characters.count - start), using: &generator)
-            var query = String(characters[start..<(start + length)]).trimmingCharacters(in: .whitespaces)
+            guard let piece = randomPiece(of: lines, longest: 24, generator: &generator) else { continue }
+            var query = piece.trimmingCharacters(in: .whitespaces)
             switch Int.random(in: 0..<4, using: &generator) {
             case 0: query = query.uppercased()
             case 1: query = query.lowercased()
@@ -140,12 +146,7 @@ struct IndexedDocumentSearchTests {
             let width = Int.random(in: 4...40, using: &generator)
             let lines = ReadingText.shownLines(of: text, mode: .reflow, width: width)
             guard !lines.isEmpty else { continue }
-            let line = Int.random(in: 0..<lines.count, using: &generator)
-            let joined = line + 1 < lines.count && !lines[line + 1].isEmpty ? lines[line] + " " + lines[line + 1] : lines[line]
-            let characters = Array(joined)
-            guard !characters.isEmpty else { continue }
-            let start = Int.random(in: 0..<characters.count, using: &generator)
-            let piece = String(characters[start..<min(characters.count, start + Int.random(in: 1...10, using: &generator))])
+            guard let piece = Self.randomPiece(of: lines, longest: 10, generator: &generator) else { continue }
             // The query as an ASCII keyboard types it: each character folded, what is left outside ASCII dropped.
             for query in [piece, piece.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil), piece.uppercased()] {
                 let ascii = String(String.UnicodeScalarView(query.unicodeScalars.filter(\.isASCII)))
