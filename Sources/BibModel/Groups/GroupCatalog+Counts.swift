@@ -9,21 +9,30 @@ extension GroupCatalog {
         guard workers > 1 else {
             return groups.map { $0.unavailableReason == nil ? $0.members(in: library, context: context).count : nil }
         }
-        let state = LockedValue((next: 0, counts: [Int?](repeating: nil, count: groups.count)))
+        let counts = LockedValue([Int?](repeating: nil, count: groups.count))
+        takeJobs(groups.count, workers: workers) { position in
+            let group = groups[position]
+            guard group.unavailableReason == nil else { return }
+            let count = group.members(in: library, context: context).count
+            counts.withLock { $0[position] = count }
+        }
+        return counts.withLock { $0 }
+    }
+
+    /// Calls `body` with each of `0..<count` on `workers` threads, each taking the next number
+    /// from a shared counter when it is done with one (the first numbers are taken first).
+    private static func takeJobs(_ count: Int, workers: Int, _ body: @Sendable (Int) -> Void) {
+        let next = LockedValue(0)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while true {
-                let position = state.withLock { state -> Int in
-                    defer { state.next += 1 }
-                    return state.next
+                let position = next.withLock { next -> Int in
+                    defer { next += 1 }
+                    return next
                 }
-                guard position < groups.count else { return }
-                let group = groups[position]
-                guard group.unavailableReason == nil else { continue }
-                let count = group.members(in: library, context: context).count
-                state.withLock { $0.counts[position] = count }
+                guard position < count else { return }
+                body(position)
             }
         }
-        return state.withLock { $0.counts }
     }
 
     /// The field groups of `library` and the counts of `saved` (the built-in groups and those
@@ -52,23 +61,16 @@ extension GroupCatalog {
         let jobs: [CountJob] = [.field(0)] + flatSaved.indices.map { .saved($0) } + fields.indices.dropFirst().map { .field($0) }
         let alone = context.onCallingThread()
         let state = LockedValue(CountJobs(savedCount: flatSaved.count, fieldCount: fields.count))
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while true {
-                let position = state.withLock { state -> Int in
-                    defer { state.next += 1 }
-                    return state.next
-                }
-                guard position < jobs.count else { return }
-                switch jobs[position] {
-                case .saved(let number):
-                    let group = flatSaved[number]
-                    guard group.unavailableReason == nil else { continue }
-                    let count = group.members(in: library, context: alone).count
-                    state.withLock { $0.savedCounts[number] = count }
-                case .field(let number):
-                    let counted = countedFieldGroup(fields[number].0, field: fields[number].1, in: library, context: alone)
-                    state.withLock { $0.fields[number] = counted }
-                }
+        takeJobs(jobs.count, workers: workers) { position in
+            switch jobs[position] {
+            case .saved(let number):
+                let group = flatSaved[number]
+                guard group.unavailableReason == nil else { return }
+                let count = group.members(in: library, context: alone).count
+                state.withLock { $0.savedCounts[number] = count }
+            case .field(let number):
+                let counted = countedFieldGroup(fields[number].0, field: fields[number].1, in: library, context: alone)
+                state.withLock { $0.fields[number] = counted }
             }
         }
         let done = state.withLock { $0 }
@@ -122,9 +124,8 @@ private enum CountJob {
     case saved(Int)
 }
 
-/// What the workers of `GroupCatalog.fieldGroupsAndCounts` share: the next job, and each job's result.
+/// What the workers of `GroupCatalog.fieldGroupsAndCounts` share: each job's result.
 private struct CountJobs {
-    var next = 0
     var savedCounts: [Int?]
     var fields: [(group: Group, counts: [Int?])?]
 

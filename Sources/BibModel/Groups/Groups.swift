@@ -466,7 +466,7 @@ public enum GroupCatalog {
     static func values(of entry: Entry, field: String) -> [String] {
         switch field {
         case "author":
-            return entry.creators.names.map(\.shortName)
+            return entry.creatorShortNames
         case "keywords":
             return (entry.value(named: "keywords") ?? "").split(whereSeparator: { $0 == "," || $0 == ";" })
                 .map(trimmingWhitespace).filter { !$0.isEmpty }
