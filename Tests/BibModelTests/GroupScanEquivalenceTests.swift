@@ -158,12 +158,28 @@ struct GroupScanEquivalenceTests {
         }
     }
 
-    @Test("The saved groups counted while the field groups are read count what counting the whole tree gives",
+    @Test("Each field group counted from its index counts what each of its groups' members give",
+          arguments: [0, 1])
+    func fieldGroupCountedFromItsIndex(library number: Int) {
+        let (name, library) = Self.libraries[number]
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        for (title, field) in GroupCatalog.fieldGroupFields {
+            let sequential = GroupContext(library: library, locator: FilesOnDisk(), now: now, threads: 1)
+            let group = GroupCatalog.fieldGroup(title, field: field, in: library, context: nil)
+            let expected = GroupCatalog.flattened([group]).map { $0.members(in: library, context: sequential).count }
+            let counted = GroupCatalog.countedFieldGroup(title, field: field, in: library,
+                                                         context: GroupContext(library: library, locator: FilesOnDisk(), now: now).onCallingThread())
+            #expect(GroupCatalog.flattened([counted.group]).map(\.name) == GroupCatalog.flattened([group]).map(\.name), "\(name) \(field)")
+            #expect(counted.counts == expected.map { Optional($0) }, "\(name) \(field)")
+        }
+    }
+
+    @Test("The saved groups and the field groups counted as one list of jobs on every core count what counting the whole tree gives",
           arguments: [0, 1])
     func savedCountedWithFieldGroups(library number: Int) {
         let (name, library) = Self.libraries[number]
         let now = Date(timeIntervalSince1970: 1_700_000_000)
-        let sequential = GroupContext(library: library, locator: FilesOnDisk(), now: now)
+        let sequential = GroupContext(library: library, locator: FilesOnDisk(), now: now, threads: 1)
         let tree = GroupCatalog.savedGroups(of: library, synced: false) + GroupCatalog.fieldGroups(of: library, context: sequential)
         let expected = GroupCatalog.flattened(tree).map { group in
             group.unavailableReason == nil ? group.members(in: library, context: sequential).count : nil

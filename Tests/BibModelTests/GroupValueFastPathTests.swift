@@ -223,4 +223,30 @@ struct GroupValueFastPathTests {
         }
         #expect(Self.names.count > 10_000)
     }
+
+    @Test("The creators' short names decoded from their spans are those of the parsed name list")
+    func creatorShortNames() {
+        // Von parts alone or with an empty last name, braces, accents that compose or not,
+        // commands, a missing or empty author list (the editors then), `others` alone,
+        // separators doubled, spaces and commas where no name is.
+        let hostile = Fixtures.library(#"""
+            @misc{n1, author = {van der Aalst, Wil and de la Fontaine, Jean and {Barnes and Noble} and Knuth, Jr, Donald E.}}
+            @misc{n2, author = {d{\'e} la {V}all{\'e}e Poussin, Charles and von {} and von , X and {\"O}zt{\"u}rk, {\c{S}}. and e\#u{301}mile Zola}}
+            @misc{n3, author = {others}, editor = {Lamport, Leslie}}
+            @misc{n4, author = {}, editor = {Lamport, Leslie and others}}
+            @misc{n5, author = { and  and , and {} and \relax{} and {\relax} Smith}}
+            @misc{n6, editor = {{\'{E}}cole and van and von der and {de} la Cruz, {}}}
+            @misc{n7, author = {\textbf{Bold} {\em Emph} and \'Angstr\"om, Anders and Ȧ\.{}b and \v{C}apek, K.}}
+            @misc{n8, author = {{{{}}}} and {a}{b} c{D}e and ,,, and Last,, and , First}}
+            @misc{n9, title = {no names}}
+            """#).entries
+        var compared = 0
+        for entry in Self.corpus.entries + hostile {
+            #expect(entry.creatorShortNames == entry.creators.names.map(\.shortName), "\(entry.key)")
+            // Byte for byte as well: the index's keys and the printed names are bytes.
+            #expect(entry.creatorShortNames.map { Array($0.utf8) } == entry.creators.names.map { Array($0.shortName.utf8) }, "\(entry.key)")
+            compared += entry.creators.names.count
+        }
+        #expect(compared > 100_000)
+    }
 }

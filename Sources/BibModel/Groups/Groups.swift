@@ -206,7 +206,7 @@ public struct GroupContext: Sendable {
     private let entries: [Entry]
     /// The library's files (whose conventions say what is read).
     private let files: [BibFile]
-    private let columns = ColumnCache()
+    private let columns: ColumnCache
     /// How many threads its columns and counts may use (nil: one a core).
     public let threads: Int?
 
@@ -227,6 +227,23 @@ public struct GroupContext: Sendable {
         self.calendar = calendar
         entries = library.entries
         files = library.files
+        columns = ColumnCache()
+    }
+
+    /// This context, sharing its columns and indexes, with its work done on the calling thread
+    /// (for jobs that already run one a core: a scan split again would be merged for nothing).
+    func onCallingThread() -> GroupContext {
+        GroupContext(sharing: self, threads: 1)
+    }
+
+    private init(sharing other: GroupContext, threads: Int?) {
+        now = other.now
+        calendar = other.calendar
+        locator = other.locator
+        entries = other.entries
+        files = other.files
+        columns = other.columns
+        self.threads = threads
     }
 
     /// True for `read` and every field whose values are all yes/no words (worked out once, when
@@ -373,11 +390,14 @@ public enum GroupCatalog {
         }
     }
 
+    /// The field groups' titles and fields, in the tree's order.
+    static let fieldGroupFields = [("Authors", "author"), ("Keywords", "keywords"), ("Years", "year"), ("Journals", "journal"), ("Types", "type")]
+
     /// Browsable groups by author, keyword, year, journal and type: one child per value. The
     /// values are read once, into `context`'s index of each field (which counting the groups
     /// then uses); without a context, into indexes made for this call.
     public static func fieldGroups(of library: Library, context: GroupContext? = nil) -> [Group] {
-        let fields = [("Authors", "author"), ("Keywords", "keywords"), ("Years", "year"), ("Journals", "journal"), ("Types", "type")]
+        let fields = fieldGroupFields
         guard context?.threads != 1 else {
             return fields.map { fieldGroup($0.0, field: $0.1, in: library, context: context) }
         }
@@ -396,12 +416,12 @@ public enum GroupCatalog {
     }
 
     /// What a field group of `field` reads from each reference.
-    private static func fieldExtract(_ field: String) -> @Sendable (Entry) -> [String] {
+    static func fieldExtract(_ field: String) -> @Sendable (Entry) -> [String] {
         { values(of: $0, field: field) }
     }
 
     /// The field group of `field`, under `title`: one child per value.
-    private static func fieldGroup(_ title: String, field: String, in library: Library, context: GroupContext?) -> Group {
+    static func fieldGroup(_ title: String, field: String, in library: Library, context: GroupContext?) -> Group {
         let extract = fieldExtract(field)
         let indexName = "field " + field
         let index = context?.valueIndex(indexName, extract: extract) ?? GroupContext.valueIndex(of: library.entries, extract: extract)
@@ -446,7 +466,7 @@ public enum GroupCatalog {
     static func values(of entry: Entry, field: String) -> [String] {
         switch field {
         case "author":
-            return entry.creators.names.map(\.shortName)
+            return entry.creatorShortNames
         case "keywords":
             return (entry.value(named: "keywords") ?? "").split(whereSeparator: { $0 == "," || $0 == ";" })
                 .map(trimmingWhitespace).filter { !$0.isEmpty }

@@ -36,6 +36,14 @@ extension Entry {
         return authors.isEmpty ? editors : authors
     }
 
+    /// The short names of `creators` (`creators.names.map(\.shortName)`), each decoded from
+    /// its spans of the raw list: no PersonName, and no first name or junior part, is made (the
+    /// authors' field group reads them for every reference).
+    public var creatorShortNames: [String] {
+        let authors: [String]? = withNameSpans(.author) { $0.isEmpty ? nil : $0.shortNames() }
+        return authors ?? withNameSpans(.editor) { $0.shortNames() }
+    }
+
     /// The first person of `creators` (`creators.names.first`), found without splitting or
     /// decoding anyone after them: what the sort by author reads, for a list of hundreds of
     /// authors as for one.

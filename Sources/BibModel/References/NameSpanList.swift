@@ -80,6 +80,19 @@ public struct NameSpanList {
         }
     }
 
+    /// Each person's ``PersonName/shortName``, in order: the same Strings as
+    /// `NameList(rawBytes:).names.map(\.shortName)`, decoded straight from the raw bytes
+    /// with no other part of any name decoded (`GroupValueFastPathTests` compares the two).
+    public func shortNames() -> [String] {
+        var buffer = ByteBuffer(capacity: 64)
+        defer { buffer.deallocate() }
+        return spans.indices.map { index in
+            buffer.truncate(to: 0)
+            appendShortName(at: index, to: &buffer)
+            return buffer.string()
+        }
+    }
+
     /// Appends the person's ``PersonName/shortName``: the von part and the last name.
     private func appendShortName(at index: Int, to buffer: inout ByteBuffer) {
         let name = spans[index]
