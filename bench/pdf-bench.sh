@@ -383,7 +383,7 @@ if ((${#read_ids[@]})) && [[ $parts == all ]]; then
   whole=$(find_seconds find-none-0)
   goal "search, first hit ≤ 0.3 s" "$(awk -v v="$first" 'BEGIN { print (v != "" && v <= 0.3) ? 1 : 0 }')" "${first:-?} s"
   goal "search, whole document ≤ 1 s (2 cores)" "$(awk -v v="$whole" 'BEGIN { print (v != "" && v <= 1) ? 1 : 0 }')" \
-    "${whole:-?} s ($(awk -v w="$whole" -v p="${wall[pdftotext-all-labelled]:-0}" 'BEGIN { if (w > 0 && p > 0) printf "%.2f× pdftotext'"'"'s time over every page", w / p; else printf "?" }'); pdftotext itself on both cores: ${wall[pdftotext-halves-labelled]:-?} s"
+    "${whole:-?} s ($(awk -v w="$whole" -v p="${wall[pdftotext-all-labelled]:-0}" 'BEGIN { if (w > 0 && p > 0) printf "%.2f× pdftotext'"'"'s time over every page", w / p; else printf "?" }'); pdftotext itself on both cores: ${wall[pdftotext-halves-labelled]:-?} s)"
   if [[ -n ${status[find-first-indexed]:-} ]]; then
     # Issue 31: in a document the full-text index holds, the same page found (checked) in ≤ 50 ms.
     for kind in first none; do

@@ -17,7 +17,7 @@ struct LargeBlocksCommand: ParsableCommand {
 
     func run() throws {
         if !glibcDefault, !FreedMemory.keepLargeBlocksApart() { throw ValidationError("the C library has no mmap threshold to set") }
-        let bigger = 24 << 20
+        let bigger = Int(FreedMemory.largeBlock) * 3 / 2 + (4 << 20)
         guard let first = malloc(bigger) else { throw ValidationError("no memory") }
         memset(first, 1, bigger)
         free(first)

@@ -65,11 +65,11 @@ public enum FreedMemory {
     /// freed (up to 32 MB), and its trim threshold to twice that: after the startup work freed
     /// its first big scratch array, every later block up to that size came from the arenas, and
     /// the holes its scratch left there stayed resident once the reader settled, beyond what
-    /// `malloc_trim` returns (settled RSS 153 → 149 MB and peak 210 → 201 MB on the 46k-reference
-    /// bench library, the startup work no slower: bench/sortmem-bench.sh and startup-bench.sh).
-    /// Not lower: at 1 MB, the page faults of each block's fresh pages slowed the search index's
-    /// build by a fifth.
-    public static let largeBlock: Int32 = 4 << 20
+    /// `malloc_trim` returns. Fixed at 16 MB: settled RSS 156 → 146 MB on the 46k-reference bench
+    /// library (bench/startup-bench.sh, the same binary with and without it, one run). 4 MB gave
+    /// the same RSS but made the `s` key slower (p50 4.2 → 5.1 ms: a list of its size got fresh
+    /// pages each time), and 1 MB slowed the search index's build by a fifth.
+    public static let largeBlock: Int32 = 16 << 20
 
     /// Fixes the threshold at `largeBlock` for the rest of the process; false when the C library
     /// has no such setting (not glibc) or refused it.
