@@ -249,4 +249,30 @@ struct GroupValueFastPathTests {
         }
         #expect(compared > 100_000)
     }
+
+    /// The conventions of each file by path, as the read flags (Unread) use them: a one-file
+    /// library is read with all its entries at once, without grouping them by path; either way
+    /// each file's conventions are those of its own entries, on every corpus file alone and on
+    /// the corpus as one library of many files.
+    @Test("Each file's conventions are read from its own entries, one file or many")
+    func conventionsByPath() {
+        func straightforward(_ library: Library) -> [String: LibraryConventions] {
+            var conventions: [String: LibraryConventions] = [:]
+            for file in library.files where conventions[file.source.path] == nil {
+                conventions[file.source.path] = LibraryConventions(file: file, entries: library.entries.filter { $0.source.path == file.source.path })
+            }
+            return conventions
+        }
+        var checked = 0
+        for url in Fixtures.corpusBibFiles {
+            let library = Fixtures.library(at: url)
+            #expect(LibraryConventions.byPath(of: library) == straightforward(library), "\(url.lastPathComponent)")
+            checked += 1
+        }
+        #expect(checked > 100)
+        #expect(Self.corpus.files.count > 1)
+        #expect(LibraryConventions.byPath(of: Self.corpus) == straightforward(Self.corpus))
+        let empty = Fixtures.library("% nothing\n")
+        #expect(LibraryConventions.byPath(of: empty) == straightforward(empty))
+    }
 }
